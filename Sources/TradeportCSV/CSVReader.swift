@@ -1,0 +1,282 @@
+/// How a CSV file separates and quotes its fields.
+public struct CSVDialect: Sendable, Hashable {
+    /// The byte between fields: `;`, `,` or a tab.
+    public var delimiter: UInt8
+    /// The quote byte, or `nil` when the source never quotes (then `"` is an ordinary byte).
+    public var quote: UInt8?
+
+    public init(delimiter: UInt8, quote: UInt8? = UInt8(ascii: "\"")) {
+        self.delimiter = delimiter
+        self.quote = quote
+    }
+
+    public static let semicolon = CSVDialect(delimiter: UInt8(ascii: ";"))
+    public static let comma = CSVDialect(delimiter: UInt8(ascii: ","))
+    public static let tab = CSVDialect(delimiter: 0x09)
+
+    /// The delimiter among `;`, `,` and tab that splits the first lines of `head` most
+    /// consistently (the same count on each line, and more than zero), or `nil`.
+    public static func sniffDelimiter(_ head: [UInt8]) -> UInt8? {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var i = start
+        while i < head.count, lines.count < 20 {
+            if head[i] == 0x0A || head[i] == 0x0D {
+                if i > start { lines.append(head[start..<i]) }
+                start = i + 1
+            }
+            i += 1
+        }
+        // A last line cut off by the probe's size could mislead; use it only when it is alone.
+        if lines.isEmpty, start < head.count { lines.append(head[start...]) }
+        guard !lines.isEmpty else { return nil }
+        var best: (delimiter: UInt8, score: Int)?
+        for d in [UInt8(ascii: ";"), UInt8(ascii: ","), 0x09] {
+            let counts = lines.map { line in line.reduce(0) { $0 + ($1 == d ? 1 : 0) } }
+            guard let first = counts.first, first > 0 else { continue }
+            let consistent = counts.filter { $0 == first }.count
+            let score = consistent * 1000 + first
+            if best == nil || score > best!.score { best = (d, score) }
+        }
+        return best?.delimiter
+    }
+}
+
+/// One field's bytes: a range in the input buffer, or in the reader's scratch buffer for a quoted
+/// field whose `""` had to be unescaped.
+public struct CSVFieldSpan: Sendable {
+    var start: Int
+    var end: Int
+    var unescaped: Bool
+}
+
+/// A record as the reader hands it over: valid only inside the callback that receives it.
+public struct CSVRecord {
+    /// The 1-based line the record starts on.
+    public let line: Int
+    /// The record's bytes as they stand in the file, without the line break.
+    public let raw: UnsafeRawBufferPointer
+    /// Why the record is not well-formed CSV (an unterminated quote, text after a closing
+    /// quote), or `nil`.
+    public let malformation: String?
+    let spans: UnsafeBufferPointer<CSVFieldSpan>
+    let base: UnsafeRawPointer
+    let scratch: UnsafeRawPointer?
+
+    /// How many fields the record has (an empty line has one empty field).
+    public var count: Int { spans.count }
+
+    /// Whether the line holds nothing at all.
+    public var isEmptyLine: Bool { raw.isEmpty }
+
+    /// The bytes of field `i` (0-based), unquoted and unescaped.
+    @inline(__always)
+    public subscript(i: Int) -> UnsafeRawBufferPointer {
+        let s = spans[i]
+        let p = s.unescaped ? scratch! : base
+        return UnsafeRawBufferPointer(start: p + s.start, count: s.end - s.start)
+    }
+
+    /// Field `i` decoded as UTF-8, or `nil` when it is not valid UTF-8.
+    public func string(_ i: Int) -> String? {
+        String(validating: self[i], as: UTF8.self)
+    }
+
+    /// The raw text of the record (invalid UTF-8 replaced), for messages.
+    public var rawText: String { String(decoding: raw, as: UTF8.self) }
+}
+
+/// A streaming CSV reader over bytes: quotes and `""`, CR, LF and CRLF line breaks, a UTF-8 BOM,
+/// any one-byte delimiter. It reads the input in chunks and hands each record over as ranges of
+/// its buffer, so memory stays at the chunk size whatever the file's size.
+public final class CSVReader {
+    public let dialect: CSVDialect
+    private let readChunk: (UnsafeMutableRawBufferPointer) throws -> Int
+    private var buffer: [UInt8]
+    private var start = 0  // first unconsumed byte
+    private var end = 0  // end of valid bytes
+    private var atEOF = false
+    private var line = 1
+    private var checkedBOM = false
+    private var spans: [CSVFieldSpan] = []
+    private var scratch: [UInt8] = []
+
+    /// - Parameter read: fills the buffer it is given with the next bytes and returns how many;
+    ///   0 at the end of the input.
+    public init(dialect: CSVDialect, chunkSize: Int = 1 << 20, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+        self.dialect = dialect
+        self.readChunk = read
+        self.buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))
+        spans.reserveCapacity(32)
+    }
+
+    /// Moves unconsumed bytes to the front and reads more; grows the buffer when one record
+    /// fills it. Returns false at the end of input with nothing new read.
+    private func refill() throws -> Bool {
+        if atEOF { return false }
+        if start > 0 {
+            let remaining = end - start
+            if remaining > 0 {
+                buffer.withUnsafeMutableBytes { p in
+                    p.baseAddress!.copyMemory(from: p.baseAddress! + start, byteCount: remaining)
+                }
+            }
+            end = remaining
+            start = 0
+        }
+        if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        let n = try buffer.withUnsafeMutableBytes { p in
+            try readChunk(UnsafeMutableRawBufferPointer(rebasing: p[end...]))
+        }
+        if n == 0 {
+            atEOF = true
+            return false
+        }
+        end += n
+        return true
+    }
+
+    /// Calls `body` with every record in order, including empty lines (as records with one empty
+    /// field), until the input ends.
+    public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
+        if !checkedBOM {
+            checkedBOM = true
+            while end - start < 3, try refill() {}
+            if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF { start += 3 }
+        }
+        while true {
+            if start >= end {
+                if try !refill() { return }
+                continue
+            }
+            // Parse one record from `start`; nil means the buffer ended before the record did.
+            let parsed = parseRecord()
+            guard let (recordEnd, next, lines, malformation) = parsed else {
+                if try refill() { continue }
+                // End of input inside a record: take what there is.
+                let (recordEnd, next, lines, malformation) = parseRecord(final: true)!
+                try emit(recordEnd: recordEnd, lines: lines, malformation: malformation, body)
+                start = next
+                continue
+            }
+            try emit(recordEnd: recordEnd, lines: lines, malformation: malformation, body)
+            start = next
+        }
+    }
+
+    private func emit(recordEnd: Int, lines: Int, malformation: String?, _ body: (CSVRecord) throws -> Void) throws {
+        let first = line
+        line += lines
+        try buffer.withUnsafeBytes { b in
+            try spans.withUnsafeBufferPointer { s in
+                try scratch.withUnsafeBytes { sc in
+                    let record = CSVRecord(
+                        line: first, raw: UnsafeRawBufferPointer(rebasing: b[start..<recordEnd]), malformation: malformation,
+                        spans: s, base: b.baseAddress!, scratch: sc.baseAddress)
+                    try body(record)
+                }
+            }
+        }
+    }
+
+    /// Scans one record starting at `start`. Returns where its bytes end, where the next record
+    /// starts, how many line breaks it consumed, and a malformation if any; or `nil` when the
+    /// buffer ends first (unless `final`, at the end of input).
+    private func parseRecord(final: Bool = false) -> (Int, Int, Int, String?)? {
+        spans.removeAll(keepingCapacity: true)
+        scratch.removeAll(keepingCapacity: true)
+        let delimiter = dialect.delimiter
+        let quote = dialect.quote ?? 0
+        let quotes = dialect.quote != nil
+        let end = self.end
+        return buffer.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> (Int, Int, Int, String?)? in
+            var i = start
+            var newlines = 0
+            var malformation: String?
+            while true {
+                // At the start of a field.
+                if quotes, i < end, b[i] == quote {
+                    i += 1
+                    let contentStart = i
+                    var unescaped = false
+                    var scratchStart = 0
+                    var closed = false
+                    while i < end {
+                        let c = b[i]
+                        if c == quote {
+                            if i + 1 < end, b[i + 1] == quote {
+                                if !unescaped {
+                                    unescaped = true
+                                    scratchStart = scratch.count
+                                    scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[contentStart..<i]))
+                                }
+                                scratch.append(quote)
+                                i += 2
+                                continue
+                            }
+                            if i + 1 >= end && !final { return nil }  // "" might straddle the chunk
+                            closed = true
+                            break
+                        }
+                        if c == 0x0A { newlines += 1 }
+                        if c == 0x0D, !(i + 1 < end && b[i + 1] == 0x0A) {
+                            if i + 1 >= end && !final { return nil }
+                            newlines += 1
+                        }
+                        if unescaped { scratch.append(c) }
+                        i += 1
+                    }
+                    if !closed {
+                        if !final { return nil }
+                        malformation = "a quoted field is not closed before the end of the input"
+                        spans.append(unescaped
+                            ? CSVFieldSpan(start: scratchStart, end: scratch.count, unescaped: true)
+                            : CSVFieldSpan(start: contentStart, end: i, unescaped: false))
+                        return (i, i, newlines, malformation)
+                    }
+                    spans.append(unescaped
+                        ? CSVFieldSpan(start: scratchStart, end: scratch.count, unescaped: true)
+                        : CSVFieldSpan(start: contentStart, end: i, unescaped: false))
+                    i += 1  // the closing quote
+                    // Only a delimiter or a line break may follow; anything else is kept in the
+                    // field's raw text but makes the record malformed.
+                    if i < end, b[i] != delimiter, b[i] != 0x0A, b[i] != 0x0D {
+                        malformation = malformation ?? "text after the closing quote of field \(spans.count)"
+                        while i < end, b[i] != delimiter, b[i] != 0x0A, b[i] != 0x0D { i += 1 }
+                    }
+                } else {
+                    let fieldStart = i
+                    while i < end {
+                        let c = b[i]
+                        if c == delimiter || c == 0x0A || c == 0x0D { break }
+                        i += 1
+                    }
+                    spans.append(CSVFieldSpan(start: fieldStart, end: i, unescaped: false))
+                }
+                if i >= end {
+                    if !final { return nil }
+                    return (i, i, newlines, malformation)
+                }
+                let c = b[i]
+                if c == delimiter {
+                    i += 1
+                    if i >= end && !final { return nil }
+                    if i >= end {
+                        spans.append(CSVFieldSpan(start: i, end: i, unescaped: false))
+                        return (i, i, newlines, malformation)
+                    }
+                    continue
+                }
+                // A line break ends the record.
+                if c == 0x0D {
+                    if i + 1 < end {
+                        return (i, b[i + 1] == 0x0A ? i + 2 : i + 1, newlines + 1, malformation)
+                    }
+                    if !final { return nil }
+                    return (i, i + 1, newlines + 1, malformation)
+                }
+                return (i, i + 1, newlines + 1, malformation)
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+/// The balance changes of every operation, kept compactly so that at the end they can be replayed
+/// in time order to find where an asset's balance first goes below zero (`negative-balance`).
+///
+/// Per operation: its time and where it came from; per asset it moves: the portfolio-asset pair
+/// and the signed amount (an Int64 mantissa and a scale, or an entry in `wide` when it needs more).
+struct BalanceLedger {
+    private struct Account: Hashable {
+        let portfolio: String
+        let asset: AssetCode
+    }
+
+    private var accounts: [Account] = []
+    private var accountIndex: [Account: UInt32] = [:]
+    private var recent: [(Account, UInt32)] = []
+
+    private var times: [Int64] = []
+    private var firstEvent: [UInt32] = []
+    private var origin: [UInt32] = []  // index into `origins`
+    private var rows: [UInt32] = []
+    private var origins: [(path: String, sheet: String?)] = []
+    private var lastOrigin: (path: String, sheet: String?, index: UInt32)?
+
+    private var eventAccount: [UInt32] = []
+    private var eventMantissa: [Int64] = []
+    private var eventScale: [UInt8] = []
+    private var wide: [Int: ExactDecimal] = [:]
+    private static let wideMarker: UInt8 = 0xFF
+
+    mutating func reserve(_ operations: Int) {
+        times.reserveCapacity(operations)
+        firstEvent.reserveCapacity(operations)
+        origin.reserveCapacity(operations)
+        rows.reserveCapacity(operations)
+        eventAccount.reserveCapacity(operations * 2)
+        eventMantissa.reserveCapacity(operations * 2)
+        eventScale.reserveCapacity(operations * 2)
+    }
+
+    private mutating func account(_ portfolio: String, _ asset: AssetCode) -> UInt32 {
+        let key = Account(portfolio: portfolio, asset: asset)
+        for (k, v) in recent where k == key { return v }
+        let index: UInt32
+        if let existing = accountIndex[key] {
+            index = existing
+        } else {
+            index = UInt32(accounts.count)
+            accounts.append(key)
+            accountIndex[key] = index
+        }
+        if recent.count == 8 { recent.removeFirst() }
+        recent.append((key, index))
+        return index
+    }
+
+    private mutating func originIndex(_ location: SourceLocation) -> UInt32 {
+        if let last = lastOrigin, last.path == location.path, last.sheet == location.sheet { return last.index }
+        let index: UInt32
+        if let found = origins.firstIndex(where: { $0.path == location.path && $0.sheet == location.sheet }) {
+            index = UInt32(found)
+        } else {
+            index = UInt32(origins.count)
+            origins.append((location.path, location.sheet))
+        }
+        lastOrigin = (location.path, location.sheet, index)
+        return index
+    }
+
+    /// Records what `operation` does to the balances of `portfolio`.
+    mutating func record(_ operation: Operation, portfolio: String) {
+        times.append(operation.time.secondsSinceEpoch)
+        firstEvent.append(UInt32(truncatingIfNeeded: eventAccount.count))
+        origin.append(originIndex(operation.source))
+        rows.append(UInt32(truncatingIfNeeded: operation.source.row))
+        switch operation {
+        case .trade(let t):
+            let buy = t.side == .buy
+            add(portfolio, t.base, buy ? t.quantity : t.quantity.negated)
+            var value = t.amount ?? t.quantity.multiplied(by: t.price)
+            if let interest = t.accruedInterest { value = value?.adding(interest) }
+            if let value { add(portfolio, t.quote, buy ? value.negated : value) }
+            for fee in t.fees { add(portfolio, fee.currency, fee.amount.negated) }
+        case .transaction(let t):
+            guard t.status == .complete else { return }
+            add(portfolio, t.asset, t.type.isIncoming ? t.amount : t.amount.negated)
+            if let fee = t.fee { add(portfolio, fee.currency, fee.amount.negated) }
+        }
+    }
+
+    private mutating func add(_ portfolio: String, _ asset: AssetCode, _ delta: ExactDecimal) {
+        let acct = account(portfolio, asset)
+        let start = Int(firstEvent[firstEvent.count - 1])
+        // One event per asset and operation: a fee in the base merges with the quantity.
+        var existing: Int?
+        for e in start..<eventAccount.count where eventAccount[e] == acct { existing = e }
+        if let e = existing, let merged = self.value(e).adding(delta) {
+            store(merged, at: e)
+            return
+        }
+        eventAccount.append(acct)
+        eventMantissa.append(0)
+        eventScale.append(0)
+        store(delta, at: eventAccount.count - 1)
+    }
+
+    private mutating func store(_ value: ExactDecimal, at e: Int) {
+        if let m = Int64(exactly: value.mantissa) {
+            eventMantissa[e] = m
+            eventScale[e] = UInt8(value.scale)
+            wide[e] = nil
+        } else {
+            eventScale[e] = Self.wideMarker
+            wide[e] = value
+        }
+    }
+
+    private func value(_ e: Int) -> ExactDecimal {
+        if eventScale[e] == Self.wideMarker { return wide[e]! }
+        return ExactDecimal(normalizedMantissa: Int128(eventMantissa[e]), scale: Int(eventScale[e]))
+    }
+
+    /// The operations in time order, ties in the order they were recorded. Inputs are usually
+    /// already in order, or in reverse order (DSX writes newest first): both are found in one pass.
+    private func timeOrder() -> [Int] {
+        let n = times.count
+        var ascending = true
+        var descending = true
+        for i in 1..<max(n, 1) {
+            if times[i] < times[i - 1] { ascending = false }
+            if times[i] > times[i - 1] { descending = false }
+            if !ascending && !descending { break }
+        }
+        if ascending { return Array(0..<n) }
+        if descending {
+            // Reverse, keeping each run of equal times in recorded order.
+            var order: [Int] = []
+            order.reserveCapacity(n)
+            var end = n
+            while end > 0 {
+                var start = end - 1
+                while start > 0 && times[start - 1] == times[end - 1] { start -= 1 }
+                order.append(contentsOf: start..<end)
+                end = start
+            }
+            return order
+        }
+        return (0..<n).sorted { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
+    }
+
+    /// One `negative-balance` warning per portfolio and asset whose balance goes below zero,
+    /// at the first operation that takes it there.
+    func negativeBalanceWarnings() -> [ConversionWarning] {
+        guard !times.isEmpty else { return [] }
+        var balances = [ExactDecimal?](repeating: .zero, count: accounts.count)
+        var warned = [Bool](repeating: false, count: accounts.count)
+        var found: [(op: Int, account: Int, balance: ExactDecimal)] = []
+        for op in timeOrder() {
+            let end = op + 1 < firstEvent.count ? Int(firstEvent[op + 1]) : eventAccount.count
+            for e in Int(firstEvent[op])..<end {
+                let a = Int(eventAccount[e])
+                guard let current = balances[a] else { continue }
+                // A balance beyond 38 digits stops being tracked rather than being rounded.
+                let next = current.adding(value(e))
+                balances[a] = next
+                if let next, next.isNegative, !warned[a] {
+                    warned[a] = true
+                    found.append((op, a, next))
+                }
+            }
+        }
+        return found.map { item in
+            let account = accounts[item.account]
+            let place = origins[Int(origin[item.op])]
+            let time = Timestamp(secondsSinceEpoch: times[item.op])
+            return ConversionWarning(
+                code: "negative-balance",
+                message: "balance of \(account.asset) in portfolio \(account.portfolio) goes below zero, to \(item.balance), at \(time): the history loaded is incomplete, or a row is wrong",
+                source: SourceLocation(path: place.path, row: Int(rows[item.op]), sheet: place.sheet))
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/// How a conversion assigns operations to portfolios and what it keeps.
+public struct ConversionOptions: Sendable {
+    /// The portfolio everything goes to (or, with `splitAccounts`, what has no sub-account).
+    public var portfolio: String
+    /// One portfolio per source sub-account.
+    public var splitAccounts: Bool
+    /// Output failed and rejected transactions (with their status) instead of skipping them.
+    public var keepFailed: Bool
+    /// Options for the adapters.
+    public var read: ReadOptions
+
+    public init(portfolio: String = "main", splitAccounts: Bool = false, keepFailed: Bool = false, read: ReadOptions = ReadOptions()) {
+        self.portfolio = portfolio
+        self.splitAccounts = splitAccounts
+        self.keepFailed = keepFailed
+        self.read = read
+    }
+}
+
+/// What became of one source's rows. `rows == operations + skipped + rejected + duplicates`.
+public struct SourceSummary: Sendable, Hashable, Decodable {
+    public var path: String
+    public var format: String
+    public var sha256: String
+    public var rows = 0
+    public var operations = 0
+    public var skipped = 0
+    public var rejected = 0
+    public var duplicates = 0
+
+    public init(path: String, format: String, sha256: String = "") {
+        self.path = path
+        self.format = format
+        self.sha256 = sha256
+    }
+}
+
+/// The end of a conversion, for the sink and the user.
+public struct ConversionReport: Sendable {
+    public var sources: [SourceSummary]
+    public var warnings: [ConversionWarning]
+    /// The first rejects, for a summary (all of them went to the sink).
+    public var firstRejects: [RejectedRow]
+    public var trades: Int
+    public var transactions: Int
+    /// Portfolio names, sorted.
+    public var portfolios: [String]
+
+    public var rows: Int { sources.reduce(0) { $0 + $1.rows } }
+    public var operations: Int { sources.reduce(0) { $0 + $1.operations } }
+    public var skipped: Int { sources.reduce(0) { $0 + $1.skipped } }
+    public var rejected: Int { sources.reduce(0) { $0 + $1.rejected } }
+    public var duplicates: Int { sources.reduce(0) { $0 + $1.duplicates } }
+}
+
+/// Consumes a conversion's output as it is made (pandoc's writers): operations in input order,
+/// skips and rejects as they come, then the report.
+public protocol ConversionSink: AnyObject {
+    func write(_ operation: Operation, portfolio: String) throws
+    func write(_ skipped: SkippedRow) throws
+    func write(_ rejected: RejectedRow) throws
+    func finish(_ report: ConversionReport) throws
+}
+
+/// Runs sources through their adapters into a sink: assigns ids and portfolios, drops
+/// duplicates, rejects conflicts, skips failed transactions, counts every row, and at the end
+/// replays balances for warnings.
+public final class Conversion<Sink: ConversionSink> {
+    public let options: ConversionOptions
+    public let sink: Sink
+    private var index = OperationIndex()
+    private var ledger = BalanceLedger()
+    private var sources: [SourceSummary] = []
+    private var firstRejects: [RejectedRow] = []
+    private var trades = 0
+    private var transactions = 0
+    private var portfolios: Set<String> = []
+
+    /// How many rejects the report keeps for display.
+    public static var rejectsShown: Int { 10 }
+
+    public init(options: ConversionOptions, sink: Sink) {
+        self.options = options
+        self.sink = sink
+    }
+
+    /// Sizes the tables for about `count` operations in all, so large inputs do not rehash.
+    public func reserveCapacity(operations count: Int) {
+        index.reserve(count)
+        ledger.reserve(count)
+    }
+
+    /// Reads one source to the end with `adapter`. Throws when the source cannot be read as a
+    /// whole (the adapter's or the sink's error); its rows so far have then reached the sink.
+    @discardableResult
+    public func add(_ input: SourceInput, adapter: any FormatAdapter) throws -> SourceSummary {
+        let sourceIndex = sources.count
+        var summary = SourceSummary(path: input.path, format: adapter.id)
+        var occurrences: [String: Int] = [:]
+        let format = adapter.id
+        try adapter.read(input, options: options.read) { record, rawText in
+            summary.rows += 1
+            switch record {
+            case .skipped(let row):
+                summary.skipped += 1
+                try sink.write(row)
+            case .rejected(let row):
+                summary.rejected += 1
+                if firstRejects.count < Self.rejectsShown { firstRejects.append(row) }
+                try sink.write(row)
+            case .operation(var operation):
+                if case .transaction(let t) = operation, t.status != .complete, !options.keepFailed {
+                    summary.skipped += 1
+                    try sink.write(SkippedRow(
+                        source: t.source,
+                        reason: "\(t.status.rawValue) transaction: it moved no money (--keep-failed outputs it)"))
+                    return
+                }
+                let content = OperationIdentity.contentHash(operation)
+                OperationIdentity.assignId(to: &operation, format: format, occurrences: &occurrences)
+                let source = operation.source
+                switch index.insert(id: operation.id, content: content, source: sourceIndex, row: source.row) {
+                case .duplicate:
+                    summary.duplicates += 1
+                case .conflict(let otherSource, let otherRow):
+                    summary.rejected += 1
+                    let path = otherSource == sourceIndex ? input.path : sources[otherSource].path
+                    let row = RejectedRow(source: source, raw: rawText(), errors: [FieldError(
+                        column: nil, field: "id",
+                        message: "conflicts with row \(otherRow) of \(path): same id \(operation.id), different content")])
+                    if firstRejects.count < Self.rejectsShown { firstRejects.append(row) }
+                    try sink.write(row)
+                case .new:
+                    summary.operations += 1
+                    let portfolio = options.splitAccounts ? (operation.account ?? options.portfolio) : options.portfolio
+                    if !portfolios.contains(portfolio) { portfolios.insert(portfolio) }
+                    if case .trade = operation { trades += 1 } else { transactions += 1 }
+                    ledger.record(operation, portfolio: portfolio)
+                    try sink.write(operation, portfolio: portfolio)
+                }
+            }
+        }
+        summary.sha256 = input.sha256Hex()
+        sources.append(summary)
+        return summary
+    }
+
+    /// Ends the conversion: computes the warnings and hands the report to the sink.
+    @discardableResult
+    public func finish() throws -> ConversionReport {
+        let report = ConversionReport(
+            sources: sources, warnings: ledger.negativeBalanceWarnings(), firstRejects: firstRejects,
+            trades: trades, transactions: transactions, portfolios: portfolios.sorted())
+        try sink.finish(report)
+        return report
+    }
+}

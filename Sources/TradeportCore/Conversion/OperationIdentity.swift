@@ -1,0 +1,67 @@
+import Crypto
+
+/// How operations are identified: `<format>:<venue id>` when the source has an id, else a hash
+/// of the normalized content plus the occurrence number of that content within its source.
+public enum OperationIdentity {
+    /// A hash of everything that makes an operation what it is (not its id, not where it was
+    /// read), for telling a duplicate from a conflict within one process.
+    public static func contentHash(_ operation: Operation) -> Int {
+        var hasher = Hasher()
+        switch operation {
+        case .trade(var t):
+            t.id = ""
+            t.source = SourceLocation(path: "", row: 0)
+            hasher.combine(0 as UInt8)
+            hasher.combine(t)
+        case .transaction(var t):
+            t.id = ""
+            t.source = SourceLocation(path: "", row: 0)
+            hasher.combine(1 as UInt8)
+            hasher.combine(t)
+        }
+        return hasher.finalize()
+    }
+
+    /// Sets the operation's id. `occurrences` counts content-hashed operations within one source.
+    public static func assignId(to operation: inout Operation, format: String, occurrences: inout [String: Int]) {
+        switch operation {
+        case .trade(var t):
+            t.id = id(format: format, externalId: t.externalId, content: { contentText(.trade(t)) }, occurrences: &occurrences)
+            operation = .trade(t)
+        case .transaction(var t):
+            t.id = id(format: format, externalId: t.externalId, content: { contentText(.transaction(t)) }, occurrences: &occurrences)
+            operation = .transaction(t)
+        }
+    }
+
+    private static func id(format: String, externalId: String?, content: () -> [UInt8], occurrences: inout [String: Int]) -> String {
+        if let externalId { return format + ":" + externalId }
+        let digest = SHA256.hash(data: content())
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for b in digest.prefix(10) {
+            text.append(hex[Int(b >> 4)])
+            text.append(hex[Int(b & 15)])
+        }
+        let hash = String(decoding: text, as: UTF8.self)
+        let n = (occurrences[hash] ?? 0) + 1
+        occurrences[hash] = n
+        return "\(format):~\(hash).\(n)"
+    }
+
+    /// The canonical JSON of the operation without its id and location: stable across runs.
+    static func contentText(_ operation: Operation) -> [UInt8] {
+        var out: [UInt8] = []
+        switch operation {
+        case .trade(var t):
+            t.id = ""
+            t.source = SourceLocation(path: "", row: 0)
+            CanonicalJSON.appendTradeFields(t, to: &out)
+        case .transaction(var t):
+            t.id = ""
+            t.source = SourceLocation(path: "", row: 0)
+            CanonicalJSON.appendTransactionFields(t, to: &out)
+        }
+        return out
+    }
+}

@@ -1,0 +1,59 @@
+/// The one seam a format plugs into: it names itself, says whether a file is in its format, and
+/// turns a source into canonical records, one per data row.
+///
+/// A reader knows nothing of sinks; adding a format is one type conforming to this protocol and
+/// one line in the registry.
+public protocol FormatAdapter: Sendable {
+    /// A stable identifier, used in `--format`, in operation ids and in the output's `sources`.
+    var id: String { get }
+    /// One line for `tradeport formats`.
+    var summary: String { get }
+
+    /// Whether `probe` (a file's first bytes and its name) is in this format; when not, why not.
+    func detect(_ probe: FormatProbe) -> Detection
+
+    /// Reads the whole source, calling `emit` exactly once for every data row: an operation, a
+    /// skip with its reason, or a reject with its errors, with a way to get the row's raw text
+    /// (called only when needed). Throws only when the source as a whole cannot be read (I/O, not
+    /// this format at all); a bad row is a `.rejected` record.
+    func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws
+}
+
+/// Receives one record per data row, and a way to get that row's raw text.
+public typealias RecordHandler = (_ record: SourceRecord, _ rawText: () -> String) throws -> Void
+
+/// What detection sees of an input.
+public struct FormatProbe: Sendable {
+    /// The file's name as given (for extensions), `-` for standard input.
+    public let name: String
+    /// The first bytes of the file (up to `FormatProbe.size`).
+    public let head: [UInt8]
+    /// Whether `head` is the whole file.
+    public let isWholeInput: Bool
+
+    /// How many bytes detection reads.
+    public static let size = 64 * 1024
+
+    public init(name: String, head: [UInt8], isWholeInput: Bool) {
+        self.name = name
+        self.head = head
+        self.isWholeInput = isWholeInput
+    }
+}
+
+/// An adapter's answer to a probe.
+public enum Detection: Sendable, Equatable {
+    case match
+    /// Not this format, and the reason, for the message listing what was considered.
+    case noMatch(String)
+}
+
+/// Options that change how a source is read (pandoc's `ReaderOptions`).
+public struct ReadOptions: Sendable {
+    /// The zone of the source's local times; `nil` for the format's own default.
+    public var timeZone: SourceTimeZone?
+
+    public init(timeZone: SourceTimeZone? = nil) {
+        self.timeZone = timeZone
+    }
+}

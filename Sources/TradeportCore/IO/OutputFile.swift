@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where output goes: standard output, or a file written atomically (a temporary file beside it,
+/// renamed over it on `commit()`, removed on `discard()` or an interrupt), so a failed run never
+/// leaves a half-written file.
+public final class OutputFile {
+    /// The path written, or `-` for standard output.
+    public let path: String
+    private var fd: Int32
+    private let temporaryPath: String?
+    private let spoolsStandardOutput: Bool
+    private var buffer: [UInt8] = []
+    private var finished = false
+    private static let flushSize = 1 << 20
+
+    private init(path: String, fd: Int32, temporaryPath: String?, spoolsStandardOutput: Bool) {
+        self.path = path
+        self.fd = fd
+        self.temporaryPath = temporaryPath
+        self.spoolsStandardOutput = spoolsStandardOutput
+        buffer.reserveCapacity(Self.flushSize + 4096)
+    }
+
+    /// Output to a file at `path`, atomically.
+    public static func atomic(path: String) throws -> OutputFile {
+        let (fd, temp) = try makeTemporary(near: path)
+        return OutputFile(path: path, fd: fd, temporaryPath: temp, spoolsStandardOutput: false)
+    }
+
+    /// Output to standard output. With `holdUntilCommit`, bytes are kept in a temporary file and
+    /// copied out only on `commit()` (for `--strict`, where a failed run must print nothing).
+    public static func standardOutput(holdUntilCommit: Bool) throws -> OutputFile {
+        if holdUntilCommit {
+            let fd = try anonymousTemporaryFile()
+            return OutputFile(path: "-", fd: fd, temporaryPath: nil, spoolsStandardOutput: true)
+        }
+        return OutputFile(path: "-", fd: 1, temporaryPath: nil, spoolsStandardOutput: false)
+    }
+
+    deinit {
+        if !finished { discard() }
+    }
+
+    public func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
+    /// Appends through a closure writing straight into the buffer (no intermediate array).
+    @inline(__always)
+    public func append(_ body: (inout [UInt8]) -> Void) throws {
+        body(&buffer)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
+    public func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try buffer.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
+            try writeAll(fd, raw, path: path)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Makes the output final: renames the temporary file over the target, or copies held bytes
+    /// to standard output.
+    public func commit() throws {
+        try flush()
+        finished = true
+        if let temp = temporaryPath {
+            PendingOutputs.shared.remove(temp)
+            // New files get the usual permissions (mkstemp makes them 0600).
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+            if close(fd) != 0 {
+                let code = errno
+                unlink(temp)
+                throw OutputError(path: path, errno: code)
+            }
+            if rename(temp, path) != 0 {
+                let code = errno
+                unlink(temp)
+                throw OutputError(path: path, errno: code)
+            }
+        } else if spoolsStandardOutput {
+            defer { close(fd) }
+            lseek(fd, 0, SEEK_SET)
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+                if n < 0 { if errno == EINTR { continue }; throw OutputError(path: "-", errno: errno) }
+                if n == 0 { break }
+                try chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
+                    try writeAll(1, UnsafeRawBufferPointer(rebasing: raw[0..<n]), path: "-")
+                }
+            }
+        }
+    }
+
+    /// Abandons the output: the temporary file is removed and the target left as it was.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        buffer.removeAll()
+        if let temp = temporaryPath {
+            close(fd)
+            unlink(temp)
+            PendingOutputs.shared.remove(temp)
+        } else if spoolsStandardOutput {
+            close(fd)
+        }
+    }
+
+    private static func makeTemporary(near path: String) throws -> (Int32, String) {
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        if name.isEmpty { throw OutputError(path: path, message: "is a directory") }
+        var st = stat()
+        if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            throw OutputError(path: path, message: "is a directory")
+        }
+        var template = Array("\(dir).\(name).tradeport-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
+        let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        PendingOutputs.shared.add(temp)
+        return (fd, temp)
+    }
+}
+
+/// A file descriptor for scratch data: created in `$TMPDIR` (or /tmp) and unlinked at once, so
+/// nothing is left behind whatever happens to the process.
+func anonymousTemporaryFile() throws -> Int32 {
+    let dir = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array("\(dir)/tradeport-spool-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw OutputError(path: dir, errno: errno) }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    return fd
+}
+
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+    var offset = 0
+    while offset < bytes.count {
+        let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw OutputError(path: path, errno: errno)
+        }
+        offset += n
+    }
+}
+
+/// Output that cannot be written.
+public struct OutputError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    init(path: String, errno code: Int32) {
+        self.path = path
+        self.message = String(cString: strerror(code)).lowercased()
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Temporary output files not yet committed, removed by `removeAllNow()` from a signal handler.
+public final class PendingOutputs: @unchecked Sendable {
+    public static let shared = PendingOutputs()
+    private var lock = pthread_mutex_t()
+    // C strings kept alive so a signal handler can unlink them without allocating.
+    private var paths: [String: UnsafeMutablePointer<CChar>] = [:]
+
+    private init() { pthread_mutex_init(&lock, nil) }
+
+    func add(_ path: String) {
+        pthread_mutex_lock(&lock)
+        paths[path] = strdup(path)
+        pthread_mutex_unlock(&lock)
+    }
+
+    func remove(_ path: String) {
+        pthread_mutex_lock(&lock)
+        if let p = paths.removeValue(forKey: path) { free(p) }
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// Unlinks every pending temporary file (for SIGINT/SIGTERM handlers).
+    public func removeAllNow() {
+        for p in paths.values { unlink(p) }
+    }
+}
+
+@inline(__always)
+func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

@@ -1,0 +1,140 @@
+import Crypto
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An input being read: its path as given, and its bytes as a stream, hashed as they pass.
+///
+/// Opening reads the first bytes for detection; reading starts again from the first byte
+/// (standard input included, which cannot seek).
+public final class SourceInput {
+    /// The path as given on the command line; `-` for standard input.
+    public let path: String
+    /// The first bytes, for detection.
+    public let probe: FormatProbe
+
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var head: [UInt8]
+    private var headOffset = 0
+    private var hasher = SHA256()
+    private var atEnd: Bool
+    public private(set) var bytesRead = 0
+
+    /// Opens a file (or `-` for standard input) and reads its first bytes.
+    public init(path: String) throws {
+        self.path = path
+        let fd: Int32
+        if path == "-" {
+            fd = 0
+            ownsDescriptor = false
+        } else {
+            var st = stat()
+            guard stat(path, &st) == 0 else { throw InputError(path: path, errno: errno) }
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw InputError(path: path, message: "is a directory") }
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw InputError(path: path, errno: errno) }
+            ownsDescriptor = true
+        }
+        self.fd = fd
+        var buffer = [UInt8](repeating: 0, count: FormatProbe.size)
+        var filled = 0
+        var eof = false
+        while filled < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                if path != "-" { close(fd) }
+                throw InputError(path: path, errno: code)
+            }
+            if n == 0 { eof = true; break }
+            filled += n
+        }
+        buffer.removeSubrange(filled...)
+        head = buffer
+        atEnd = eof
+        hasher.update(data: buffer)
+        bytesRead = filled
+        probe = FormatProbe(name: path, head: buffer, isWholeInput: eof)
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// Whether the input holds no bytes at all.
+    public var isEmpty: Bool { probe.isWholeInput && probe.head.isEmpty }
+
+    /// Reads the next bytes into `buffer`; 0 at the end.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if headOffset < head.count {
+            let n = min(buffer.count, head.count - headOffset)
+            head.withUnsafeBytes { src in
+                buffer.baseAddress!.copyMemory(from: src.baseAddress! + headOffset, byteCount: n)
+            }
+            headOffset += n
+            if headOffset == head.count {
+                head = []
+                headOffset = 0
+            }
+            return n
+        }
+        if atEnd { return 0 }
+        while true {
+            let n = systemRead(fd, buffer.baseAddress!, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(path: path, errno: errno)
+            }
+            if n == 0 {
+                atEnd = true
+                return 0
+            }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            bytesRead += n
+            return n
+        }
+    }
+
+    /// The SHA-256 of every byte read so far, in lower-case hex (of the whole input once read to the end).
+    public func sha256Hex() -> String {
+        let digest = hasher.finalize()
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for b in digest {
+            out.append(hex[Int(b >> 4)])
+            out.append(hex[Int(b & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// An input that cannot be opened or read.
+public struct InputError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    init(path: String, errno code: Int32) {
+        self.path = path
+        self.message = String(cString: strerror(code)).lowercased()
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// `read(2)`, named apart from the methods called `read`.
+@inline(__always)
+func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}

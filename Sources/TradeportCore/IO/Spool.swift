@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bytes set aside on disk while a conversion runs (records that must come out later, or
+/// sorted), so that memory does not grow with the input.
+final class Spool {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Bytes appended so far (written or buffered).
+    private(set) var size = 0
+    private var flushed = 0
+    private static let flushSize = 1 << 20
+
+    init() throws {
+        fd = try anonymousTemporaryFile()
+        buffer.reserveCapacity(Self.flushSize + 4096)
+    }
+
+    deinit { close(fd) }
+
+    /// Appends through a closure writing into the buffer; returns the offset it starts at.
+    @discardableResult
+    func append(_ body: (inout [UInt8]) -> Void) throws -> Int {
+        let start = size
+        let before = buffer.count
+        body(&buffer)
+        size += buffer.count - before
+        if buffer.count >= Self.flushSize { try flush() }
+        return start
+    }
+
+    private func flush() throws {
+        try buffer.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
+            try writeAll(fd, raw, path: "spool")
+        }
+        flushed += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads `count` bytes at `offset` into `out` (replacing its contents).
+    func read(offset: Int, count: Int, into out: inout [UInt8]) throws {
+        out.removeAll(keepingCapacity: true)
+        if offset >= flushed {
+            out.append(contentsOf: buffer[(offset - flushed)..<(offset - flushed + count)])
+            return
+        }
+        out.reserveCapacity(count)
+        let fromDisk = min(count, flushed - offset)
+        let fd = self.fd
+        var chunk = [UInt8](repeating: 0, count: fromDisk)
+        var done = 0
+        while done < fromDisk {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, fromDisk - done, off_t(offset + done)) }
+            if n < 0 { if errno == EINTR { continue }; throw OutputError(path: "spool", errno: errno) }
+            if n == 0 { throw OutputError(path: "spool", message: "unexpected end of spool file") }
+            done += n
+        }
+        out.append(contentsOf: chunk)
+        if count > fromDisk {
+            out.append(contentsOf: buffer[0..<(count - fromDisk)])
+        }
+    }
+
+    /// Copies everything appended, in order, to `output`.
+    func copy(to output: OutputFile) throws {
+        var chunk: [UInt8] = []
+        var offset = 0
+        while offset < size {
+            let n = min(1 << 20, size - offset)
+            try read(offset: offset, count: n, into: &chunk)
+            try output.write(chunk)
+            offset += n
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// An asset's code, upper case: `BTC`, `EURS`, `AAPL`, `RUB`. Letters and digits only.
+public struct AssetCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let text: String
+
+    /// The code upper-cased, or `nil` when it is empty or holds anything but ASCII letters and
+    /// digits (or is absurdly long).
+    public init?(_ text: some StringProtocol) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(b)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): bytes.append(b - 32)
+            default: return nil
+            }
+        }
+        guard !bytes.isEmpty, bytes.count <= 32 else { return nil }
+        self.text = String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Validates raw bytes of a field, upper-casing them.
+    public init?(bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty, bytes.count <= 32 else { return nil }
+        var ok = true
+        let upper = String(unsafeUninitializedCapacity: bytes.count) { out in
+            for (i, b) in bytes.enumerated() {
+                switch b {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): out[i] = b
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): out[i] = b - 32
+                default: ok = false; out[i] = b
+                }
+            }
+            return bytes.count
+        }
+        guard ok else { return nil }
+        self.text = upper
+    }
+
+    public var description: String { text }
+    public static func < (a: AssetCode, b: AssetCode) -> Bool { a.text < b.text }
+}
+
+extension AssetCode: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let code = AssetCode(text), code.text == text else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an asset code: \(text)")
+        }
+        self = code
+    }
+}

@@ -1,0 +1,78 @@
+/// A portfolio's operations.
+public struct Portfolio: Sendable, Hashable, Decodable {
+    public var name: String
+    public var trades: [Trade]
+    public var transactions: [CashTransaction]
+
+    public init(name: String, trades: [Trade] = [], transactions: [CashTransaction] = []) {
+        self.name = name
+        self.trades = trades
+        self.transactions = transactions
+    }
+}
+
+/// The canonical JSON document `convert` writes, as values (decodable from that JSON).
+public struct CanonicalDocument: Sendable, Hashable, Decodable {
+    /// The document's version: 1.
+    public var tradeport: Int
+    public var sources: [SourceSummary]
+    public var portfolios: [Portfolio]
+    public var skipped: [SkippedRow]
+    public var rejected: [RejectedRow]
+    public var warnings: [ConversionWarning]
+
+    public init(
+        tradeport: Int = 1, sources: [SourceSummary] = [], portfolios: [Portfolio] = [], skipped: [SkippedRow] = [],
+        rejected: [RejectedRow] = [], warnings: [ConversionWarning] = []
+    ) {
+        self.tradeport = tradeport
+        self.sources = sources
+        self.portfolios = portfolios
+        self.skipped = skipped
+        self.rejected = rejected
+        self.warnings = warnings
+    }
+}
+
+/// Collects a conversion in memory as a `CanonicalDocument`, sorted as the JSON document is:
+/// for library users and tests, on inputs that fit in memory.
+public final class DocumentCollector: ConversionSink {
+    public private(set) var document = CanonicalDocument()
+    private var byName: [String: Int] = [:]
+
+    public init() {}
+
+    public func write(_ operation: Operation, portfolio: String) throws {
+        let i: Int
+        if let found = byName[portfolio] {
+            i = found
+        } else {
+            i = document.portfolios.count
+            byName[portfolio] = i
+            document.portfolios.append(Portfolio(name: portfolio))
+        }
+        switch operation {
+        case .trade(let t): document.portfolios[i].trades.append(t)
+        case .transaction(let t): document.portfolios[i].transactions.append(t)
+        }
+    }
+
+    public func write(_ skipped: SkippedRow) throws { document.skipped.append(skipped) }
+    public func write(_ rejected: RejectedRow) throws { document.rejected.append(rejected) }
+
+    public func finish(_ report: ConversionReport) throws {
+        document.sources = report.sources
+        document.warnings = report.warnings
+        document.portfolios.sort { $0.name < $1.name }
+        for i in document.portfolios.indices {
+            // Stable sorts: equal times keep input order.
+            document.portfolios[i].trades = stableSorted(document.portfolios[i].trades) { $0.time < $1.time }
+            document.portfolios[i].transactions = stableSorted(document.portfolios[i].transactions) { $0.time < $1.time }
+        }
+    }
+
+    private func stableSorted<T>(_ items: [T], by less: (T, T) -> Bool) -> [T] {
+        items.enumerated().sorted { less($0.element, $1.element) || (!less($1.element, $0.element) && $0.offset < $1.offset) }
+            .map(\.element)
+    }
+}

@@ -1,0 +1,98 @@
+/// One portfolio operation: a trade or a cash transaction.
+public enum Operation: Sendable, Hashable {
+    case trade(Trade)
+    case transaction(CashTransaction)
+
+    public var id: String {
+        switch self {
+        case .trade(let t): return t.id
+        case .transaction(let t): return t.id
+        }
+    }
+
+    public var externalId: String? {
+        switch self {
+        case .trade(let t): return t.externalId
+        case .transaction(let t): return t.externalId
+        }
+    }
+
+    public var time: Timestamp {
+        switch self {
+        case .trade(let t): return t.time
+        case .transaction(let t): return t.time
+        }
+    }
+
+    public var source: SourceLocation {
+        switch self {
+        case .trade(let t): return t.source
+        case .transaction(let t): return t.source
+        }
+    }
+
+    /// The source's sub-account, which `--split-accounts` turns into a portfolio.
+    public var account: String? {
+        switch self {
+        case .trade(let t): return t.account
+        case .transaction(let t): return t.account
+        }
+    }
+}
+
+/// A row that was read and deliberately not turned into an operation.
+public struct SkippedRow: Sendable, Hashable, Decodable {
+    public var source: SourceLocation
+    public var reason: String
+
+    public init(source: SourceLocation, reason: String) {
+        self.source = source
+        self.reason = reason
+    }
+}
+
+/// One thing wrong with a row: which column (1-based) or field, and what was expected.
+public struct FieldError: Sendable, Hashable, Decodable, Error {
+    public var column: Int?
+    public var field: String?
+    public var message: String
+
+    public init(column: Int?, field: String?, message: String) {
+        self.column = column
+        self.field = field
+        self.message = message
+    }
+}
+
+/// A row that could not be read, with its raw text and every error found in it.
+public struct RejectedRow: Sendable, Hashable, Decodable {
+    public var source: SourceLocation
+    public var raw: String
+    public var errors: [FieldError]
+
+    public init(source: SourceLocation, raw: String, errors: [FieldError]) {
+        self.source = source
+        self.raw = raw
+        self.errors = errors
+    }
+}
+
+/// Something true of the whole conversion that a user should look at.
+public struct ConversionWarning: Sendable, Hashable, Decodable {
+    public var code: String
+    public var message: String
+    public var source: SourceLocation?
+
+    public init(code: String, message: String, source: SourceLocation?) {
+        self.code = code
+        self.message = message
+        self.source = source
+    }
+}
+
+/// What an adapter makes of one data row: exactly one of these per row.
+public enum SourceRecord: Sendable {
+    case operation(Operation)
+    case skipped(SkippedRow)
+    case rejected(RejectedRow)
+}

@@ -1,0 +1,176 @@
+/// An exact decimal number, `mantissa × 10^-scale`, with up to 38 significant digits.
+///
+/// Values are always normalized: no trailing zeros after the decimal point and a zero of scale 0,
+/// so equal numbers have equal representations and `==`/`hash` are structural. Nothing here goes
+/// through binary floating point; arithmetic that would overflow returns `nil` instead of rounding.
+public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The digits, with the sign.
+    public let mantissa: Int128
+    /// How many of the digits are after the decimal point (0...38).
+    public let scale: Int
+
+    /// The most digits a value can hold.
+    public static let maxDigits = 38
+
+    public static let zero = ExactDecimal(normalizedMantissa: 0, scale: 0)
+
+    /// `mantissa × 10^-scale`, normalized. `nil` when the scale is out of range.
+    public init?(mantissa: Int128, scale: Int) {
+        guard scale >= 0, scale <= Self.maxDigits else { return nil }
+        var m = mantissa
+        var s = scale
+        while s > 0, m % 10 == 0 {
+            m /= 10
+            s -= 1
+        }
+        self.init(normalizedMantissa: m, scale: m == 0 ? 0 : s)
+    }
+
+    /// An integer value.
+    public init(_ integer: Int) {
+        self.init(normalizedMantissa: Int128(integer), scale: 0)
+    }
+
+    @usableFromInline
+    init(normalizedMantissa: Int128, scale: Int) {
+        self.mantissa = normalizedMantissa
+        self.scale = scale
+    }
+
+    public var isZero: Bool { mantissa == 0 }
+    public var isNegative: Bool { mantissa < 0 }
+    public var isPositive: Bool { mantissa > 0 }
+
+    public var negated: ExactDecimal {
+        ExactDecimal(normalizedMantissa: -mantissa, scale: scale)
+    }
+
+    /// The canonical text: optional `-`, digits, and `.` with digits when there is a fraction.
+    public var description: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the canonical text to `bytes` (the fast path the writers use).
+    public func appendText(to bytes: inout [UInt8]) {
+        if mantissa < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = mantissa.magnitude
+        // Digits, least significant first, into a small stack buffer.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
+            var count = 0
+            if magnitude <= UInt128(UInt64.max) {
+                var v = UInt64(magnitude)
+                repeat {
+                    digits[count] = UInt8(truncatingIfNeeded: v % 10) &+ 48
+                    v /= 10
+                    count += 1
+                } while v != 0
+            } else {
+                var v = magnitude
+                repeat {
+                    digits[count] = UInt8(truncatingIfNeeded: v % 10) &+ 48
+                    v /= 10
+                    count += 1
+                } while v != 0
+            }
+            if scale == 0 {
+                for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+                return
+            }
+            if count <= scale {
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "."))
+                for _ in 0..<(scale - count) { bytes.append(UInt8(ascii: "0")) }
+                for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+            } else {
+                for i in stride(from: count - 1, through: scale, by: -1) { bytes.append(digits[i]) }
+                bytes.append(UInt8(ascii: "."))
+                for i in stride(from: scale - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+            }
+        }
+    }
+
+    // MARK: Arithmetic (checked)
+
+    private static func powerOfTen(_ n: Int) -> Int128? {
+        guard n >= 0, n <= 38 else { return nil }
+        var p: Int128 = 1
+        for _ in 0..<n { p *= 10 }
+        return p
+    }
+
+    /// Both mantissas brought to the larger scale, or `nil` on overflow.
+    private static func aligned(_ a: ExactDecimal, _ b: ExactDecimal) -> (Int128, Int128, Int)? {
+        if a.scale == b.scale { return (a.mantissa, b.mantissa, a.scale) }
+        if a.scale < b.scale {
+            guard let p = powerOfTen(b.scale - a.scale) else { return nil }
+            let (m, o) = a.mantissa.multipliedReportingOverflow(by: p)
+            return o ? nil : (m, b.mantissa, b.scale)
+        }
+        guard let p = powerOfTen(a.scale - b.scale) else { return nil }
+        let (m, o) = b.mantissa.multipliedReportingOverflow(by: p)
+        return o ? nil : (a.mantissa, m, a.scale)
+    }
+
+    /// `self + other`, or `nil` when the result does not fit in 38 digits.
+    public func adding(_ other: ExactDecimal) -> ExactDecimal? {
+        guard let (x, y, s) = Self.aligned(self, other) else { return nil }
+        let (sum, o) = x.addingReportingOverflow(y)
+        guard !o, sum.magnitude < Self.limit else { return nil }
+        return ExactDecimal(mantissa: sum, scale: s)
+    }
+
+    /// `self - other`, or `nil` when the result does not fit in 38 digits.
+    public func subtracting(_ other: ExactDecimal) -> ExactDecimal? {
+        adding(other.negated)
+    }
+
+    /// `self × other`, or `nil` when the exact result does not fit in 38 digits.
+    public func multiplied(by other: ExactDecimal) -> ExactDecimal? {
+        let (p, o) = mantissa.multipliedReportingOverflow(by: other.mantissa)
+        guard !o, p.magnitude < Self.limit else { return nil }
+        var m = p
+        var s = scale + other.scale
+        while s > Self.maxDigits {
+            guard m % 10 == 0 else { return nil }
+            m /= 10
+            s -= 1
+        }
+        return ExactDecimal(mantissa: m, scale: s)
+    }
+
+    /// 10^38: every mantissa's magnitude stays below it.
+    static let limit: UInt128 = {
+        var p: UInt128 = 1
+        for _ in 0..<38 { p *= 10 }
+        return p
+    }()
+
+    public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
+        if let (x, y, _) = aligned(lhs, rhs) { return x < y }
+        // Alignment overflows only when the scales differ by a lot: the integer parts decide,
+        // and when they are equal the fractions (both below 1) align without overflow.
+        let li = lhs.mantissa / powerOfTen(lhs.scale)!
+        let ri = rhs.mantissa / powerOfTen(rhs.scale)!
+        if li != ri { return li < ri }
+        let lf = lhs.mantissa - li * powerOfTen(lhs.scale)!
+        let rf = rhs.mantissa - ri * powerOfTen(rhs.scale)!
+        return ExactDecimal(mantissa: lf, scale: lhs.scale)! < ExactDecimal(mantissa: rf, scale: rhs.scale)!
+    }
+}
+
+extension ExactDecimal: Decodable {
+    /// Decodes the canonical JSON form: a string holding the decimal (`"0.0003597"`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        switch ExactDecimal.parse(text, style: .canonical) {
+        case .success(let value): self = value
+        case .failure(let error):
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\(error.message) (in \"\(text)\")")
+        }
+    }
+}

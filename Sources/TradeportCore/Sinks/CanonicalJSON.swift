@@ -1,0 +1,246 @@
+/// The canonical model written as JSON bytes, field by field in the contract's order.
+///
+/// Hand-written rather than `JSONEncoder` because it runs once per operation on million-row
+/// inputs; `Tests/TradeportCoreTests` decodes what it writes and checks it against the schema.
+public enum CanonicalJSON {
+    /// Appends `text` as a JSON string literal.
+    public static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                out.append(UInt8(ascii: "\\"))
+                switch b {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+                }
+                start = i + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    static func appendKey(_ key: StaticString, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
+    }
+
+    @inline(__always)
+    static func appendRaw(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    static func append(_ text: String?, to out: inout [UInt8]) {
+        if let text { appendString(text, to: &out) } else { appendRaw("null", to: &out) }
+    }
+
+    @inline(__always)
+    static func append(_ value: ExactDecimal?, to out: inout [UInt8]) {
+        if let value {
+            out.append(UInt8(ascii: "\""))
+            value.appendText(to: &out)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            appendRaw("null", to: &out)
+        }
+    }
+
+    static func appendInt(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 {
+            out.append(UInt8(ascii: "-"))
+            appendInt(-value, to: &out)
+            return
+        }
+        if value >= 10 { appendInt(value / 10, to: &out) }
+        out.append(UInt8(truncatingIfNeeded: value % 10) &+ 48)
+    }
+
+    /// `{"path": …, "row": …, "sheet": …}`
+    public static func appendLocation(_ location: SourceLocation, to out: inout [UInt8]) {
+        appendRaw("{\"path\":", to: &out)
+        appendString(location.path, to: &out)
+        appendRaw(",\"row\":", to: &out)
+        appendInt(location.row, to: &out)
+        appendRaw(",\"sheet\":", to: &out)
+        append(location.sheet, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The fields of an operation (without braces), after an optional prefix such as `"kind":…`.
+    public static func appendOperationFields(_ operation: Operation, to out: inout [UInt8]) {
+        switch operation {
+        case .trade(let t): appendTradeFields(t, to: &out)
+        case .transaction(let t): appendTransactionFields(t, to: &out)
+        }
+    }
+
+    public static func appendTradeFields(_ t: Trade, to out: inout [UInt8]) {
+        appendKey("id", to: &out)
+        appendString(t.id, to: &out)
+        appendRaw(",\"externalId\":", to: &out)
+        append(t.externalId, to: &out)
+        appendRaw(",\"time\":\"", to: &out)
+        t.time.appendRFC3339(to: &out)
+        appendRaw("\",\"side\":", to: &out)
+        appendRaw(t.side == .buy ? "\"buy\"" : "\"sell\"", to: &out)
+        appendRaw(",\"base\":", to: &out)
+        appendString(t.base.text, to: &out)
+        appendRaw(",\"quote\":", to: &out)
+        appendString(t.quote.text, to: &out)
+        appendRaw(",\"quantity\":", to: &out)
+        append(t.quantity, to: &out)
+        appendRaw(",\"price\":", to: &out)
+        append(t.price, to: &out)
+        appendRaw(",\"amount\":", to: &out)
+        append(t.amount, to: &out)
+        appendRaw(",\"accruedInterest\":", to: &out)
+        append(t.accruedInterest, to: &out)
+        appendRaw(",\"fees\":[", to: &out)
+        for (i, fee) in t.fees.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendRaw("{\"amount\":", to: &out)
+            append(fee.amount, to: &out)
+            appendRaw(",\"currency\":", to: &out)
+            appendString(fee.currency.text, to: &out)
+            appendRaw(",\"kind\":\"", to: &out)
+            switch fee.kind {
+            case .broker: appendRaw("broker", to: &out)
+            case .exchange: appendRaw("exchange", to: &out)
+            case .clearing: appendRaw("clearing", to: &out)
+            case .other: appendRaw("other", to: &out)
+            }
+            appendRaw("\"}", to: &out)
+        }
+        appendRaw("],\"isin\":", to: &out)
+        append(t.isin, to: &out)
+        appendRaw(",\"name\":", to: &out)
+        append(t.name, to: &out)
+        appendRaw(",\"venue\":", to: &out)
+        append(t.venue, to: &out)
+        appendRaw(",\"settlementDate\":", to: &out)
+        if let date = t.settlementDate {
+            out.append(UInt8(ascii: "\""))
+            date.appendISO(to: &out)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            appendRaw("null", to: &out)
+        }
+        appendRaw(",\"account\":", to: &out)
+        append(t.account, to: &out)
+        appendRaw(",\"orderId\":", to: &out)
+        append(t.orderId, to: &out)
+        appendRaw(",\"source\":", to: &out)
+        appendLocation(t.source, to: &out)
+    }
+
+    public static func appendTransactionFields(_ t: CashTransaction, to out: inout [UInt8]) {
+        appendKey("id", to: &out)
+        appendString(t.id, to: &out)
+        appendRaw(",\"externalId\":", to: &out)
+        append(t.externalId, to: &out)
+        appendRaw(",\"time\":\"", to: &out)
+        t.time.appendRFC3339(to: &out)
+        appendRaw("\",\"type\":\"", to: &out)
+        out.append(contentsOf: t.type.rawValue.utf8)
+        appendRaw("\",\"asset\":", to: &out)
+        appendString(t.asset.text, to: &out)
+        appendRaw(",\"amount\":", to: &out)
+        append(t.amount, to: &out)
+        appendRaw(",\"fee\":", to: &out)
+        if let fee = t.fee {
+            appendRaw("{\"amount\":", to: &out)
+            append(fee.amount, to: &out)
+            appendRaw(",\"currency\":", to: &out)
+            appendString(fee.currency.text, to: &out)
+            out.append(UInt8(ascii: "}"))
+        } else {
+            appendRaw("null", to: &out)
+        }
+        appendRaw(",\"status\":\"", to: &out)
+        out.append(contentsOf: t.status.rawValue.utf8)
+        appendRaw("\",\"security\":", to: &out)
+        append(t.security, to: &out)
+        appendRaw(",\"note\":", to: &out)
+        append(t.note, to: &out)
+        appendRaw(",\"account\":", to: &out)
+        append(t.account, to: &out)
+        appendRaw(",\"counterparty\":", to: &out)
+        append(t.counterparty, to: &out)
+        appendRaw(",\"txHash\":", to: &out)
+        append(t.txHash, to: &out)
+        appendRaw(",\"address\":", to: &out)
+        append(t.address, to: &out)
+        appendRaw(",\"source\":", to: &out)
+        appendLocation(t.source, to: &out)
+    }
+
+    public static func appendSkippedFields(_ s: SkippedRow, to out: inout [UInt8]) {
+        appendKey("source", to: &out)
+        appendLocation(s.source, to: &out)
+        appendRaw(",\"reason\":", to: &out)
+        appendString(s.reason, to: &out)
+    }
+
+    public static func appendRejectedFields(_ r: RejectedRow, to out: inout [UInt8]) {
+        appendKey("source", to: &out)
+        appendLocation(r.source, to: &out)
+        appendRaw(",\"raw\":", to: &out)
+        appendString(r.raw, to: &out)
+        appendRaw(",\"errors\":[", to: &out)
+        for (i, e) in r.errors.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendRaw("{\"column\":", to: &out)
+            if let c = e.column { appendInt(c, to: &out) } else { appendRaw("null", to: &out) }
+            appendRaw(",\"field\":", to: &out)
+            append(e.field, to: &out)
+            appendRaw(",\"message\":", to: &out)
+            appendString(e.message, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    public static func appendWarningFields(_ w: ConversionWarning, to out: inout [UInt8]) {
+        appendKey("code", to: &out)
+        appendString(w.code, to: &out)
+        appendRaw(",\"message\":", to: &out)
+        appendString(w.message, to: &out)
+        appendRaw(",\"source\":", to: &out)
+        if let s = w.source { appendLocation(s, to: &out) } else { appendRaw("null", to: &out) }
+    }
+
+    public static func appendSourceSummary(_ s: SourceSummary, to out: inout [UInt8]) {
+        appendRaw("{\"path\":", to: &out)
+        appendString(s.path, to: &out)
+        appendRaw(",\"format\":", to: &out)
+        appendString(s.format, to: &out)
+        appendRaw(",\"sha256\":", to: &out)
+        appendString(s.sha256, to: &out)
+        appendRaw(",\"rows\":", to: &out)
+        appendInt(s.rows, to: &out)
+        appendRaw(",\"operations\":", to: &out)
+        appendInt(s.operations, to: &out)
+        appendRaw(",\"skipped\":", to: &out)
+        appendInt(s.skipped, to: &out)
+        appendRaw(",\"rejected\":", to: &out)
+        appendInt(s.rejected, to: &out)
+        appendRaw(",\"duplicates\":", to: &out)
+        appendInt(s.duplicates, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,164 @@
+/// Writes the canonical JSON document. Operations are serialized as they arrive into a spool on
+/// disk with a small index entry each; at the end the index is sorted (portfolio, kind, time,
+/// input order) and the document written from the spool, so memory holds 32 bytes an operation,
+/// not the operations.
+public final class JSONDocumentSink: ConversionSink {
+    private struct Entry {
+        var portfolio: UInt32
+        var isTransaction: Bool
+        var time: Int64
+        var sequence: UInt32
+        var offset: Int
+        var length: UInt32
+    }
+
+    private let output: OutputFile
+    private let operations: Spool
+    private let skipped: Spool
+    private let rejected: Spool
+    private var entries: [Entry] = []
+    private var portfolioNames: [String] = []
+    private var portfolioIndex: [String: UInt32] = [:]
+    private var lastPortfolio: (String, UInt32)?
+    private var skippedCount = 0
+    private var rejectedCount = 0
+
+    public init(output: OutputFile) throws {
+        self.output = output
+        operations = try Spool()
+        skipped = try Spool()
+        rejected = try Spool()
+    }
+
+    private func portfolioNumber(_ name: String) -> UInt32 {
+        if let last = lastPortfolio, last.0 == name { return last.1 }
+        let number: UInt32
+        if let found = portfolioIndex[name] {
+            number = found
+        } else {
+            number = UInt32(portfolioNames.count)
+            portfolioNames.append(name)
+            portfolioIndex[name] = number
+        }
+        lastPortfolio = (name, number)
+        return number
+    }
+
+    public func write(_ operation: Operation, portfolio: String) throws {
+        let before = operations.size
+        let offset = try operations.append { out in
+            out.append(UInt8(ascii: "{"))
+            CanonicalJSON.appendOperationFields(operation, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        var isTransaction = false
+        if case .transaction = operation { isTransaction = true }
+        entries.append(Entry(
+            portfolio: portfolioNumber(portfolio), isTransaction: isTransaction, time: operation.time.secondsSinceEpoch,
+            sequence: UInt32(truncatingIfNeeded: entries.count), offset: offset,
+            length: UInt32(operations.size - before)))
+    }
+
+    public func write(_ row: SkippedRow) throws {
+        try skipped.append { out in
+            CanonicalJSON.appendRaw(skippedCount == 0 ? "\n    {" : ",\n    {", to: &out)
+            CanonicalJSON.appendSkippedFields(row, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        skippedCount += 1
+    }
+
+    public func write(_ row: RejectedRow) throws {
+        try rejected.append { out in
+            CanonicalJSON.appendRaw(rejectedCount == 0 ? "\n    {" : ",\n    {", to: &out)
+            CanonicalJSON.appendRejectedFields(row, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        rejectedCount += 1
+    }
+
+    public func finish(_ report: ConversionReport) throws {
+        // Portfolios by name; within one, trades then transactions, each by time then input order.
+        let rank = portfolioNames.enumerated().sorted { $0.element < $1.element }
+        var position = [UInt32](repeating: 0, count: portfolioNames.count)
+        for (r, item) in rank.enumerated() { position[item.offset] = UInt32(r) }
+        entries.sort { a, b in
+            if a.portfolio != b.portfolio { return position[Int(a.portfolio)] < position[Int(b.portfolio)] }
+            if a.isTransaction != b.isTransaction { return !a.isTransaction }
+            if a.time != b.time { return a.time < b.time }
+            return a.sequence < b.sequence
+        }
+        try output.append { out in
+            CanonicalJSON.appendRaw("{\n  \"tradeport\": 1,\n  \"sources\": [", to: &out)
+            for (i, source) in report.sources.enumerated() {
+                CanonicalJSON.appendRaw(i == 0 ? "\n    " : ",\n    ", to: &out)
+                CanonicalJSON.appendSourceSummary(source, to: &out)
+            }
+            CanonicalJSON.appendRaw(report.sources.isEmpty ? "],\n  \"portfolios\": [" : "\n  ],\n  \"portfolios\": [", to: &out)
+        }
+        var cursor = 0
+        var chunk: [UInt8] = []
+        for (r, item) in rank.enumerated() {
+            try output.append { out in
+                CanonicalJSON.appendRaw(r == 0 ? "\n    {\"name\": " : ",\n    {\"name\": ", to: &out)
+                CanonicalJSON.appendString(item.element, to: &out)
+                CanonicalJSON.appendRaw(", \"trades\": [", to: &out)
+            }
+            let number = UInt32(item.offset)
+            var first = true
+            var inTransactions = false
+            while cursor < entries.count, entries[cursor].portfolio == number {
+                if entries[cursor].isTransaction && !inTransactions {
+                    try output.append { CanonicalJSON.appendRaw(first ? "], \"transactions\": [" : "\n      ], \"transactions\": [", to: &$0) }
+                    inTransactions = true
+                    first = true
+                }
+                // Read a run of entries that lie next to each other in the spool in one go.
+                let runStart = cursor
+                var low = entries[cursor].offset
+                var high = low + Int(entries[cursor].length)
+                var next = cursor + 1
+                while next < entries.count, next - runStart < 4096, entries[next].portfolio == number,
+                      entries[next].isTransaction == entries[cursor].isTransaction {
+                    let e = entries[next]
+                    if e.offset == high { high += Int(e.length) }
+                    else if e.offset + Int(e.length) == low { low = e.offset }
+                    else { break }
+                    next += 1
+                }
+                try operations.read(offset: low, count: high - low, into: &chunk)
+                for k in runStart..<next {
+                    let e = entries[k]
+                    let start = e.offset - low
+                    try output.append { out in
+                        CanonicalJSON.appendRaw(first ? "\n      " : ",\n      ", to: &out)
+                        out.append(contentsOf: chunk[start..<(start + Int(e.length))])
+                    }
+                    first = false
+                }
+                cursor = next
+            }
+            try output.append { out in
+                if !inTransactions {
+                    CanonicalJSON.appendRaw(first ? "], \"transactions\": []}" : "\n      ], \"transactions\": []}", to: &out)
+                } else {
+                    CanonicalJSON.appendRaw(first ? "]}" : "\n      ]}", to: &out)
+                }
+            }
+        }
+        try output.append { CanonicalJSON.appendRaw(rank.isEmpty ? "],\n  \"skipped\": [" : "\n  ],\n  \"skipped\": [", to: &$0) }
+        try skipped.copy(to: output)
+        try output.append { CanonicalJSON.appendRaw(skippedCount == 0 ? "],\n  \"rejected\": [" : "\n  ],\n  \"rejected\": [", to: &$0) }
+        try rejected.copy(to: output)
+        try output.append { out in
+            CanonicalJSON.appendRaw(rejectedCount == 0 ? "],\n  \"warnings\": [" : "\n  ],\n  \"warnings\": [", to: &out)
+            for (i, warning) in report.warnings.enumerated() {
+                CanonicalJSON.appendRaw(i == 0 ? "\n    {" : ",\n    {", to: &out)
+                CanonicalJSON.appendWarningFields(warning, to: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            CanonicalJSON.appendRaw(report.warnings.isEmpty ? "]\n}\n" : "\n  ]\n}\n", to: &out)
+        }
+        try output.flush()
+    }
+}

@@ -1,0 +1,66 @@
+/// Writes JSON Lines as operations arrive: each operation as one object with `kind` and
+/// `portfolio`, then the skipped and rejected rows (held on disk meanwhile), the warnings, and a
+/// last `summary` line.
+public final class JSONLinesSink: ConversionSink {
+    private let output: OutputFile
+    private let laterLines: Spool
+
+    public init(output: OutputFile) throws {
+        self.output = output
+        self.laterLines = try Spool()
+    }
+
+    public func write(_ operation: Operation, portfolio: String) throws {
+        try output.append { out in
+            switch operation {
+            case .trade(let t):
+                CanonicalJSON.appendRaw("{\"kind\":\"trade\",\"portfolio\":", to: &out)
+                CanonicalJSON.appendString(portfolio, to: &out)
+                out.append(UInt8(ascii: ","))
+                CanonicalJSON.appendTradeFields(t, to: &out)
+            case .transaction(let t):
+                CanonicalJSON.appendRaw("{\"kind\":\"transaction\",\"portfolio\":", to: &out)
+                CanonicalJSON.appendString(portfolio, to: &out)
+                out.append(UInt8(ascii: ","))
+                CanonicalJSON.appendTransactionFields(t, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+            out.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    public func write(_ skipped: SkippedRow) throws {
+        try laterLines.append { out in
+            CanonicalJSON.appendRaw("{\"kind\":\"skipped\",", to: &out)
+            CanonicalJSON.appendSkippedFields(skipped, to: &out)
+            CanonicalJSON.appendRaw("}\n", to: &out)
+        }
+    }
+
+    public func write(_ rejected: RejectedRow) throws {
+        try laterLines.append { out in
+            CanonicalJSON.appendRaw("{\"kind\":\"rejected\",", to: &out)
+            CanonicalJSON.appendRejectedFields(rejected, to: &out)
+            CanonicalJSON.appendRaw("}\n", to: &out)
+        }
+    }
+
+    public func finish(_ report: ConversionReport) throws {
+        try output.flush()
+        try laterLines.copy(to: output)
+        try output.append { out in
+            for warning in report.warnings {
+                CanonicalJSON.appendRaw("{\"kind\":\"warning\",", to: &out)
+                CanonicalJSON.appendWarningFields(warning, to: &out)
+                CanonicalJSON.appendRaw("}\n", to: &out)
+            }
+            CanonicalJSON.appendRaw("{\"kind\":\"summary\",\"tradeport\":1,\"sources\":[", to: &out)
+            for (i, source) in report.sources.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                CanonicalJSON.appendSourceSummary(source, to: &out)
+            }
+            CanonicalJSON.appendRaw("]}\n", to: &out)
+        }
+        try output.flush()
+    }
+}

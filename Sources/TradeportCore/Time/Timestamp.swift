@@ -1,0 +1,206 @@
+import Foundation
+
+/// An instant, as whole seconds since 1970-01-01T00:00:00Z. Written in UTC (`…Z`).
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var secondsSinceEpoch: Int64
+
+    public init(secondsSinceEpoch: Int64) {
+        self.secondsSinceEpoch = secondsSinceEpoch
+    }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.secondsSinceEpoch < b.secondsSinceEpoch }
+
+    /// RFC 3339 in UTC: `2019-11-25T08:08:44Z`.
+    public var description: String {
+        var bytes: [UInt8] = []
+        appendRFC3339(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the RFC 3339 UTC form (20 bytes) to `bytes`.
+    public func appendRFC3339(to bytes: inout [UInt8]) {
+        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
+        let secondOfDay = Int(secondsSinceEpoch - days * 86_400)
+        let date = CalendarDate(daysSinceEpoch: days)
+        date.appendISO(to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendTwoDigits(secondOfDay / 3600, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendTwoDigits(secondOfDay / 60 % 60, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendTwoDigits(secondOfDay % 60, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// Parses RFC 3339 with an offset (`Z`, `+03:00`), seconds and an optional fraction that must
+    /// be zero (the model holds whole seconds).
+    public init?(rfc3339 text: String) {
+        let b = Array(text.utf8)
+        guard b.count >= 20, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+              let date = CalendarDate(iso: Array(b[0..<10])),
+              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+              let h = twoDigits(b, 11), let m = twoDigits(b, 14), let s = twoDigits(b, 17),
+              h < 24, m < 60, s < 60
+        else { return nil }
+        var i = 19
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            let start = i
+            while i < b.count, b[i] == UInt8(ascii: "0") { i += 1 }
+            guard i > start else { return nil }
+        }
+        guard i < b.count else { return nil }
+        var offset = 0
+        if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+            i += 1
+        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            guard b.count == i + 6, b[i + 3] == UInt8(ascii: ":"),
+                  let oh = twoDigits(b, i + 1), let om = twoDigits(b, i + 4), oh < 24, om < 60
+            else { return nil }
+            offset = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
+            i += 6
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let local = LocalDateTime(date: date, hour: h, minute: m, second: s)!
+        self.init(secondsSinceEpoch: local.secondsAsIfUTC - Int64(offset))
+    }
+}
+
+extension Timestamp: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let value = Timestamp(rfc3339: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 time: \(text)")
+        }
+        self = value
+    }
+}
+
+/// A calendar date in the proleptic Gregorian calendar: `YYYY-MM-DD`.
+public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// A valid date, or `nil` (`2019-02-30`, month 13, day 0).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
+              day <= CalendarDate.daysIn(month: month, year: year)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+    public var daysSinceEpoch: Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = Int64((month + 9) % 12)
+        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The date `days` after 1970-01-01 (civil_from_days).
+    public init(daysSinceEpoch days: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0))
+        self.month = Int(m)
+        self.day = Int(d)
+    }
+
+    /// Parses exactly `YYYY-MM-DD`.
+    public init?(iso b: [UInt8]) {
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              let y1 = twoDigits(b, 0), let y2 = twoDigits(b, 2), let m = twoDigits(b, 5), let d = twoDigits(b, 8)
+        else { return nil }
+        self.init(year: y1 * 100 + y2, month: m, day: d)
+    }
+
+    public init?(iso text: String) { self.init(iso: Array(text.utf8)) }
+
+    public var description: String {
+        var bytes: [UInt8] = []
+        appendISO(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public func appendISO(to bytes: inout [UInt8]) {
+        appendTwoDigits(year / 100, to: &bytes)
+        appendTwoDigits(year % 100, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendTwoDigits(month, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendTwoDigits(day, to: &bytes)
+    }
+
+    public static func < (a: CalendarDate, b: CalendarDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+}
+
+extension CalendarDate: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let value = CalendarDate(iso: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a YYYY-MM-DD date: \(text)")
+        }
+        self = value
+    }
+}
+
+/// A wall-clock date and time with no zone, as sources write them.
+public struct LocalDateTime: Sendable, Hashable {
+    public let date: CalendarDate
+    public let hour: Int
+    public let minute: Int
+    public let second: Int
+
+    /// A valid time of day (hour < 24, minute < 60, second < 60), or `nil`.
+    public init?(date: CalendarDate, hour: Int, minute: Int, second: Int) {
+        guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
+        self.date = date
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// Seconds since the epoch if this wall-clock time were UTC.
+    public var secondsAsIfUTC: Int64 {
+        date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+}
+
+@inline(__always)
+func twoDigits(_ b: [UInt8], _ i: Int) -> Int? {
+    let a = b[i] &- 48, c = b[i + 1] &- 48
+    guard a < 10, c < 10 else { return nil }
+    return Int(a) * 10 + Int(c)
+}
+
+@inline(__always)
+func appendTwoDigits(_ v: Int, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(truncatingIfNeeded: v / 10) &+ 48)
+    bytes.append(UInt8(truncatingIfNeeded: v % 10) &+ 48)
+}

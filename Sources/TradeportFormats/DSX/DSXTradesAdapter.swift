@@ -1,0 +1,77 @@
+import TradeportCore
+import TradeportCSV
+
+/// DSX's trades export: 14 columns, no header (see docs/formats.md in the project's shared docs).
+///
+/// 1 time · 2 instrument (base and quote glued, lower case) · 3 Buy/Sell · 4 quantity · 5 base ·
+/// 6 price · 7 quote · 8 total · 9 total's currency · 10 commission · 11 commission currency ·
+/// 12 sub-account · 13 trade id · 14 order id.
+public struct DSXTradesAdapter: FormatAdapter {
+    public let id = "dsx-trades"
+    public let summary = "DSX exchange trades export (headerless ';' CSV, 14 columns, decimal comma, UTC)"
+
+    public init() {}
+
+    public func detect(_ probe: FormatProbe) -> Detection {
+        DSX.detect(probe, columns: 14, kinds: ["Buy", "Sell"], kindColumn: 3)
+    }
+
+    public func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {
+        var zone = (options.timeZone ?? .utc).makeConverter()
+        let path = input.path
+        try DSX.forEachRow(input) { record in
+            let location = SourceLocation(path: path, row: record.line)
+            var check = DSX.RowErrors()
+            if let malformation = record.malformation {
+                check.errors.append(FieldError(column: nil, field: nil, message: malformation))
+            }
+            guard record.count == 14 else {
+                check.errors.append(FieldError(column: nil, field: nil, message: "expected 14 fields separated by ';', found \(record.count)"))
+                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: check.errors)), { record.rawText })
+                return
+            }
+            let time = check.time(record, 1, zone: &zone)
+            let side = check.choice(record, 3, "side", ["Buy", "Sell"])
+            let quantity = check.number(record, 4, "quantity", .positive)
+            let base = check.asset(record, 5, "base")
+            let price = check.number(record, 6, "price", .nonNegative)
+            let quote = check.asset(record, 7, "quote")
+            let amount = check.number(record, 8, "amount", .nonNegative)
+            let amountCurrency = check.asset(record, 9, "amountCurrency")
+            let fee = check.number(record, 10, "fee", .nonNegative)
+            let feeCurrency: AssetCode?
+            if let fee, fee.isZero, record[10].isEmpty {
+                feeCurrency = nil
+            } else {
+                feeCurrency = check.asset(record, 11, "feeCurrency")
+            }
+            let account = check.optionalText(record, 12, "account")
+            let externalId = check.id(record, 13, "externalId")
+            let orderId = check.optionalText(record, 14, "orderId")
+            if let base, let quote {
+                // The glued instrument must be the two codes, so a wrong column is caught.
+                let instrument = record[1]
+                let expected = (base.text + quote.text).lowercased()
+                if !expected.utf8.elementsEqual(instrument) {
+                    check.add(2, "instrument", "'\(DSX.text(instrument))' does not match base \(base) and quote \(quote) (expected '\(expected)')")
+                }
+                if let amountCurrency, amountCurrency != quote {
+                    check.add(9, "amountCurrency", "'\(amountCurrency)' is not the quote currency \(quote)")
+                }
+            }
+            guard check.errors.isEmpty, let time, let side, let quantity, let base, let price, let quote, let amount,
+                  let fee, let externalId
+            else {
+                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: check.errors)), { record.rawText })
+                return
+            }
+            var fees: [TradeFee] = []
+            if !fee.isZero, let feeCurrency { fees.append(TradeFee(amount: fee, currency: feeCurrency, kind: .exchange)) }
+            let trade = Trade(
+                externalId: externalId, time: time, side: side == 0 ? .buy : .sell, base: base, quote: quote,
+                quantity: quantity, price: price, amount: amount, fees: fees, venue: DSX.venue, account: account,
+                orderId: orderId, source: location)
+            try emit(.operation(.trade(trade)), { record.rawText })
+        }
+    }
+}

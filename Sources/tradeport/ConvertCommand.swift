@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import TradeportCore
+import TradeportFormats
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert exports into canonical JSON (or JSON Lines).",
+        discussion: """
+            Each FILE's format is detected from its first bytes and name, or given with --format \
+            (which then applies to every FILE). '-' reads standard input and needs --format. A \
+            summary goes to standard error: per source, its rows, operations, skipped, rejected \
+            and duplicates; then warnings; then the first rejects with file:row:column.
+
+            \(TradeportCommand.exitCodeHelp)
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The exports to convert ('-' for standard input).", valueName: "FILE"))
+    var files: [String]
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Write to FILE (atomically) instead of standard output.", valueName: "FILE"))
+    var output: String?
+
+    @Flag(help: "Write JSON Lines: one object per operation, then skipped, rejected, warnings and a summary line.")
+    var jsonl = false
+
+    @Option(help: ArgumentHelp("Read every FILE as this format (see 'tradeport formats').", valueName: "ID"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("Put every operation in portfolio NAME.", valueName: "NAME"))
+    var portfolio = "main"
+
+    @Flag(help: "One portfolio per sub-account of the source (DSX: trades column 12, deposits column 7, withdrawals column 6).")
+    var splitAccounts = false
+
+    @Flag(help: "Output failed and rejected transactions with their status instead of skipping them.")
+    var keepFailed = false
+
+    @Flag(help: "Write nothing if any row is rejected.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("The zone of the sources' local times (an IANA name like Europe/Moscow); each format has its own default.", valueName: "TZ"))
+    var timezone: String?
+
+    @Flag(name: [.short, .long], help: "Print no summary.")
+    var quiet = false
+
+    func validate() throws {
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given once") }
+        if files.contains("-") && format == nil { throw ValidationError("reading standard input ('-') needs --format") }
+        if portfolio.isEmpty { throw ValidationError("--portfolio needs a name") }
+    }
+
+    func run() throws {
+        let registry = FormatRegistry.builtIn
+        var read = ReadOptions()
+        if let timezone {
+            guard let zone = SourceTimeZone(identifier: timezone) else {
+                throw CommandFailure(message: "unknown time zone '\(timezone)' (use an IANA name like Europe/Moscow or UTC)")
+            }
+            read.timeZone = zone
+        }
+        if let format, registry.adapter(id: format) == nil {
+            throw CommandFailure(message: "unknown format '\(format)'; known formats: \(registry.ids.joined(separator: ", "))")
+        }
+        // Every input is opened and recognized before anything is written.
+        var sources: [(SourceInput, any FormatAdapter)] = []
+        for path in files {
+            let input = try Inputs.open(path)
+            sources.append((input, try Inputs.adapter(for: input, named: format, registry: registry)))
+        }
+
+        let out: OutputFile
+        do {
+            out = try output.map { try OutputFile.atomic(path: $0) } ?? OutputFile.standardOutput(holdUntilCommit: strict)
+        } catch let error as OutputError {
+            throw CommandFailure(message: "cannot write \(error)")
+        }
+        let options = ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, keepFailed: keepFailed, read: read)
+        let report: ConversionReport
+        do {
+            report = try jsonl
+                ? convert(sources, options: options, sink: try JSONLinesSink(output: out))
+                : convert(sources, options: options, sink: try JSONDocumentSink(output: out))
+        } catch {
+            out.discard()
+            throw CommandFailure(message: describe(error))
+        }
+        let written: Bool
+        if strict && report.rejected > 0 {
+            out.discard()
+            written = false
+        } else {
+            do {
+                try out.commit()
+            } catch {
+                throw CommandFailure(message: describe(error))
+            }
+            written = true
+        }
+        if !quiet {
+            printStandardError(SummaryText.make(report, output: output ?? "-", written: written, strict: strict))
+        }
+        if report.rejected > 0 { throw CommandFailure(message: "", status: ExitStatus.rowsRejected) }
+    }
+
+    private func convert<Sink: ConversionSink>(
+        _ sources: [(SourceInput, any FormatAdapter)], options: ConversionOptions, sink: Sink
+    ) throws -> ConversionReport {
+        let conversion = Conversion(options: options, sink: sink)
+        conversion.reserveCapacity(operations: sources.reduce(0) { $0 + estimatedRows($1.0) })
+        for (input, adapter) in sources {
+            try conversion.add(input, adapter: adapter)
+        }
+        return try conversion.finish()
+    }
+
+    /// About how many rows a file holds, from its size and the line length of its first bytes.
+    private func estimatedRows(_ input: SourceInput) -> Int {
+        let head = input.probe.head
+        let lines = head.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        guard lines > 0, input.path != "-",
+              let size = (try? FileManager.default.attributesOfItem(atPath: input.path))?[.size] as? Int
+        else { return 0 }
+        return size / max(head.count / lines, 1) + 1
+    }
+
+    private func describe(_ error: any Error) -> String {
+        switch error {
+        case let e as InputError: return "cannot read \(e)"
+        case let e as OutputError: return "cannot write \(e)"
+        default: return "\(error)"
+        }
+    }
+}

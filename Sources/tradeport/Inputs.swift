@@ -1,0 +1,36 @@
+import TradeportCore
+import TradeportFormats
+
+/// Opening inputs and choosing their adapters, shared by the subcommands.
+enum Inputs {
+    /// Opens `path`, failing with a clear message for a missing file, a directory or an empty file.
+    static func open(_ path: String) throws -> SourceInput {
+        let input: SourceInput
+        do {
+            input = try SourceInput(path: path)
+        } catch let error as InputError {
+            throw CommandFailure(message: "cannot read \(error)")
+        }
+        if input.isEmpty { throw CommandFailure(message: "\(path): the file is empty; there is nothing to convert") }
+        return input
+    }
+
+    /// The adapter for `input`: the one named, or the one detection finds.
+    static func adapter(for input: SourceInput, named id: String?, registry: FormatRegistry) throws -> any FormatAdapter {
+        if let id {
+            guard let adapter = registry.adapter(id: id) else {
+                throw CommandFailure(message: "unknown format '\(id)'; known formats: \(registry.ids.joined(separator: ", "))")
+            }
+            return adapter
+        }
+        switch registry.detect(input.probe) {
+        case .detected(let adapter):
+            return adapter
+        case .none(let reasons):
+            let considered = reasons.map { "  \($0.id): \($0.reason)" }.joined(separator: "\n")
+            throw CommandFailure(message: "\(input.path): no format recognized; considered:\n\(considered)\nname one with --format")
+        case .ambiguous(let ids):
+            throw CommandFailure(message: "\(input.path): more than one format matches (\(ids.joined(separator: ", "))); name one with --format")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import TradeportCore
+
+/// The human summary `convert` prints to standard error.
+enum SummaryText {
+    static func make(_ report: ConversionReport, output: String, written: Bool, strict: Bool) -> String {
+        var lines: [String] = []
+        for s in report.sources {
+            lines.append("\(s.path) (\(s.format)): \(counts(rows: s.rows, operations: s.operations, skipped: s.skipped, rejected: s.rejected, duplicates: s.duplicates))")
+        }
+        if report.sources.count > 1 {
+            lines.append("total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates))")
+        }
+        let portfolios = report.portfolios.count == 1 ? "portfolio \(report.portfolios[0])" : "\(report.portfolios.count) portfolios"
+        lines.append("\(report.trades) trades and \(report.transactions) transactions in \(portfolios)")
+        if !report.warnings.isEmpty {
+            lines.append("warnings (\(report.warnings.count)):")
+            for w in report.warnings {
+                lines.append("  \(w.code)" + (w.source.map { " at \($0)" } ?? "") + ": \(w.message)")
+            }
+        }
+        if report.rejected > 0 {
+            let shown = report.firstRejects.count
+            lines.append(shown < report.rejected ? "rejected (first \(shown) of \(report.rejected)):" : "rejected (\(report.rejected)):")
+            for r in report.firstRejects {
+                for e in r.errors {
+                    let column = e.column.map { ":\($0)" } ?? ""
+                    let field = e.field.map { " \($0):" } ?? ""
+                    lines.append("  \(r.source)\(column):\(field) \(e.message)")
+                }
+                lines.append("      row: \(r.raw)")
+            }
+        }
+        if !written {
+            lines.append("nothing written: \(report.rejected) rows rejected and --strict given")
+        } else if output != "-" {
+            lines.append("written to \(output)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func counts(rows: Int, operations: Int, skipped: Int, rejected: Int, duplicates: Int) -> String {
+        "\(rows) rows: \(operations) operations, \(skipped) skipped, \(rejected) rejected, \(duplicates) duplicates"
+    }
+}
