@@ -183,8 +183,18 @@ public final class CSVReader {
     /// starts, how many line breaks it consumed, and a malformation if any; or `nil` when the
     /// buffer ends first (unless `final`, at the end of input).
     private func parseRecord(final: Bool = false) -> (Int, Int, Int, String?)? {
+        // Worked on as locals: no per-byte access checks on the class's properties.
+        var spans = self.spans
+        var scratch = self.scratch
+        self.spans = []
+        self.scratch = []
+        defer {
+            self.spans = spans
+            self.scratch = scratch
+        }
         spans.removeAll(keepingCapacity: true)
         scratch.removeAll(keepingCapacity: true)
+        let start = self.start
         let delimiter = dialect.delimiter
         let quote = dialect.quote ?? 0
         let quotes = dialect.quote != nil

@@ -15,8 +15,9 @@ struct BalanceLedger {
 
     private var times: [Int64] = []
     private var firstEvent: [UInt32] = []
-    private var origin: [UInt32] = []  // index into `origins`
     private var rows: [UInt32] = []
+    /// Where each run of operations from one origin starts: (first operation, index into `origins`).
+    private var originRuns: [(start: Int, origin: UInt32)] = []
     private var origins: [(path: String, sheet: String?)] = []
     private var lastOrigin: (path: String, sheet: String?, index: UInt32)?
 
@@ -29,7 +30,6 @@ struct BalanceLedger {
     mutating func reserve(_ operations: Int) {
         times.reserveCapacity(operations)
         firstEvent.reserveCapacity(operations)
-        origin.reserveCapacity(operations)
         rows.reserveCapacity(operations)
         eventAccount.reserveCapacity(operations * 2)
         eventMantissa.reserveCapacity(operations * 2)
@@ -69,7 +69,8 @@ struct BalanceLedger {
     mutating func record(_ operation: Operation, portfolio: String) {
         times.append(operation.time.secondsSinceEpoch)
         firstEvent.append(UInt32(truncatingIfNeeded: eventAccount.count))
-        origin.append(originIndex(operation.source))
+        let o = originIndex(operation.source)
+        if originRuns.last?.origin != o { originRuns.append((times.count - 1, o)) }
         rows.append(UInt32(truncatingIfNeeded: operation.source.row))
         switch operation {
         case .trade(let t):
@@ -120,7 +121,16 @@ struct BalanceLedger {
 
     /// The operations in time order, ties in the order they were recorded. Inputs are usually
     /// already in order, or in reverse order (DSX writes newest first): both are found in one pass.
-    private func timeOrder() -> [Int] {
+    private func origin(ofOperation op: Int) -> UInt32 {
+        var low = 0, high = originRuns.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if originRuns[mid].start <= op { low = mid } else { high = mid - 1 }
+        }
+        return originRuns[low].origin
+    }
+
+    private func timeOrder() -> [Int32] {
         let n = times.count
         var ascending = true
         var descending = true
@@ -129,21 +139,21 @@ struct BalanceLedger {
             if times[i] > times[i - 1] { descending = false }
             if !ascending && !descending { break }
         }
-        if ascending { return Array(0..<n) }
+        if ascending { return Array(0..<Int32(n)) }
         if descending {
             // Reverse, keeping each run of equal times in recorded order.
-            var order: [Int] = []
+            var order: [Int32] = []
             order.reserveCapacity(n)
             var end = n
             while end > 0 {
                 var start = end - 1
                 while start > 0 && times[start - 1] == times[end - 1] { start -= 1 }
-                order.append(contentsOf: start..<end)
+                order.append(contentsOf: Int32(start)..<Int32(end))
                 end = start
             }
             return order
         }
-        return (0..<n).sorted { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
+        return (0..<Int32(n)).sorted { times[Int($0)] != times[Int($1)] ? times[Int($0)] < times[Int($1)] : $0 < $1 }
     }
 
     /// One `negative-balance` warning per portfolio and asset whose balance goes below zero,
@@ -153,7 +163,8 @@ struct BalanceLedger {
         var balances = [ExactDecimal?](repeating: .zero, count: accounts.count)
         var warned = [Bool](repeating: false, count: accounts.count)
         var found: [(op: Int, account: Int, balance: ExactDecimal)] = []
-        for op in timeOrder() {
+        for op32 in timeOrder() {
+            let op = Int(op32)
             let end = op + 1 < firstEvent.count ? Int(firstEvent[op + 1]) : eventAccount.count
             for e in Int(firstEvent[op])..<end {
                 let a = Int(eventAccount[e])
@@ -169,7 +180,7 @@ struct BalanceLedger {
         }
         return found.map { item in
             let account = accounts[item.account]
-            let place = origins[Int(origin[item.op])]
+            let place = origins[Int(origin(ofOperation: item.op))]
             let time = Timestamp(secondsSinceEpoch: times[item.op])
             return ConversionWarning(
                 code: "negative-balance",

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a conversion assigns operations to portfolios and what it keeps.
 public struct ConversionOptions: Sendable {
     /// The portfolio everything goes to (or, with `splitAccounts`, what has no sub-account).
@@ -92,54 +94,50 @@ public final class Conversion<Sink: ConversionSink> {
 
     /// Reads one source to the end with `adapter`. Throws when the source cannot be read as a
     /// whole (the adapter's or the sink's error); its rows so far have then reached the sink.
+    ///
+    /// Two threads share the work: one reads and parses the source, assigns ids and drops
+    /// duplicates; this one keeps the balances and feeds the sink, in the source's order.
     @discardableResult
     public func add(_ input: SourceInput, adapter: any FormatAdapter) throws -> SourceSummary {
-        let sourceIndex = sources.count
-        var summary = SourceSummary(path: input.path, format: adapter.id)
-        var occurrences: [String: Int] = [:]
-        let format = adapter.id
-        try adapter.read(input, options: options.read) { record, rawText in
-            summary.rows += 1
-            switch record {
-            case .skipped(let row):
-                summary.skipped += 1
-                try sink.write(row)
-            case .rejected(let row):
-                summary.rejected += 1
-                if firstRejects.count < Self.rejectsShown { firstRejects.append(row) }
-                try sink.write(row)
-            case .operation(var operation):
-                if case .transaction(let t) = operation, t.status != .complete, !options.keepFailed {
-                    summary.skipped += 1
-                    try sink.write(SkippedRow(
-                        source: t.source,
-                        reason: "\(t.status.rawValue) transaction: it moved no money (--keep-failed outputs it)"))
-                    return
+        let reader = SourceReader(
+            input: input, adapter: adapter, options: options, sourceIndex: sources.count,
+            earlierPaths: sources.map(\.path), index: index)
+        index = OperationIndex()
+        let channel = BatchChannel<SourceReader.Decision>(capacity: 8)
+        let thread = Thread { reader.run(into: channel) }
+        thread.stackSize = 8 << 20
+        thread.start()
+
+        var ledger = self.ledger
+        self.ledger = BalanceLedger()
+        var failure: (any Error)?
+        while let batch = channel.receive() {
+            guard failure == nil else { continue }
+            do {
+                for decision in batch {
+                    switch decision {
+                    case .operation(let operation, let portfolio):
+                        if !portfolios.contains(portfolio) { portfolios.insert(portfolio) }
+                        if case .trade = operation { trades += 1 } else { transactions += 1 }
+                        ledger.record(operation, portfolio: portfolio)
+                        try sink.write(operation, portfolio: portfolio)
+                    case .skipped(let row):
+                        try sink.write(row)
+                    case .rejected(let row):
+                        if firstRejects.count < Self.rejectsShown { firstRejects.append(row) }
+                        try sink.write(row)
+                    }
                 }
-                let content = OperationIdentity.contentHash(operation)
-                OperationIdentity.assignId(to: &operation, format: format, occurrences: &occurrences)
-                let source = operation.source
-                switch index.insert(id: operation.id, content: content, source: sourceIndex, row: source.row) {
-                case .duplicate:
-                    summary.duplicates += 1
-                case .conflict(let otherSource, let otherRow):
-                    summary.rejected += 1
-                    let path = otherSource == sourceIndex ? input.path : sources[otherSource].path
-                    let row = RejectedRow(source: source, raw: rawText(), errors: [FieldError(
-                        column: nil, field: "id",
-                        message: "conflicts with row \(otherRow) of \(path): same id \(operation.id), different content")])
-                    if firstRejects.count < Self.rejectsShown { firstRejects.append(row) }
-                    try sink.write(row)
-                case .new:
-                    summary.operations += 1
-                    let portfolio = options.splitAccounts ? (operation.account ?? options.portfolio) : options.portfolio
-                    if !portfolios.contains(portfolio) { portfolios.insert(portfolio) }
-                    if case .trade = operation { trades += 1 } else { transactions += 1 }
-                    ledger.record(operation, portfolio: portfolio)
-                    try sink.write(operation, portfolio: portfolio)
-                }
+            } catch {
+                failure = error
+                channel.cancel()
             }
         }
+        // The channel is closed: the reader is done and its results are visible here.
+        self.ledger = ledger
+        index = reader.index
+        if let error = reader.failure ?? failure { throw error }
+        var summary = reader.summary
         summary.sha256 = input.sha256Hex()
         sources.append(summary)
         return summary

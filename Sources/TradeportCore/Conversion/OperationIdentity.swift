@@ -5,21 +5,50 @@ import Crypto
 public enum OperationIdentity {
     /// A hash of everything that makes an operation what it is (not its id, not where it was
     /// read), for telling a duplicate from a conflict within one process.
-    public static func contentHash(_ operation: Operation) -> Int {
-        var hasher = Hasher()
+    public static func contentHash(_ operation: Operation) -> UInt64 {
+        var h = FastHasher()
         switch operation {
-        case .trade(var t):
-            t.id = ""
-            t.source = SourceLocation(path: "", row: 0)
-            hasher.combine(0 as UInt8)
-            hasher.combine(t)
-        case .transaction(var t):
-            t.id = ""
-            t.source = SourceLocation(path: "", row: 0)
-            hasher.combine(1 as UInt8)
-            hasher.combine(t)
+        case .trade(let t):
+            h.combine(0 as UInt64)
+            h.combine(t.externalId)
+            h.combine(t.time.secondsSinceEpoch)
+            h.combine(t.side == .buy ? 1 as UInt64 : 2)
+            h.combine(t.base.text)
+            h.combine(t.quote.text)
+            h.combine(t.quantity)
+            h.combine(t.price)
+            h.combine(t.amount)
+            h.combine(t.accruedInterest)
+            h.combine(UInt64(t.fees.count))
+            for fee in t.fees {
+                h.combine(fee.amount)
+                h.combine(fee.currency.text)
+                h.combine(fee.kind.rawValue)
+            }
+            h.combine(t.isin)
+            h.combine(t.name)
+            h.combine(t.venue)
+            h.combine(t.settlementDate.map { UInt64(bitPattern: $0.daysSinceEpoch) } ?? .max)
+            h.combine(t.account)
+            h.combine(t.orderId)
+        case .transaction(let t):
+            h.combine(1 as UInt64)
+            h.combine(t.externalId)
+            h.combine(t.time.secondsSinceEpoch)
+            h.combine(t.type.rawValue)
+            h.combine(t.asset.text)
+            h.combine(t.amount)
+            h.combine(t.fee?.amount)
+            h.combine(t.fee?.currency.text)
+            h.combine(t.status.rawValue)
+            h.combine(t.security)
+            h.combine(t.note)
+            h.combine(t.account)
+            h.combine(t.counterparty)
+            h.combine(t.txHash)
+            h.combine(t.address)
         }
-        return hasher.finalize()
+        return h.finalize()
     }
 
     /// Sets the operation's id. `occurrences` counts content-hashed operations within one source.
@@ -51,7 +80,8 @@ public enum OperationIdentity {
 
     /// The canonical JSON of the operation without its id and location: stable across runs.
     static func contentText(_ operation: Operation) -> [UInt8] {
-        var out: [UInt8] = []
+        var out = ByteBuffer(capacity: 1024)
+        defer { out.deallocate() }
         switch operation {
         case .trade(var t):
             t.id = ""
@@ -62,6 +92,6 @@ public enum OperationIdentity {
             t.source = SourceLocation(path: "", row: 0)
             CanonicalJSON.appendTransactionFields(t, to: &out)
         }
-        return out
+        return out.array
     }
 }

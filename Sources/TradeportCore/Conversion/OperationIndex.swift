@@ -1,16 +1,21 @@
 /// Every operation id seen in a conversion, with a hash of its content and where it was first
 /// read: what duplicate and conflict detection needs, in 32 bytes an operation.
 ///
-/// Ids are kept as 128-bit hashes (two independently seeded SipHashes), so memory does not
-/// depend on how long ids are; two different ids sharing all 128 bits is not a practical concern
-/// (about 10⁻²⁶ for a billion operations).
+/// Ids are kept as 128-bit hashes (two differently seeded 64-bit hashes), so memory does not
+/// depend on how long ids are.
 struct OperationIndex {
+    /// 24 bytes: 64 + 16 bits of the id's hash, the content hash, and where the id was first read.
     struct Slot {
-        var keyA: UInt64 = 0
-        var keyB: UInt64 = 0  // never 0 in a used slot
+        var key: UInt64 = 0
         var content: UInt64 = 0
-        var source: UInt32 = 0
-        var row: UInt32 = 0
+        /// 16 more bits of the id's hash (never 0 in a used slot), the source index (16 bits)
+        /// and the row (32 bits).
+        var tagSourceRow: UInt64 = 0
+
+        var isEmpty: Bool { tagSourceRow == 0 }
+        var tag: UInt64 { tagSourceRow >> 48 }
+        var source: Int { Int((tagSourceRow >> 32) & 0xFFFF) }
+        var row: Int { Int(tagSourceRow & 0xFFFF_FFFF) }
     }
 
     enum Outcome: Equatable {
@@ -34,32 +39,31 @@ struct OperationIndex {
         if Self.capacity(for: total) > slots.count { rehash(to: Self.capacity(for: total)) }
     }
 
+    /// 80 bits of hash of the id: a 64-bit key and a 16-bit tag (never 0). Two different ids
+    /// share all 80 bits with a chance of about n²/2⁸¹ (10⁻¹² for a million operations).
     static func key(for id: String) -> (UInt64, UInt64) {
-        var a = Hasher()
-        a.combine(0x5A17_C0DE as UInt32)
+        var a = FastHasher(seed: 0x5A17_C0DE_2545_F491)
         a.combine(id)
-        var b = Hasher()
-        b.combine(0x0DDB_A115 as UInt32)
+        var b = FastHasher(seed: 0x0DDB_A115_9E37_79B9)
         b.combine(id)
-        return (UInt64(bitPattern: Int64(a.finalize())), UInt64(bitPattern: Int64(b.finalize())) | 1)
+        return (a.finalize(), (b.finalize() & 0xFFFF) | 1)
     }
 
-    mutating func insert(id: String, content: Int, source: Int, row: Int) -> Outcome {
-        let (ka, kb) = Self.key(for: id)
+    mutating func insert(id: String, content: UInt64, source: Int, row: Int) -> Outcome {
+        let (key, tag) = Self.key(for: id)
         if (count + 1) * 5 > slots.count * 4 { rehash(to: slots.count * 2) }
         let n = slots.count
-        var i = Int(ka.multipliedFullWidth(by: UInt64(n)).high)
-        let c = UInt64(bitPattern: Int64(content))
+        var i = Int(key.multipliedFullWidth(by: UInt64(n)).high)
+        let packed = tag << 48 | UInt64(UInt16(truncatingIfNeeded: source)) << 32 | UInt64(UInt32(truncatingIfNeeded: row))
         return slots.withUnsafeMutableBufferPointer { s in
             while true {
-                if s[i].keyB == 0 {
-                    s[i] = Slot(keyA: ka, keyB: kb, content: c, source: UInt32(truncatingIfNeeded: source),
-                                row: UInt32(truncatingIfNeeded: row))
+                if s[i].isEmpty {
+                    s[i] = Slot(key: key, content: content, tagSourceRow: packed)
                     count += 1
                     return .new
                 }
-                if s[i].keyA == ka && s[i].keyB == kb {
-                    return s[i].content == c ? .duplicate : .conflict(source: Int(s[i].source), row: Int(s[i].row))
+                if s[i].key == key && s[i].tag == tag {
+                    return s[i].content == content ? .duplicate : .conflict(source: s[i].source, row: s[i].row)
                 }
                 i += 1
                 if i == n { i = 0 }
@@ -72,9 +76,9 @@ struct OperationIndex {
         slots = Array(repeating: Slot(), count: newCapacity)
         let n = newCapacity
         slots.withUnsafeMutableBufferPointer { s in
-            for slot in old where slot.keyB != 0 {
-                var i = Int(slot.keyA.multipliedFullWidth(by: UInt64(n)).high)
-                while s[i].keyB != 0 {
+            for slot in old where !slot.isEmpty {
+                var i = Int(slot.key.multipliedFullWidth(by: UInt64(n)).high)
+                while !s[i].isEmpty {
                     i += 1
                     if i == n { i = 0 }
                 }

@@ -15,7 +15,7 @@ public final class OutputFile {
     private var fd: Int32
     private let temporaryPath: String?
     private let spoolsStandardOutput: Bool
-    private var buffer: [UInt8] = []
+    private var buffer = ByteBuffer(capacity: OutputFile.flushSize + 65536)
     private var finished = false
     private static let flushSize = 1 << 20
 
@@ -24,7 +24,6 @@ public final class OutputFile {
         self.fd = fd
         self.temporaryPath = temporaryPath
         self.spoolsStandardOutput = spoolsStandardOutput
-        buffer.reserveCapacity(Self.flushSize + 4096)
     }
 
     /// Output to a file at `path`, atomically.
@@ -45,26 +44,25 @@ public final class OutputFile {
 
     deinit {
         if !finished { discard() }
+        buffer.deallocate()
     }
 
-    public func write(_ bytes: [UInt8]) throws {
-        buffer.append(contentsOf: bytes)
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        buffer.append(bytes)
         if buffer.count >= Self.flushSize { try flush() }
     }
 
-    /// Appends through a closure writing straight into the buffer (no intermediate array).
+    /// Appends through a closure writing straight into the buffer.
     @inline(__always)
-    public func append(_ body: (inout [UInt8]) -> Void) throws {
+    public func append(_ body: (inout ByteBuffer) -> Void) throws {
         body(&buffer)
         if buffer.count >= Self.flushSize { try flush() }
     }
 
     public func flush() throws {
-        guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
-            try writeAll(fd, raw, path: path)
-        }
-        buffer.removeAll(keepingCapacity: true)
+        guard buffer.count > 0 else { return }
+        try writeAll(fd, buffer.bytes, path: path)
+        buffer.removeAll()
     }
 
     /// Makes the output final: renames the temporary file over the target, or copies held bytes

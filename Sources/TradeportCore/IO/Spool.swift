@@ -10,7 +10,7 @@ import Darwin
 /// sorted), so that memory does not grow with the input.
 final class Spool {
     private let fd: Int32
-    private var buffer: [UInt8] = []
+    private var buffer = ByteBuffer(capacity: Spool.flushSize + 65536)
     /// Bytes appended so far (written or buffered).
     private(set) var size = 0
     private var flushed = 0
@@ -18,14 +18,16 @@ final class Spool {
 
     init() throws {
         fd = try anonymousTemporaryFile()
-        buffer.reserveCapacity(Self.flushSize + 4096)
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        buffer.deallocate()
+    }
 
     /// Appends through a closure writing into the buffer; returns the offset it starts at.
     @discardableResult
-    func append(_ body: (inout [UInt8]) -> Void) throws -> Int {
+    func append(_ body: (inout ByteBuffer) -> Void) throws -> Int {
         let start = size
         let before = buffer.count
         body(&buffer)
@@ -35,18 +37,16 @@ final class Spool {
     }
 
     private func flush() throws {
-        try buffer.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
-            try writeAll(fd, raw, path: "spool")
-        }
+        try writeAll(fd, buffer.bytes, path: "spool")
         flushed += buffer.count
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
     }
 
     /// Reads `count` bytes at `offset` into `out` (replacing its contents).
     func read(offset: Int, count: Int, into out: inout [UInt8]) throws {
         out.removeAll(keepingCapacity: true)
         if offset >= flushed {
-            out.append(contentsOf: buffer[(offset - flushed)..<(offset - flushed + count)])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer.bytes[(offset - flushed)..<(offset - flushed + count)]))
             return
         }
         out.reserveCapacity(count)
@@ -62,7 +62,7 @@ final class Spool {
         }
         out.append(contentsOf: chunk)
         if count > fromDisk {
-            out.append(contentsOf: buffer[0..<(count - fromDisk)])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<(count - fromDisk)]))
         }
     }
 
@@ -73,7 +73,7 @@ final class Spool {
         while offset < size {
             let n = min(1 << 20, size - offset)
             try read(offset: offset, count: n, into: &chunk)
-            try output.write(chunk)
+            try chunk.withUnsafeBytes { try output.write($0) }
             offset += n
         }
     }

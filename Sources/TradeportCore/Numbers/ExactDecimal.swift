@@ -4,10 +4,18 @@
 /// so equal numbers have equal representations and `==`/`hash` are structural. Nothing here goes
 /// through binary floating point; arithmetic that would overflow returns `nil` instead of rounding.
 public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConvertible {
+    // Stored as two words and a byte (24 bytes, 8-aligned) rather than an Int128 (16-aligned,
+    // 32 bytes): operations carry several of these and are copied between threads.
+    private let low: UInt64
+    private let high: Int64
+    private let storedScale: UInt8
+
     /// The digits, with the sign.
-    public let mantissa: Int128
+    @inline(__always)
+    public var mantissa: Int128 { Int128(high) << 64 | Int128(low) }
     /// How many of the digits are after the decimal point (0...38).
-    public let scale: Int
+    @inline(__always)
+    public var scale: Int { Int(storedScale) }
 
     /// The most digits a value can hold.
     public static let maxDigits = 38
@@ -33,13 +41,14 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
 
     @usableFromInline
     init(normalizedMantissa: Int128, scale: Int) {
-        self.mantissa = normalizedMantissa
-        self.scale = scale
+        low = UInt64(truncatingIfNeeded: normalizedMantissa)
+        high = Int64(truncatingIfNeeded: normalizedMantissa >> 64)
+        storedScale = UInt8(truncatingIfNeeded: scale)
     }
 
-    public var isZero: Bool { mantissa == 0 }
-    public var isNegative: Bool { mantissa < 0 }
-    public var isPositive: Bool { mantissa > 0 }
+    public var isZero: Bool { low == 0 && high == 0 }
+    public var isNegative: Bool { high < 0 }
+    public var isPositive: Bool { high > 0 || (high == 0 && low != 0) }
 
     public var negated: ExactDecimal {
         ExactDecimal(normalizedMantissa: -mantissa, scale: scale)
@@ -47,18 +56,20 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// The canonical text: optional `-`, digits, and `.` with digits when there is a fraction.
     public var description: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        appendText(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var buffer = ByteBuffer(capacity: 48)
+        defer { buffer.deallocate() }
+        appendText(to: &buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
-    /// Appends the canonical text to `bytes` (the fast path the writers use).
-    public func appendText(to bytes: inout [UInt8]) {
-        if mantissa < 0 { bytes.append(UInt8(ascii: "-")) }
+    /// Appends the canonical text to `buffer` (the fast path the writers use).
+    public func appendText(to buffer: inout ByteBuffer) {
+        buffer.reserve(42)
+        if mantissa < 0 { buffer.appendUnchecked(UInt8(ascii: "-")) }
         let magnitude = mantissa.magnitude
         // Digits, least significant first, into a small stack buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &storage) { digits in
             var count = 0
             if magnitude <= UInt128(UInt64.max) {
                 var v = UInt64(magnitude)
@@ -76,18 +87,18 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
                 } while v != 0
             }
             if scale == 0 {
-                for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+                for i in stride(from: count - 1, through: 0, by: -1) { buffer.appendUnchecked(digits[i]) }
                 return
             }
             if count <= scale {
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(UInt8(ascii: "."))
-                for _ in 0..<(scale - count) { bytes.append(UInt8(ascii: "0")) }
-                for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+                buffer.appendUnchecked(UInt8(ascii: "0"))
+                buffer.appendUnchecked(UInt8(ascii: "."))
+                for _ in 0..<(scale - count) { buffer.appendUnchecked(UInt8(ascii: "0")) }
+                for i in stride(from: count - 1, through: 0, by: -1) { buffer.appendUnchecked(digits[i]) }
             } else {
-                for i in stride(from: count - 1, through: scale, by: -1) { bytes.append(digits[i]) }
-                bytes.append(UInt8(ascii: "."))
-                for i in stride(from: scale - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+                for i in stride(from: count - 1, through: scale, by: -1) { buffer.appendUnchecked(digits[i]) }
+                buffer.appendUnchecked(UInt8(ascii: "."))
+                for i in stride(from: scale - 1, through: 0, by: -1) { buffer.appendUnchecked(digits[i]) }
             }
         }
     }

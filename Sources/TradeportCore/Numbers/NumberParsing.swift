@@ -49,6 +49,51 @@ extension ExactDecimal {
     /// when the style has a thousands separator), and an optional fraction after the decimal
     /// separator. Anything else anywhere in the field is an error.
     public static func parse(_ bytes: UnsafeRawBufferPointer, style: NumberStyle) -> Result<ExactDecimal, NumberParseError> {
+        if let value = parseSimple(bytes, decimalSeparator: style.decimalSeparator) { return .success(value) }
+        return parseGeneral(bytes, style: style)
+    }
+
+    /// The common case in one tight loop: `-`?, up to 18 digits in all, an optional separator and
+    /// fraction, nothing else. `nil` means "not this simple", not "invalid": the general parser
+    /// then decides, with a message.
+    @inline(__always)
+    static func parseSimple(_ bytes: UnsafeRawBufferPointer, decimalSeparator: UInt8) -> ExactDecimal? {
+        let n = bytes.count
+        guard n > 0, n <= 19 else { return nil }
+        var i = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        var value: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var fraction = false
+        var trailingZeros = 0
+        while i < n {
+            let b = bytes[i]
+            let d = b &- 48
+            if d < 10 {
+                value = value &* 10 &+ UInt64(d)
+                digits += 1
+                if fraction {
+                    scale += 1
+                    trailingZeros = d == 0 ? trailingZeros + 1 : 0
+                }
+            } else if b == decimalSeparator && !fraction && digits > 0 {
+                fraction = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard digits > 0, !(fraction && scale == 0) else { return nil }
+        // Drop the fraction's trailing zeros.
+        for _ in 0..<trailingZeros { value /= 10 }
+        scale -= trailingZeros
+        let m = Int128(value)
+        return ExactDecimal(normalizedMantissa: negative ? -m : m, scale: value == 0 ? 0 : scale)
+    }
+
+    static func parseGeneral(_ bytes: UnsafeRawBufferPointer, style: NumberStyle) -> Result<ExactDecimal, NumberParseError> {
         let n = bytes.count
         if n == 0 { return .failure(NumberParseError(message: "empty; expected a number like \(style.example)")) }
         var i = 0

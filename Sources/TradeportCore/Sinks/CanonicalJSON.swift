@@ -4,74 +4,74 @@
 /// inputs; `Tests/TradeportCoreTests` decodes what it writes and checks it against the schema.
 public enum CanonicalJSON {
     /// Appends `text` as a JSON string literal.
-    public static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+    public static func appendString(_ text: String, to out: inout ByteBuffer) {
         var text = text
         text.withUTF8 { bytes in
-            var start = 0
-            for i in 0..<bytes.count {
+            let n = bytes.count
+            out.reserve(n * 6 + 2)
+            out.appendUnchecked(UInt8(ascii: "\""))
+            for i in 0..<n {
                 let b = bytes[i]
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                out.append(UInt8(ascii: "\\"))
-                switch b {
-                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                    out.appendUnchecked(b)
+                    continue
                 }
-                start = i + 1
+                out.appendUnchecked(UInt8(ascii: "\\"))
+                switch b {
+                case UInt8(ascii: "\""): out.appendUnchecked(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.appendUnchecked(UInt8(ascii: "\\"))
+                case 0x0A: out.appendUnchecked(UInt8(ascii: "n"))
+                case 0x0D: out.appendUnchecked(UInt8(ascii: "r"))
+                case 0x09: out.appendUnchecked(UInt8(ascii: "t"))
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    out.appendUnchecked(UInt8(ascii: "u"))
+                    out.appendUnchecked(48)
+                    out.appendUnchecked(48)
+                    out.appendUnchecked(hex.utf8Start[Int(b >> 4)])
+                    out.appendUnchecked(hex.utf8Start[Int(b & 15)])
+                }
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            out.appendUnchecked(UInt8(ascii: "\""))
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     @inline(__always)
-    static func appendKey(_ key: StaticString, to out: inout [UInt8]) {
+    static func appendKey(_ key: StaticString, to out: inout ByteBuffer) {
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(key)
         out.append(UInt8(ascii: "\""))
         out.append(UInt8(ascii: ":"))
     }
 
     @inline(__always)
-    static func appendRaw(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    public static func appendRaw(_ text: StaticString, to out: inout ByteBuffer) {
+        out.append(text)
     }
 
     @inline(__always)
-    static func append(_ text: String?, to out: inout [UInt8]) {
-        if let text { appendString(text, to: &out) } else { appendRaw("null", to: &out) }
+    static func append(_ text: String?, to out: inout ByteBuffer) {
+        if let text { appendString(text, to: &out) } else { out.append("null") }
     }
 
     @inline(__always)
-    static func append(_ value: ExactDecimal?, to out: inout [UInt8]) {
+    static func append(_ value: ExactDecimal?, to out: inout ByteBuffer) {
         if let value {
             out.append(UInt8(ascii: "\""))
             value.appendText(to: &out)
             out.append(UInt8(ascii: "\""))
         } else {
-            appendRaw("null", to: &out)
+            out.append("null")
         }
     }
 
-    static func appendInt(_ value: Int, to out: inout [UInt8]) {
-        if value < 0 {
-            out.append(UInt8(ascii: "-"))
-            appendInt(-value, to: &out)
-            return
-        }
-        if value >= 10 { appendInt(value / 10, to: &out) }
-        out.append(UInt8(truncatingIfNeeded: value % 10) &+ 48)
+    @inline(__always)
+    static func appendInt(_ value: Int, to out: inout ByteBuffer) {
+        out.appendInt(value)
     }
 
     /// `{"path": …, "row": …, "sheet": …}`
-    public static func appendLocation(_ location: SourceLocation, to out: inout [UInt8]) {
+    public static func appendLocation(_ location: SourceLocation, to out: inout ByteBuffer) {
         appendRaw("{\"path\":", to: &out)
         appendString(location.path, to: &out)
         appendRaw(",\"row\":", to: &out)
@@ -82,14 +82,14 @@ public enum CanonicalJSON {
     }
 
     /// The fields of an operation (without braces), after an optional prefix such as `"kind":…`.
-    public static func appendOperationFields(_ operation: Operation, to out: inout [UInt8]) {
+    public static func appendOperationFields(_ operation: Operation, to out: inout ByteBuffer) {
         switch operation {
         case .trade(let t): appendTradeFields(t, to: &out)
         case .transaction(let t): appendTransactionFields(t, to: &out)
         }
     }
 
-    public static func appendTradeFields(_ t: Trade, to out: inout [UInt8]) {
+    public static func appendTradeFields(_ t: Trade, to out: inout ByteBuffer) {
         appendKey("id", to: &out)
         appendString(t.id, to: &out)
         appendRaw(",\"externalId\":", to: &out)
@@ -148,7 +148,7 @@ public enum CanonicalJSON {
         appendLocation(t.source, to: &out)
     }
 
-    public static func appendTransactionFields(_ t: CashTransaction, to out: inout [UInt8]) {
+    public static func appendTransactionFields(_ t: CashTransaction, to out: inout ByteBuffer) {
         appendKey("id", to: &out)
         appendString(t.id, to: &out)
         appendRaw(",\"externalId\":", to: &out)
@@ -156,7 +156,7 @@ public enum CanonicalJSON {
         appendRaw(",\"time\":\"", to: &out)
         t.time.appendRFC3339(to: &out)
         appendRaw("\",\"type\":\"", to: &out)
-        out.append(contentsOf: t.type.rawValue.utf8)
+        out.append(utf8: t.type.rawValue)
         appendRaw("\",\"asset\":", to: &out)
         appendString(t.asset.text, to: &out)
         appendRaw(",\"amount\":", to: &out)
@@ -172,7 +172,7 @@ public enum CanonicalJSON {
             appendRaw("null", to: &out)
         }
         appendRaw(",\"status\":\"", to: &out)
-        out.append(contentsOf: t.status.rawValue.utf8)
+        out.append(utf8: t.status.rawValue)
         appendRaw("\",\"security\":", to: &out)
         append(t.security, to: &out)
         appendRaw(",\"note\":", to: &out)
@@ -189,14 +189,14 @@ public enum CanonicalJSON {
         appendLocation(t.source, to: &out)
     }
 
-    public static func appendSkippedFields(_ s: SkippedRow, to out: inout [UInt8]) {
+    public static func appendSkippedFields(_ s: SkippedRow, to out: inout ByteBuffer) {
         appendKey("source", to: &out)
         appendLocation(s.source, to: &out)
         appendRaw(",\"reason\":", to: &out)
         appendString(s.reason, to: &out)
     }
 
-    public static func appendRejectedFields(_ r: RejectedRow, to out: inout [UInt8]) {
+    public static func appendRejectedFields(_ r: RejectedRow, to out: inout ByteBuffer) {
         appendKey("source", to: &out)
         appendLocation(r.source, to: &out)
         appendRaw(",\"raw\":", to: &out)
@@ -215,7 +215,7 @@ public enum CanonicalJSON {
         out.append(UInt8(ascii: "]"))
     }
 
-    public static func appendWarningFields(_ w: ConversionWarning, to out: inout [UInt8]) {
+    public static func appendWarningFields(_ w: ConversionWarning, to out: inout ByteBuffer) {
         appendKey("code", to: &out)
         appendString(w.code, to: &out)
         appendRaw(",\"message\":", to: &out)
@@ -224,7 +224,7 @@ public enum CanonicalJSON {
         if let s = w.source { appendLocation(s, to: &out) } else { appendRaw("null", to: &out) }
     }
 
-    public static func appendSourceSummary(_ s: SourceSummary, to out: inout [UInt8]) {
+    public static func appendSourceSummary(_ s: SourceSummary, to out: inout ByteBuffer) {
         appendRaw("{\"path\":", to: &out)
         appendString(s.path, to: &out)
         appendRaw(",\"format\":", to: &out)

@@ -132,7 +132,7 @@ public final class JSONDocumentSink: ConversionSink {
                     let start = e.offset - low
                     try output.append { out in
                         CanonicalJSON.appendRaw(first ? "\n      " : ",\n      ", to: &out)
-                        out.append(contentsOf: chunk[start..<(start + Int(e.length))])
+                        chunk.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[start..<(start + Int(e.length))])) }
                     }
                     first = false
                 }

@@ -12,23 +12,24 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// RFC 3339 in UTC: `2019-11-25T08:08:44Z`.
     public var description: String {
-        var bytes: [UInt8] = []
-        appendRFC3339(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var buffer = ByteBuffer(capacity: 32)
+        defer { buffer.deallocate() }
+        appendRFC3339(to: &buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
     /// Appends the RFC 3339 UTC form (20 bytes) to `bytes`.
-    public func appendRFC3339(to bytes: inout [UInt8]) {
+    public func appendRFC3339(to bytes: inout ByteBuffer) {
         let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
         let secondOfDay = Int(secondsSinceEpoch - days * 86_400)
         let date = CalendarDate(daysSinceEpoch: days)
         date.appendISO(to: &bytes)
         bytes.append(UInt8(ascii: "T"))
-        appendTwoDigits(secondOfDay / 3600, to: &bytes)
+        bytes.appendTwoDigits(secondOfDay / 3600)
         bytes.append(UInt8(ascii: ":"))
-        appendTwoDigits(secondOfDay / 60 % 60, to: &bytes)
+        bytes.appendTwoDigits(secondOfDay / 60 % 60)
         bytes.append(UInt8(ascii: ":"))
-        appendTwoDigits(secondOfDay % 60, to: &bytes)
+        bytes.appendTwoDigits(secondOfDay % 60)
         bytes.append(UInt8(ascii: "Z"))
     }
 
@@ -81,18 +82,22 @@ extension Timestamp: Decodable {
 
 /// A calendar date in the proleptic Gregorian calendar: `YYYY-MM-DD`.
 public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    private let storedYear: Int16
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
+
+    public var year: Int { Int(storedYear) }
+    public var month: Int { Int(storedMonth) }
+    public var day: Int { Int(storedDay) }
 
     /// A valid date, or `nil` (`2019-02-30`, month 13, day 0).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
               day <= CalendarDate.daysIn(month: month, year: year)
         else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        storedYear = Int16(year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     public static func daysIn(month: Int, year: Int) -> Int {
@@ -124,9 +129,10 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0))
-        self.month = Int(m)
-        self.day = Int(d)
+        // Clamped so that an absurd instant cannot trap; such dates never come from parsing.
+        storedYear = Int16(clamping: yoe + era * 400 + (m <= 2 ? 1 : 0))
+        storedMonth = UInt8(m)
+        storedDay = UInt8(d)
     }
 
     /// Parses exactly `YYYY-MM-DD`.
@@ -140,18 +146,19 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     public init?(iso text: String) { self.init(iso: Array(text.utf8)) }
 
     public var description: String {
-        var bytes: [UInt8] = []
-        appendISO(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var buffer = ByteBuffer(capacity: 16)
+        defer { buffer.deallocate() }
+        appendISO(to: &buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
-    public func appendISO(to bytes: inout [UInt8]) {
-        appendTwoDigits(year / 100, to: &bytes)
-        appendTwoDigits(year % 100, to: &bytes)
+    public func appendISO(to bytes: inout ByteBuffer) {
+        bytes.appendTwoDigits(year / 100)
+        bytes.appendTwoDigits(year % 100)
         bytes.append(UInt8(ascii: "-"))
-        appendTwoDigits(month, to: &bytes)
+        bytes.appendTwoDigits(month)
         bytes.append(UInt8(ascii: "-"))
-        appendTwoDigits(day, to: &bytes)
+        bytes.appendTwoDigits(day)
     }
 
     public static func < (a: CalendarDate, b: CalendarDate) -> Bool {
@@ -197,10 +204,4 @@ func twoDigits(_ b: [UInt8], _ i: Int) -> Int? {
     let a = b[i] &- 48, c = b[i + 1] &- 48
     guard a < 10, c < 10 else { return nil }
     return Int(a) * 10 + Int(c)
-}
-
-@inline(__always)
-func appendTwoDigits(_ v: Int, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(truncatingIfNeeded: v / 10) &+ 48)
-    bytes.append(UInt8(truncatingIfNeeded: v % 10) &+ 48)
 }

@@ -83,7 +83,7 @@ enum DSX {
         /// A non-empty id without spaces in column `column`.
         mutating func id(_ record: CSVRecord, _ column: Int, _ field: String) -> String? {
             let f = record[column - 1]
-            guard !f.isEmpty, !f.contains(UInt8(ascii: " ")), let s = String(validating: f, as: UTF8.self) else {
+            guard !f.isEmpty, !f.contains(UInt8(ascii: " ")), let s = TextDecoding.utf8(f) else {
                 add(column, field, f.isEmpty ? "empty; expected the venue's id" : "'\(text(f))' is not an id")
                 return nil
             }
@@ -94,7 +94,7 @@ enum DSX {
         mutating func optionalText(_ record: CSVRecord, _ column: Int, _ field: String) -> String? {
             let f = record[column - 1]
             if f.isEmpty { return nil }
-            if let s = String(validating: f, as: UTF8.self) { return s }
+            if let s = TextDecoding.utf8(f) { return s }
             add(column, field, "not valid UTF-8 text")
             return nil
         }
@@ -102,7 +102,7 @@ enum DSX {
         /// Whether column `column` holds exactly one of `choices`; which one, by index.
         mutating func choice(_ record: CSVRecord, _ column: Int, _ field: String, _ choices: [String]) -> Int? {
             let f = record[column - 1]
-            for (i, c) in choices.enumerated() {
+            for (i, c) in choices.enumerated() where c.utf8.count == f.count {
                 var c = c
                 if c.withUTF8({ $0.elementsEqual(f) }) { return i }
             }
@@ -114,6 +114,25 @@ enum DSX {
     }
 
     static func text(_ f: UnsafeRawBufferPointer) -> String { String(decoding: f, as: UTF8.self) }
+
+    /// Whether `instrument` is base and quote glued in lower case (`eursusd` for EURS and USD).
+    static func isGlued(_ instrument: UnsafeRawBufferPointer, _ base: AssetCode, _ quote: AssetCode) -> Bool {
+        let b = base.text.utf8, q = quote.text.utf8
+        guard instrument.count == b.count + q.count else { return false }
+        var i = 0
+        for c in b {
+            // Codes are upper-case ASCII letters and digits: lower-casing sets bit 5 of letters.
+            let lower = c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c
+            if instrument[i] != lower { return false }
+            i += 1
+        }
+        for c in q {
+            let lower = c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c
+            if instrument[i] != lower { return false }
+            i += 1
+        }
+        return true
+    }
 
     /// How well the first lines of `probe` fit a DSX layout: lines checked, lines that fit.
     static func fit(_ probe: FormatProbe, columns: Int, kinds: [String], kindColumn: Int) -> (checked: Int, fitting: Int, firstProblem: String?) {

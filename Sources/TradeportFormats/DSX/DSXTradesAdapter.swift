@@ -51,8 +51,8 @@ public struct DSXTradesAdapter: FormatAdapter {
             if let base, let quote {
                 // The glued instrument must be the two codes, so a wrong column is caught.
                 let instrument = record[1]
-                let expected = (base.text + quote.text).lowercased()
-                if !expected.utf8.elementsEqual(instrument) {
+                if !DSX.isGlued(instrument, base, quote) {
+                    let expected = (base.text + quote.text).lowercased()
                     check.add(2, "instrument", "'\(DSX.text(instrument))' does not match base \(base) and quote \(quote) (expected '\(expected)')")
                 }
                 if let amountCurrency, amountCurrency != quote {

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The reading half of a conversion, run on a thread of its own: the adapter's records become
+/// decisions (an operation with its portfolio, a skip, a reject), with ids assigned, failed
+/// transactions skipped and duplicates dropped, handed over in batches.
+final class SourceReader: @unchecked Sendable {
+    enum Decision {
+        case operation(Operation, portfolio: String)
+        case skipped(SkippedRow)
+        case rejected(RejectedRow)
+    }
+
+    private let input: SourceInput
+    private let adapter: any FormatAdapter
+    private let options: ConversionOptions
+    private let sourceIndex: Int
+    private let earlierPaths: [String]
+    // Read by the converting thread only after the channel is closed.
+    private(set) var index: OperationIndex
+    private(set) var summary: SourceSummary
+    private(set) var failure: (any Error)?
+
+    private static let batchSize = 1024
+
+    init(input: SourceInput, adapter: any FormatAdapter, options: ConversionOptions, sourceIndex: Int,
+         earlierPaths: [String], index: OperationIndex) {
+        self.input = input
+        self.adapter = adapter
+        self.options = options
+        self.sourceIndex = sourceIndex
+        self.earlierPaths = earlierPaths
+        self.index = index
+        self.summary = SourceSummary(path: input.path, format: adapter.id)
+    }
+
+    struct Cancelled: Error {}
+
+    func run(into channel: BatchChannel<Decision>) {
+        defer { channel.close() }
+        var batch: [Decision] = []
+        batch.reserveCapacity(Self.batchSize)
+        var index = self.index
+        self.index = OperationIndex()
+        var summary = self.summary
+        defer {
+            self.index = index
+            self.summary = summary
+        }
+        var occurrences: [String: Int] = [:]
+        let format = adapter.id
+        let keepFailed = options.keepFailed
+        let splitAccounts = options.splitAccounts
+        let defaultPortfolio = options.portfolio
+        let sourceIndex = self.sourceIndex
+        let path = input.path
+        let earlierPaths = self.earlierPaths
+
+        func hand(_ decision: Decision) throws {
+            batch.append(decision)
+            if batch.count == Self.batchSize {
+                guard channel.send(batch) else { throw Cancelled() }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+
+        do {
+            try adapter.read(input, options: options.read) { record, rawText in
+                summary.rows += 1
+                switch record {
+                case .skipped(let row):
+                    summary.skipped += 1
+                    try hand(.skipped(row))
+                case .rejected(let row):
+                    summary.rejected += 1
+                    try hand(.rejected(row))
+                case .operation(var operation):
+                    if case .transaction(let t) = operation, t.status != .complete, !keepFailed {
+                        summary.skipped += 1
+                        try hand(.skipped(SkippedRow(
+                            source: t.source,
+                            reason: "\(t.status.rawValue) transaction: it moved no money (--keep-failed outputs it)")))
+                        return
+                    }
+                    let content = OperationIdentity.contentHash(operation)
+                    OperationIdentity.assignId(to: &operation, format: format, occurrences: &occurrences)
+                    let source = operation.source
+                    switch index.insert(id: operation.id, content: content, source: sourceIndex, row: source.row) {
+                    case .duplicate:
+                        summary.duplicates += 1
+                    case .conflict(let otherSource, let otherRow):
+                        summary.rejected += 1
+                        let otherPath = otherSource == sourceIndex ? path : earlierPaths[otherSource]
+                        try hand(.rejected(RejectedRow(source: source, raw: rawText(), errors: [FieldError(
+                            column: nil, field: "id",
+                            message: "conflicts with row \(otherRow) of \(otherPath): same id \(operation.id), different content")])))
+                    case .new:
+                        summary.operations += 1
+                        let portfolio = splitAccounts ? (operation.account ?? defaultPortfolio) : defaultPortfolio
+                        try hand(.operation(operation, portfolio: portfolio))
+                    }
+                }
+            }
+            if !batch.isEmpty { _ = channel.send(batch) }
+        } catch is Cancelled {
+            // The converting side stopped; it has its own error to report.
+        } catch {
+            if !batch.isEmpty { _ = channel.send(batch) }
+            failure = error
+        }
+    }
+}
+
+/// A bounded first-in, first-out hand-over of batches between two threads.
+final class BatchChannel<Element>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [[Element]] = []
+    private var head = 0
+    private var closed = false
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Waits for room and sends; false when the receiver cancelled.
+    func send(_ batch: [Element]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count - head >= capacity && !cancelled { condition.wait() }
+        if cancelled { return false }
+        queue.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next batch, or nil once the sender closed and everything was received.
+    func receive() -> [Element]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == queue.count && !closed { condition.wait() }
+        if head == queue.count { return nil }
+        let batch = queue[head]
+        head += 1
+        if head > 64 {
+            queue.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return batch
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
