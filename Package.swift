@@ -8,6 +8,7 @@ let package = Package(
         // The library: the canonical model, the format registry and adapters, the sinks.
         // No command-line parsing and no networking in it.
         .library(name: "Tradeport", targets: ["TradeportCore", "TradeportCSV", "TradeportFormats"]),
+        .library(name: "TradeportTestKit", targets: ["TradeportTestKit"]),
         .executable(name: "tradeport", targets: ["TradeportCLI"]),
     ],
     dependencies: [
@@ -29,13 +30,15 @@ let package = Package(
             ],
             path: "Sources/tradeport"
         ),
-        .testTarget(name: "TradeportCoreTests", dependencies: ["TradeportCore"]),
+        // Helpers for testing a format adapter in a few lines (what a new adapter's tests use).
+        .target(name: "TradeportTestKit", dependencies: ["TradeportCore"]),
+        .testTarget(name: "TradeportCoreTests", dependencies: ["TradeportCore", "TradeportTestKit"]),
         .testTarget(name: "TradeportCSVTests", dependencies: ["TradeportCSV"]),
-        .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore"]),
+        .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit"]),
         .testTarget(
             name: "TradeportEndToEndTests",
-            dependencies: ["TradeportCLI"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["TradeportCLI", "TradeportCore", "TradeportTestKit"],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -53,15 +53,17 @@ public struct SourceTimeZone: Sendable, Hashable, CustomStringConvertible {
 
         private static func offset(_ zone: TimeZone, _ wall: Int64) -> Int64 {
             // Seconds are whole and small; the conversion to TimeInterval is exact.
-            let first = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall))))
-            let second = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - first))))
-            if first == second { return first }
-            // Near a change: prefer the offset under which the wall time maps back to itself,
-            // and of two such, the larger one (the earlier instant).
-            let candidates = [first, second].filter {
-                Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - $0)))) == $0
+            func at(_ instant: Int64) -> Int64 {
+                Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
             }
-            return candidates.max() ?? max(first, second)
+            // The offsets a day before and a day after; the ones under which the wall time maps
+            // back to itself are the candidates (two in an overlap, none in a gap).
+            let before = at(wall - 86_400)
+            let after = at(wall + 86_400)
+            if before == after, at(wall - before) == before { return before }
+            let candidates = [before, after].filter { at(wall - $0) == $0 }
+            if let earliest = candidates.max() { return earliest }
+            return before
         }
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import TradeportCore
+
+/// Helpers that let a format's tests be a few lines each: write a small input, run it through an
+/// adapter and the whole conversion, and look at the canonical document that comes out.
+public enum TestKit {
+    /// A new empty directory under the system's temporary directory.
+    public static func makeTemporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "tradeport-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Writes `contents` to a new file named `name` in a temporary directory; returns its path.
+    @discardableResult
+    public static func writeTemporaryFile(_ contents: String, name: String = "input.csv") throws -> String {
+        try writeTemporaryFile(Data(contents.utf8), name: name)
+    }
+
+    @discardableResult
+    public static func writeTemporaryFile(_ contents: Data, name: String = "input.csv") throws -> String {
+        let path = try makeTemporaryDirectory() + "/" + name
+        try contents.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Converts `text` (written to a temporary file) with `adapter`.
+    public static func convert(
+        _ text: String, with adapter: any FormatAdapter, name: String = "input.csv",
+        options: ConversionOptions = ConversionOptions()
+    ) throws -> CanonicalDocument {
+        try convert(paths: [try writeTemporaryFile(text, name: name)], with: adapter, options: options)
+    }
+
+    /// Converts files with `adapter`, into a document as `convert` would write it.
+    public static func convert(
+        paths: [String], with adapter: any FormatAdapter, options: ConversionOptions = ConversionOptions()
+    ) throws -> CanonicalDocument {
+        let collector = DocumentCollector()
+        let conversion = Conversion(options: options, sink: collector)
+        for path in paths {
+            try conversion.add(try SourceInput(path: path), adapter: adapter)
+        }
+        try conversion.finish()
+        return collector.document
+    }
+
+    /// Whether `probe`-sized head of `text` is claimed by `adapter`.
+    public static func detects(_ adapter: any FormatAdapter, _ text: String, name: String = "input.csv") -> Bool {
+        let head = Array(text.utf8.prefix(FormatProbe.size))
+        return adapter.detect(FormatProbe(name: name, head: head, isWholeInput: head.count == text.utf8.count)) == .match
+    }
+}
+
+extension CanonicalDocument {
+    /// Every trade of every portfolio, in document order.
+    public var allTrades: [Trade] { portfolios.flatMap(\.trades) }
+    /// Every cash transaction of every portfolio, in document order.
+    public var allTransactions: [CashTransaction] { portfolios.flatMap(\.transactions) }
+    /// The portfolio named `name`.
+    public func portfolio(_ name: String) -> Portfolio? { portfolios.first { $0.name == name } }
+}
+
+extension ExactDecimal {
+    /// A decimal from canonical text, for tests (`"0.0003597"`); traps on anything else.
+    public init(_ text: String) {
+        guard case .success(let value) = ExactDecimal.parse(text, style: .canonical) else {
+            preconditionFailure("not a canonical decimal: \(text)")
+        }
+        self = value
+    }
+}

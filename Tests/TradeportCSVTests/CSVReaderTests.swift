@@ -1,0 +1,94 @@
+import Testing
+@testable import TradeportCSV
+
+/// Reads `text` with `dialect`, feeding the reader `chunk` bytes at a time, and returns each
+/// record's line, fields and malformation.
+func records(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max)
+    throws -> [(line: Int, fields: [String], malformation: String?)]
+{
+    let bytes = Array(text.utf8)
+    var offset = 0
+    let reader = CSVReader(dialect: dialect, chunkSize: chunk) { buffer in
+        let n = min(buffer.count, bytes.count - offset, feed)
+        for i in 0..<n { buffer[i] = bytes[offset + i] }
+        offset += n
+        return n
+    }
+    var out: [(Int, [String], String?)] = []
+    try reader.forEachRecord { record in
+        out.append((record.line, (0..<record.count).map { String(decoding: record[$0], as: UTF8.self) }, record.malformation))
+    }
+    return out
+}
+
+@Suite("CSV reader")
+struct CSVReaderTests {
+    @Test func splitsFieldsAndLines() throws {
+        let r = try records("a;b;c\n1;2;3")
+        #expect(r.map(\.fields) == [["a", "b", "c"], ["1", "2", "3"]])
+        #expect(r.map(\.line) == [1, 2])
+    }
+
+    @Test func lineBreaksOfEveryKind() throws {
+        let r = try records("a\r\nb\rc\nd\r\n")
+        #expect(r.map(\.fields) == [["a"], ["b"], ["c"], ["d"]])
+        #expect(r.map(\.line) == [1, 2, 3, 4])
+    }
+
+    @Test func emptyLinesAreRecordsOfOneEmptyField() throws {
+        let r = try records("a\n\nb\n")
+        #expect(r.map(\.fields) == [["a"], [""], ["b"]])
+        #expect(r.map(\.line) == [1, 2, 3])
+    }
+
+    @Test func quotesEscapesAndEmbeddedLineBreaks() throws {
+        let r = try records("\"a;1\";\"say \"\"hi\"\"\";\"two\nlines\"\nnext;\"\"\n", .semicolon)
+        #expect(r.map(\.fields) == [["a;1", "say \"hi\"", "two\nlines"], ["next", ""]])
+        #expect(r.map(\.line) == [1, 3])
+    }
+
+    @Test func withoutQuotingAQuoteIsAnOrdinaryByte() throws {
+        let r = try records("\"a;b\"\n", CSVDialect(delimiter: UInt8(ascii: ";"), quote: nil))
+        #expect(r.map(\.fields) == [["\"a", "b\""]])
+    }
+
+    @Test func byteOrderMarkIsSkipped() throws {
+        let r = try records("\u{FEFF}a,b\n", .comma)
+        #expect(r.map(\.fields) == [["a", "b"]])
+    }
+
+    @Test func tabsAndTrailingDelimiters() throws {
+        let r = try records("a\tb\t\n", .tab)
+        #expect(r.map(\.fields) == [["a", "b", ""]])
+    }
+
+    @Test func unterminatedQuoteIsReportedNotSwallowed() throws {
+        let r = try records("a;\"open\nb;c", .semicolon)
+        #expect(r.count == 1)
+        #expect(r[0].malformation?.contains("not closed") == true)
+    }
+
+    @Test func textAfterClosingQuoteIsReported() throws {
+        let r = try records("\"a\"x;b\n", .semicolon)
+        #expect(r[0].malformation?.contains("after the closing quote") == true)
+        #expect(r[0].fields.count == 2)
+    }
+
+    @Test(arguments: [1, 2, 3, 5, 7, 16])
+    func recordsStraddlingChunksAreReadWhole(feed: Int) throws {
+        let text = "\u{FEFF}x;\"q\"\"uote\";z\r\nlong field here;\"multi\r\nline\";3\r1;2;3\n"
+        let whole = try records(text)
+        let pieces = try records(text, chunk: 16, feed: feed)
+        #expect(pieces.map(\.fields) == whole.map(\.fields))
+        #expect(pieces.map(\.line) == whole.map(\.line))
+        #expect(whole.map(\.fields) == [["x", "q\"uote", "z"], ["long field here", "multi\r\nline", "3"], ["1", "2", "3"]])
+        #expect(whole.map(\.line) == [1, 2, 4])
+    }
+
+    @Test func sniffsTheDelimiter() {
+        #expect(CSVDialect.sniffDelimiter(Array("a;b;c\n1;2;3\n".utf8)) == UInt8(ascii: ";"))
+        #expect(CSVDialect.sniffDelimiter(Array("a,b,c\n1,2,3\n".utf8)) == UInt8(ascii: ","))
+        #expect(CSVDialect.sniffDelimiter(Array("a\tb\n1\t2\n".utf8)) == 0x09)
+        #expect(CSVDialect.sniffDelimiter(Array("plain text\n".utf8)) == nil)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TradeportCore
+import TradeportFormats
+import TradeportTestKit
+
+@Suite("Duplicates, overlaps and warnings")
+struct ConversionTests {
+    let trades = DSXTradesAdapter()
+    let rows = (1...6).map { i in
+        "2019-11-2\(i) 8:08:44;btcusd;Buy;0,\(i);BTC;9000;USD;\(900 * i);USD;0;USD;Invest;\(100 + i);\(500 + i)"
+    }
+
+    @Test func overlappingExportsConvertToTheirUnion() throws {
+        let first = try TestKit.writeTemporaryFile(rows[0...3].joined(separator: "\n"), name: "a.csv")
+        let second = try TestKit.writeTemporaryFile(rows[2...5].joined(separator: "\n"), name: "b.csv")
+        let doc = try TestKit.convert(paths: [first, second], with: trades)
+        #expect(doc.allTrades.map(\.externalId) == ["101", "102", "103", "104", "105", "106"])
+        #expect(doc.sources.map(\.duplicates) == [0, 2])
+        #expect(doc.sources.map(\.operations) == [4, 2])
+        for s in doc.sources { #expect(s.rows == s.operations + s.skipped + s.rejected + s.duplicates) }
+    }
+
+    @Test func theSameExportTwiceYieldsEachOperationOnce() throws {
+        let path = try TestKit.writeTemporaryFile(rows.joined(separator: "\n"))
+        let doc = try TestKit.convert(paths: [path, path], with: trades)
+        #expect(doc.allTrades.count == 6)
+        #expect(doc.sources.map(\.duplicates) == [0, 6])
+    }
+
+    @Test func aConflictingDuplicateIsRejectedNamingTheOtherRow() throws {
+        let changed = rows[1].replacingOccurrences(of: "0,2;BTC", with: "0,25;BTC")
+        let first = try TestKit.writeTemporaryFile(rows.joined(separator: "\n"), name: "a.csv")
+        let second = try TestKit.writeTemporaryFile(changed, name: "b.csv")
+        let doc = try TestKit.convert(paths: [first, second], with: trades)
+        #expect(doc.allTrades.count == 6)
+        let reject = try #require(doc.rejected.first)
+        #expect(reject.raw == changed)
+        #expect(reject.errors.first?.message == "conflicts with row 2 of \(first): same id dsx-trades:102, different content")
+        #expect(doc.sources[1].rejected == 1)
+    }
+
+    @Test func equalValuesWrittenDifferentlyAreDuplicatesNotConflicts() throws {
+        let same = rows[0].replacingOccurrences(of: ";9000;", with: ";9000,00;")
+        let doc = try TestKit.convert(paths: [
+            try TestKit.writeTemporaryFile(rows[0], name: "a.csv"), try TestKit.writeTemporaryFile(same, name: "b.csv"),
+        ], with: trades)
+        #expect(doc.rejected.isEmpty && doc.sources[1].duplicates == 1)
+    }
+
+    @Test func negativeBalanceIsWarnedOncePerAssetAtTheFirstOperation() throws {
+        let text = [
+            "2019-01-03 10:00:00;Withdraw;USD;30;0;Main;Bank;Complete;;3;;;",
+            "2019-01-02 10:00:00;Withdraw;USD;80;0;Main;Bank;Complete;;2;;;",
+            "2019-01-01 10:00:00;Deposit;USD;100;0;Bank;Main;Complete;;1;;;",
+        ].joined(separator: "\n")
+        let doc = try TestKit.convert(text, with: DSXTransactionsAdapter())
+        #expect(doc.warnings.count == 1)
+        let w = try #require(doc.warnings.first)
+        #expect(w.code == "negative-balance")
+        #expect(w.source?.row == 1)  // the 2019-01-03 withdrawal, first in the file, last in time
+        #expect(w.message.contains("USD") && w.message.contains("main") && w.message.contains("-10"))
+    }
+
+    @Test func operationsAreSortedByTimeWithinAPortfolio() throws {
+        let doc = try TestKit.convert(rows.reversed().joined(separator: "\n"), with: trades)
+        let times = doc.allTrades.map(\.time)
+        #expect(times == times.sorted())
+    }
+
+    @Test func registryListsAndDetects() {
+        #expect(FormatRegistry.builtIn.ids == ["dsx-trades", "dsx-transactions"])
+        let probe = FormatProbe(name: "x.csv", head: Array("hello, world\n".utf8), isWholeInput: true)
+        if case .none(let reasons) = FormatRegistry.builtIn.detect(probe) {
+            #expect(reasons.map(\.id) == ["dsx-trades", "dsx-transactions"])
+        } else {
+            Issue.record("a text file of another kind was claimed")
+        }
+    }
+}
