@@ -144,46 +144,7 @@ public final class CSVReader {
             while end - start < 3, try refill() {}
             if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF { start += 3 }
         }
-        while true {
-            if start >= end {
-                if try !refill() { return }
-                continue
-            }
-            // Parse one record from `start`; nil means the buffer ended before the record did.
-            let parsed = parseRecord()
-            guard let (recordEnd, next, lines, malformation) = parsed else {
-                if try refill() { continue }
-                // End of input inside a record: take what there is.
-                let (recordEnd, next, lines, malformation) = parseRecord(final: true)!
-                try emit(recordEnd: recordEnd, lines: lines, malformation: malformation, body)
-                start = next
-                continue
-            }
-            try emit(recordEnd: recordEnd, lines: lines, malformation: malformation, body)
-            start = next
-        }
-    }
-
-    private func emit(recordEnd: Int, lines: Int, malformation: String?, _ body: (CSVRecord) throws -> Void) throws {
-        let first = line
-        line += lines
-        try buffer.withUnsafeBytes { b in
-            try spans.withUnsafeBufferPointer { s in
-                try scratch.withUnsafeBytes { sc in
-                    let record = CSVRecord(
-                        line: first, raw: UnsafeRawBufferPointer(rebasing: b[start..<recordEnd]), malformation: malformation,
-                        spans: s, base: b.baseAddress!, scratch: sc.baseAddress)
-                    try body(record)
-                }
-            }
-        }
-    }
-
-    /// Scans one record starting at `start`. Returns where its bytes end, where the next record
-    /// starts, how many line breaks it consumed, and a malformation if any; or `nil` when the
-    /// buffer ends first (unless `final`, at the end of input).
-    private func parseRecord(final: Bool = false) -> (Int, Int, Int, String?)? {
-        // Worked on as locals: no per-byte access checks on the class's properties.
+        // Worked on as locals, so that the per-record loop touches no class property.
         var spans = self.spans
         var scratch = self.scratch
         self.spans = []
@@ -192,101 +153,159 @@ public final class CSVReader {
             self.spans = spans
             self.scratch = scratch
         }
+        let dialect = self.dialect
+        var line = self.line
+        defer { self.line = line }
+        while true {
+            if start >= end {
+                if try !refill() { return }
+                continue
+            }
+            // Every complete record in the buffer, in one pass over it.
+            var position = start
+            let limit = end
+            let final = atEOF
+            try buffer.withUnsafeBytes { b in
+                while position < limit {
+                    guard let parsed = Self.parseRecord(b, from: position, end: limit, final: final, dialect: dialect,
+                                                        spans: &spans, scratch: &scratch)
+                    else { break }
+                    try spans.withUnsafeBufferPointer { s in
+                        try scratch.withUnsafeBytes { sc in
+                            try body(CSVRecord(
+                                line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
+                                malformation: parsed.malformation, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
+                        }
+                    }
+                    line += parsed.lines
+                    position = parsed.next
+                }
+            }
+            let progressed = position > start
+            start = position
+            if start < end && !progressed {
+                // The buffer ends inside a record: read more, or at the end take what there is.
+                if try refill() { continue }
+                try buffer.withUnsafeBytes { b in
+                    let parsed = Self.parseRecord(b, from: start, end: end, final: true, dialect: dialect,
+                                                  spans: &spans, scratch: &scratch)!
+                    try spans.withUnsafeBufferPointer { s in
+                        try scratch.withUnsafeBytes { sc in
+                            try body(CSVRecord(
+                                line: line, raw: UnsafeRawBufferPointer(rebasing: b[start..<parsed.recordEnd]),
+                                malformation: parsed.malformation, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
+                        }
+                    }
+                    line += parsed.lines
+                    start = parsed.next
+                }
+            }
+        }
+    }
+
+    struct ParsedRecord {
+        var recordEnd: Int
+        var next: Int
+        var lines: Int
+        var malformation: String?
+    }
+
+    /// Scans one record of `b` starting at `from`: where its bytes end, where the next record
+    /// starts, how many line breaks it consumed, and a malformation if any; or `nil` when the
+    /// bytes end first (unless `final`, at the end of input).
+    @inline(__always)
+    static func parseRecord(
+        _ b: UnsafeRawBufferPointer, from: Int, end: Int, final: Bool, dialect: CSVDialect,
+        spans: inout [CSVFieldSpan], scratch: inout [UInt8]
+    ) -> ParsedRecord? {
         spans.removeAll(keepingCapacity: true)
         scratch.removeAll(keepingCapacity: true)
-        let start = self.start
         let delimiter = dialect.delimiter
         let quote = dialect.quote ?? 0
         let quotes = dialect.quote != nil
-        let end = self.end
-        return buffer.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> (Int, Int, Int, String?)? in
-            var i = start
-            var newlines = 0
-            var malformation: String?
-            while true {
-                // At the start of a field.
-                if quotes, i < end, b[i] == quote {
-                    i += 1
-                    let contentStart = i
-                    var unescaped = false
-                    var scratchStart = 0
-                    var closed = false
-                    while i < end {
-                        let c = b[i]
-                        if c == quote {
-                            if i + 1 < end, b[i + 1] == quote {
-                                if !unescaped {
-                                    unescaped = true
-                                    scratchStart = scratch.count
-                                    scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[contentStart..<i]))
-                                }
-                                scratch.append(quote)
-                                i += 2
-                                continue
+        var i = from
+        var newlines = 0
+        var malformation: String?
+        while true {
+            // At the start of a field.
+            if quotes, i < end, b[i] == quote {
+                i += 1
+                let contentStart = i
+                var unescaped = false
+                var scratchStart = 0
+                var closed = false
+                while i < end {
+                    let c = b[i]
+                    if c == quote {
+                        if i + 1 < end, b[i + 1] == quote {
+                            if !unescaped {
+                                unescaped = true
+                                scratchStart = scratch.count
+                                scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[contentStart..<i]))
                             }
-                            if i + 1 >= end && !final { return nil }  // "" might straddle the chunk
-                            closed = true
-                            break
+                            scratch.append(quote)
+                            i += 2
+                            continue
                         }
-                        if c == 0x0A { newlines += 1 }
-                        if c == 0x0D, !(i + 1 < end && b[i + 1] == 0x0A) {
-                            if i + 1 >= end && !final { return nil }
-                            newlines += 1
-                        }
-                        if unescaped { scratch.append(c) }
-                        i += 1
+                        if i + 1 >= end && !final { return nil }  // "" might straddle the chunk
+                        closed = true
+                        break
                     }
-                    if !closed {
-                        if !final { return nil }
-                        malformation = "a quoted field is not closed before the end of the input"
-                        spans.append(unescaped
-                            ? CSVFieldSpan(start: scratchStart, end: scratch.count, unescaped: true)
-                            : CSVFieldSpan(start: contentStart, end: i, unescaped: false))
-                        return (i, i, newlines, malformation)
+                    if c == 0x0A { newlines += 1 }
+                    if c == 0x0D, !(i + 1 < end && b[i + 1] == 0x0A) {
+                        if i + 1 >= end && !final { return nil }
+                        newlines += 1
                     }
-                    spans.append(unescaped
-                        ? CSVFieldSpan(start: scratchStart, end: scratch.count, unescaped: true)
-                        : CSVFieldSpan(start: contentStart, end: i, unescaped: false))
-                    i += 1  // the closing quote
-                    // Only a delimiter or a line break may follow; anything else is kept in the
-                    // field's raw text but makes the record malformed.
-                    if i < end, b[i] != delimiter, b[i] != 0x0A, b[i] != 0x0D {
-                        malformation = malformation ?? "text after the closing quote of field \(spans.count)"
-                        while i < end, b[i] != delimiter, b[i] != 0x0A, b[i] != 0x0D { i += 1 }
-                    }
-                } else {
-                    let fieldStart = i
-                    while i < end {
-                        let c = b[i]
-                        if c == delimiter || c == 0x0A || c == 0x0D { break }
-                        i += 1
-                    }
-                    spans.append(CSVFieldSpan(start: fieldStart, end: i, unescaped: false))
+                    if unescaped { scratch.append(c) }
+                    i += 1
                 }
+                spans.append(unescaped
+                    ? CSVFieldSpan(start: scratchStart, end: scratch.count, unescaped: true)
+                    : CSVFieldSpan(start: contentStart, end: i, unescaped: false))
+                if !closed {
+                    if !final { return nil }
+                    return ParsedRecord(recordEnd: i, next: i, lines: newlines,
+                                        malformation: "a quoted field is not closed before the end of the input")
+                }
+                i += 1  // the closing quote
+                // Only a delimiter or a line break may follow; anything else is kept in the
+                // field's raw text but makes the record malformed.
+                if i < end, b[i] != delimiter, b[i] != 0x0A, b[i] != 0x0D {
+                    malformation = malformation ?? "text after the closing quote of field \(spans.count)"
+                    while i < end, b[i] != delimiter, b[i] != 0x0A, b[i] != 0x0D { i += 1 }
+                }
+            } else {
+                let fieldStart = i
+                while i < end {
+                    let c = b[i]
+                    if c == delimiter || c == 0x0A || c == 0x0D { break }
+                    i += 1
+                }
+                spans.append(CSVFieldSpan(start: fieldStart, end: i, unescaped: false))
+            }
+            if i >= end {
+                if !final { return nil }
+                return ParsedRecord(recordEnd: i, next: i, lines: newlines, malformation: malformation)
+            }
+            let c = b[i]
+            if c == delimiter {
+                i += 1
                 if i >= end {
                     if !final { return nil }
-                    return (i, i, newlines, malformation)
+                    spans.append(CSVFieldSpan(start: i, end: i, unescaped: false))
+                    return ParsedRecord(recordEnd: i, next: i, lines: newlines, malformation: malformation)
                 }
-                let c = b[i]
-                if c == delimiter {
-                    i += 1
-                    if i >= end && !final { return nil }
-                    if i >= end {
-                        spans.append(CSVFieldSpan(start: i, end: i, unescaped: false))
-                        return (i, i, newlines, malformation)
-                    }
-                    continue
-                }
-                // A line break ends the record.
-                if c == 0x0D {
-                    if i + 1 < end {
-                        return (i, b[i + 1] == 0x0A ? i + 2 : i + 1, newlines + 1, malformation)
-                    }
-                    if !final { return nil }
-                    return (i, i + 1, newlines + 1, malformation)
-                }
-                return (i, i + 1, newlines + 1, malformation)
+                continue
             }
+            // A line break ends the record.
+            if c == 0x0D {
+                if i + 1 < end {
+                    return ParsedRecord(recordEnd: i, next: b[i + 1] == 0x0A ? i + 2 : i + 1, lines: newlines + 1, malformation: malformation)
+                }
+                if !final { return nil }
+                return ParsedRecord(recordEnd: i, next: i + 1, lines: newlines + 1, malformation: malformation)
+            }
+            return ParsedRecord(recordEnd: i, next: i + 1, lines: newlines + 1, malformation: malformation)
         }
     }
 }

@@ -11,15 +11,15 @@ struct BalanceLedger {
 
     private var accounts: [Account] = []
     private var accountIndex: [Account: UInt32] = [:]
-    private var recent: [(Account, UInt32)] = []
 
     private var times: [Int64] = []
     private var firstEvent: [UInt32] = []
     private var rows: [UInt32] = []
     /// Where each run of operations from one origin starts: (first operation, index into `origins`).
     private var originRuns: [(start: Int, origin: UInt32)] = []
-    private var origins: [(path: String, sheet: String?)] = []
-    private var lastOrigin: (path: String, sheet: String?, index: UInt32)?
+    private var origins: [SourceLocation] = []
+    private var originKeys: [UInt64] = []
+    private var lastOrigin: (key: UInt64, index: UInt32)?
 
     private var eventAccount: [UInt32] = []
     private var eventMantissa: [Int64] = []
@@ -36,9 +36,37 @@ struct BalanceLedger {
         eventScale.reserveCapacity(operations * 2)
     }
 
+    /// Recently used accounts by portfolio number and the asset code packed into a word (codes of
+    /// up to 8 bytes, that is nearly all), so that the common lookup compares integers.
+    private var packedAccounts: [(portfolio: Int, asset: UInt64, index: UInt32)] = []
+    private var portfolioNames: [String] = []
+    private var lastPortfolio: (name: String, number: Int)?
+
+    private mutating func portfolioNumber(_ name: String) -> Int {
+        if let last = lastPortfolio, last.name == name { return last.number }
+        let number = portfolioNames.firstIndex(of: name) ?? portfolioNames.count
+        if number == portfolioNames.count { portfolioNames.append(name) }
+        lastPortfolio = (name, number)
+        return number
+    }
+
+    private static func packed(_ asset: AssetCode) -> UInt64? {
+        var text = asset.text
+        return text.withUTF8 { bytes -> UInt64? in
+            guard bytes.count <= 8 else { return nil }
+            var word: UInt64 = 0
+            for b in bytes { word = word << 8 | UInt64(b) }
+            return word
+        }
+    }
+
     private mutating func account(_ portfolio: String, _ asset: AssetCode) -> UInt32 {
+        let number = portfolioNumber(portfolio)
+        let word = Self.packed(asset)
+        if let word {
+            for entry in packedAccounts where entry.asset == word && entry.portfolio == number { return entry.index }
+        }
         let key = Account(portfolio: portfolio, asset: asset)
-        for (k, v) in recent where k == key { return v }
         let index: UInt32
         if let existing = accountIndex[key] {
             index = existing
@@ -47,21 +75,22 @@ struct BalanceLedger {
             accounts.append(key)
             accountIndex[key] = index
         }
-        if recent.count == 8 { recent.removeFirst() }
-        recent.append((key, index))
+        if let word, packedAccounts.count < 64 { packedAccounts.append((number, word, index)) }
         return index
     }
 
     private mutating func originIndex(_ location: SourceLocation) -> UInt32 {
-        if let last = lastOrigin, last.path == location.path, last.sheet == location.sheet { return last.index }
+        let key = UInt64(location.pathNumber) << 32 | UInt64(location.sheetNumber)
+        if let last = lastOrigin, last.key == key { return last.index }
         let index: UInt32
-        if let found = origins.firstIndex(where: { $0.path == location.path && $0.sheet == location.sheet }) {
+        if let found = originKeys.firstIndex(of: key) {
             index = UInt32(found)
         } else {
-            index = UInt32(origins.count)
-            origins.append((location.path, location.sheet))
+            index = UInt32(originKeys.count)
+            originKeys.append(key)
+            origins.append(location)
         }
-        lastOrigin = (location.path, location.sheet, index)
+        lastOrigin = (key, index)
         return index
     }
 
@@ -185,7 +214,7 @@ struct BalanceLedger {
             return ConversionWarning(
                 code: "negative-balance",
                 message: "balance of \(account.asset) in portfolio \(account.portfolio) goes below zero, to \(item.balance), at \(time): the history loaded is incomplete, or a row is wrong",
-                source: SourceLocation(path: place.path, row: Int(rows[item.op]), sheet: place.sheet))
+                source: place.atRow(Int(rows[item.op])))
         }
     }
 }

@@ -53,18 +53,31 @@ public enum OperationIdentity {
 
     /// Sets the operation's id. `occurrences` counts content-hashed operations within one source.
     public static func assignId(to operation: inout Operation, format: String, occurrences: inout [String: Int]) {
+        // The id is filled in where the adapter left it empty, in the operation's own storage:
+        // the adapter's copy still references that storage, and a copy-on-write here would
+        // duplicate every operation just to set one field.
         switch operation {
-        case .trade(var t):
-            t.id = id(format: format, externalId: t.externalId, content: { contentText(.trade(t)) }, occurrences: &occurrences)
-            operation = .trade(t)
-        case .transaction(var t):
-            t.id = id(format: format, externalId: t.externalId, content: { contentText(.transaction(t)) }, occurrences: &occurrences)
-            operation = .transaction(t)
+        case .trade(let t):
+            t.storage.fields.id = id(format: format, externalId: t.externalId, content: { contentText(.trade(t)) }, occurrences: &occurrences)
+        case .transaction(let t):
+            t.storage.fields.id = id(format: format, externalId: t.externalId, content: { contentText(.transaction(t)) }, occurrences: &occurrences)
         }
     }
 
     private static func id(format: String, externalId: String?, content: () -> [UInt8], occurrences: inout [String: Int]) -> String {
-        if let externalId { return format + ":" + externalId }
+        if let externalId {
+            var format = format, externalId = externalId
+            return format.withUTF8 { f in
+                externalId.withUTF8 { e in
+                    String(unsafeUninitializedCapacity: f.count + 1 + e.count) { out in
+                        _ = out.initialize(fromContentsOf: f)
+                        out[f.count] = UInt8(ascii: ":")
+                        _ = out[(f.count + 1)...].initialize(fromContentsOf: e)
+                        return f.count + 1 + e.count
+                    }
+                }
+            }
+        }
         let digest = SHA256.hash(data: content())
         let hex = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
@@ -85,11 +98,11 @@ public enum OperationIdentity {
         switch operation {
         case .trade(var t):
             t.id = ""
-            t.source = SourceLocation(path: "", row: 0)
+            t.source = SourceLocation.nowhere
             CanonicalJSON.appendTradeFields(t, to: &out)
         case .transaction(var t):
             t.id = ""
-            t.source = SourceLocation(path: "", row: 0)
+            t.source = SourceLocation.nowhere
             CanonicalJSON.appendTransactionFields(t, to: &out)
         }
         return out.array

@@ -36,30 +36,65 @@ public struct CashFee: Sendable, Hashable, Decodable {
 }
 
 /// Money in or out of an account: deposits, withdrawals, dividends, taxes, fees…
+@dynamicMemberLookup
 public struct CashTransaction: Sendable, Hashable, Decodable {
-    /// Assigned by the conversion, as for `Trade.id`.
-    public var id: String
-    public var externalId: String?
-    public var time: Timestamp
-    public var type: CashTransactionType
-    /// The currency or coin moved.
-    public var asset: AssetCode
-    /// > 0; ≥ 0 when `status` is not `complete`.
-    public var amount: ExactDecimal
-    public var fee: CashFee?
-    public var status: TransactionStatus
-    /// The ticker a dividend, coupon or redemption belongs to.
-    public var security: String?
-    public var note: String?
-    /// The source's sub-account the money moved in or out of (an addition to the model's fields).
-    public var account: String?
-    /// The other side: the wallet or account the money came from or went to (an addition).
-    public var counterparty: String?
-    /// A blockchain transaction hash, when the source gives one (an addition).
-    public var txHash: String?
-    /// A deposit or withdrawal address, when the source gives one (an addition).
-    public var address: String?
-    public var source: SourceLocation
+    /// The fields, stored once and shared between copies until one is changed: an operation is
+    /// copied several times on its way from an adapter to a sink, and this makes a copy one
+    /// reference count instead of one per field.
+    public struct Fields: Sendable, Hashable, Decodable {
+        /// Assigned by the conversion, as for `Trade.id`.
+        public var id: String
+        public var externalId: String?
+        public var time: Timestamp
+        public var type: CashTransactionType
+        /// The currency or coin moved.
+        public var asset: AssetCode
+        /// > 0; ≥ 0 when `status` is not `complete`.
+        public var amount: ExactDecimal
+        public var fee: CashFee?
+        public var status: TransactionStatus
+        /// The ticker a dividend, coupon or redemption belongs to.
+        public var security: String?
+        public var note: String?
+        /// The source's sub-account the money moved in or out of (an addition to the model's fields).
+        public var account: String?
+        /// The other side: the wallet or account the money came from or went to (an addition).
+        public var counterparty: String?
+        /// A blockchain transaction hash, when the source gives one (an addition).
+        public var txHash: String?
+        /// A deposit or withdrawal address, when the source gives one (an addition).
+        public var address: String?
+        public var source: SourceLocation
+    }
+
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        @usableFromInline var fields: Fields
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
+    }
+
+    @usableFromInline
+    var storage: Storage
+
+    /// All fields at once.
+    @inlinable
+    public var fields: Fields {
+        get { storage.fields }
+        set { storage = Storage(newValue) }
+    }
+
+    public init(fields: Fields) {
+        storage = Storage(fields)
+    }
+
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.fields[keyPath: keyPath] }
+        set {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            storage.fields[keyPath: keyPath] = newValue
+        }
+    }
 
     public init(
         id: String = "", externalId: String?, time: Timestamp, type: CashTransactionType, asset: AssetCode,
@@ -67,20 +102,10 @@ public struct CashTransaction: Sendable, Hashable, Decodable {
         note: String? = nil, account: String? = nil, counterparty: String? = nil, txHash: String? = nil,
         address: String? = nil, source: SourceLocation
     ) {
-        self.id = id
-        self.externalId = externalId
-        self.time = time
-        self.type = type
-        self.asset = asset
-        self.amount = amount
-        self.fee = fee
-        self.status = status
-        self.security = security
-        self.note = note
-        self.account = account
-        self.counterparty = counterparty
-        self.txHash = txHash
-        self.address = address
-        self.source = source
+        storage = Storage(Fields(id: id, externalId: externalId, time: time, type: type, asset: asset, amount: amount, fee: fee, status: status, security: security, note: note, account: account, counterparty: counterparty, txHash: txHash, address: address, source: source))
     }
+
+    public static func == (a: CashTransaction, b: CashTransaction) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
+    public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
 }

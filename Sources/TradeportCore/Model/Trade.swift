@@ -22,34 +22,69 @@ public struct TradeFee: Sendable, Hashable, Decodable {
 }
 
 /// A deal: `quantity` of `base` bought or sold at `price` in `quote`.
+@dynamicMemberLookup
 public struct Trade: Sendable, Hashable, Decodable {
-    /// Stable across runs: `<format>:<venue id>`, or a content hash with an occurrence number.
-    /// Adapters leave it empty; the conversion assigns it (see `OperationIdentity`).
-    public var id: String
-    /// The venue's own id (DSX trade id, Tinkoff deal number).
-    public var externalId: String?
-    public var time: Timestamp
-    public var side: TradeSide
-    public var base: AssetCode
-    public var quote: AssetCode
-    /// In base units, > 0.
-    public var quantity: ExactDecimal
-    /// Quote per base unit, ≥ 0.
-    public var price: ExactDecimal
-    /// The deal's value in quote as the source states it, without accrued interest.
-    public var amount: ExactDecimal?
-    /// Accrued interest on bonds (НКД).
-    public var accruedInterest: ExactDecimal?
-    public var fees: [TradeFee]
-    public var isin: String?
-    public var name: String?
-    public var venue: String?
-    public var settlementDate: CalendarDate?
-    /// The source's sub-account the trade was made in (an addition to the model's fields).
-    public var account: String?
-    /// The venue's order id (an addition to the model's fields).
-    public var orderId: String?
-    public var source: SourceLocation
+    /// The fields, stored once and shared between copies until one is changed: an operation is
+    /// copied several times on its way from an adapter to a sink, and this makes a copy one
+    /// reference count instead of one per field.
+    public struct Fields: Sendable, Hashable, Decodable {
+        /// Stable across runs: `<format>:<venue id>`, or a content hash with an occurrence number.
+        /// Adapters leave it empty; the conversion assigns it (see `OperationIdentity`).
+        public var id: String
+        /// The venue's own id (DSX trade id, Tinkoff deal number).
+        public var externalId: String?
+        public var time: Timestamp
+        public var side: TradeSide
+        public var base: AssetCode
+        public var quote: AssetCode
+        /// In base units, > 0.
+        public var quantity: ExactDecimal
+        /// Quote per base unit, ≥ 0.
+        public var price: ExactDecimal
+        /// The deal's value in quote as the source states it, without accrued interest.
+        public var amount: ExactDecimal?
+        /// Accrued interest on bonds (НКД).
+        public var accruedInterest: ExactDecimal?
+        public var fees: [TradeFee]
+        public var isin: String?
+        public var name: String?
+        public var venue: String?
+        public var settlementDate: CalendarDate?
+        /// The source's sub-account the trade was made in (an addition to the model's fields).
+        public var account: String?
+        /// The venue's order id (an addition to the model's fields).
+        public var orderId: String?
+        public var source: SourceLocation
+    }
+
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        @usableFromInline var fields: Fields
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
+    }
+
+    @usableFromInline
+    var storage: Storage
+
+    /// All fields at once.
+    @inlinable
+    public var fields: Fields {
+        get { storage.fields }
+        set { storage = Storage(newValue) }
+    }
+
+    public init(fields: Fields) {
+        storage = Storage(fields)
+    }
+
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.fields[keyPath: keyPath] }
+        set {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            storage.fields[keyPath: keyPath] = newValue
+        }
+    }
 
     public init(
         id: String = "", externalId: String?, time: Timestamp, side: TradeSide, base: AssetCode, quote: AssetCode,
@@ -57,23 +92,10 @@ public struct Trade: Sendable, Hashable, Decodable {
         fees: [TradeFee] = [], isin: String? = nil, name: String? = nil, venue: String? = nil,
         settlementDate: CalendarDate? = nil, account: String? = nil, orderId: String? = nil, source: SourceLocation
     ) {
-        self.id = id
-        self.externalId = externalId
-        self.time = time
-        self.side = side
-        self.base = base
-        self.quote = quote
-        self.quantity = quantity
-        self.price = price
-        self.amount = amount
-        self.accruedInterest = accruedInterest
-        self.fees = fees
-        self.isin = isin
-        self.name = name
-        self.venue = venue
-        self.settlementDate = settlementDate
-        self.account = account
-        self.orderId = orderId
-        self.source = source
+        storage = Storage(Fields(id: id, externalId: externalId, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price, amount: amount, accruedInterest: accruedInterest, fees: fees, isin: isin, name: name, venue: venue, settlementDate: settlementDate, account: account, orderId: orderId, source: source))
     }
+
+    public static func == (a: Trade, b: Trade) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
+    public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
 }

@@ -18,9 +18,9 @@ public struct DSXTradesAdapter: FormatAdapter {
 
     public func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {
         var zone = (options.timeZone ?? .utc).makeConverter()
-        let path = input.path
+        let origin = SourceLocation(path: input.path, row: 0)
         try DSX.forEachRow(input) { record in
-            let location = SourceLocation(path: path, row: record.line)
+            let location = origin.atRow(record.line)
             var check = DSX.RowErrors()
             if let malformation = record.malformation {
                 check.errors.append(FieldError(column: nil, field: nil, message: malformation))
