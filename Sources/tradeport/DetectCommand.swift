@@ -16,14 +16,23 @@ struct DetectCommand: ParsableCommand {
         let registry = FormatRegistry.builtIn
         var failed = false
         for path in files {
+            let input: SourceInput
             do {
-                let input = try Inputs.open(path)
-                let adapter = try Inputs.adapter(for: input, named: nil, registry: registry)
-                print("\(path): \(adapter.id)")
+                input = try Inputs.open(path)
             } catch let failure as CommandFailure {
                 failed = true
-                print("\(path): not recognized")
-                printError(failure.message)
+                print("\(path): not recognized: \(failure.message)")
+                continue
+            }
+            switch registry.detect(input.probe) {
+            case .detected(let adapter):
+                print("\(path): \(adapter.id)")
+            case .none(let reasons):
+                failed = true
+                print("\(path): not recognized: " + reasons.map { "\($0.id): \($0.reason)" }.joined(separator: "; "))
+            case .ambiguous(let ids):
+                failed = true
+                print("\(path): not recognized: more than one format matches (\(ids.joined(separator: ", ")))")
             }
         }
         if failed { throw CommandFailure(message: "") }

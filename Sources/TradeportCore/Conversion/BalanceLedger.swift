@@ -134,9 +134,9 @@ struct BalanceLedger {
 
     private mutating func store(_ value: ExactDecimal, at e: Int) {
         if let m = Int64(exactly: value.mantissa) {
+            if eventScale[e] == Self.wideMarker { wide[e] = nil }
             eventMantissa[e] = m
             eventScale[e] = UInt8(value.scale)
-            wide[e] = nil
         } else {
             eventScale[e] = Self.wideMarker
             wide[e] = value

@@ -147,7 +147,7 @@ enum DSX {
             checked += 1
             let fields = lineBytes.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
             guard fields.count == columns else {
-                problem = problem ?? "line \(checked) has \(fields.count) fields separated by ';', not \(columns)"
+                problem = problem ?? "line \(checked) has \(fields.count) field\(fields.count == 1 ? "" : "s") separated by ';', not \(columns)"
                 continue
             }
             let time = Array(fields[0]).withUnsafeBytes { parseTime($0) }
