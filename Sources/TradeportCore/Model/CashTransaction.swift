@@ -68,32 +68,23 @@ public struct CashTransaction: Sendable, Hashable, Decodable {
     }
 
     @usableFromInline
-    final class Storage: @unchecked Sendable {
-        @usableFromInline var fields: Fields
-        @usableFromInline init(_ fields: Fields) { self.fields = fields }
-    }
-
-    @usableFromInline
-    var storage: Storage
+    var storage: SharedFields<Fields>
 
     /// All fields at once.
     @inlinable
     public var fields: Fields {
         get { storage.fields }
-        set { storage = Storage(newValue) }
+        set { storage = SharedFields(newValue) }
     }
 
     public init(fields: Fields) {
-        storage = Storage(fields)
+        storage = SharedFields(fields)
     }
 
     @inlinable
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
         get { storage.fields[keyPath: keyPath] }
-        set {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-            storage.fields[keyPath: keyPath] = newValue
-        }
+        set { SharedFields.update(&storage, keyPath, newValue) }
     }
 
     public init(
@@ -102,7 +93,7 @@ public struct CashTransaction: Sendable, Hashable, Decodable {
         note: String? = nil, account: String? = nil, counterparty: String? = nil, txHash: String? = nil,
         address: String? = nil, source: SourceLocation
     ) {
-        storage = Storage(Fields(id: id, externalId: externalId, time: time, type: type, asset: asset, amount: amount, fee: fee, status: status, security: security, note: note, account: account, counterparty: counterparty, txHash: txHash, address: address, source: source))
+        storage = SharedFields(Fields(id: id, externalId: externalId, time: time, type: type, asset: asset, amount: amount, fee: fee, status: status, security: security, note: note, account: account, counterparty: counterparty, txHash: txHash, address: address, source: source))
     }
 
     public static func == (a: CashTransaction, b: CashTransaction) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }

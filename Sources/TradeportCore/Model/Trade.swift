@@ -58,32 +58,23 @@ public struct Trade: Sendable, Hashable, Decodable {
     }
 
     @usableFromInline
-    final class Storage: @unchecked Sendable {
-        @usableFromInline var fields: Fields
-        @usableFromInline init(_ fields: Fields) { self.fields = fields }
-    }
-
-    @usableFromInline
-    var storage: Storage
+    var storage: SharedFields<Fields>
 
     /// All fields at once.
     @inlinable
     public var fields: Fields {
         get { storage.fields }
-        set { storage = Storage(newValue) }
+        set { storage = SharedFields(newValue) }
     }
 
     public init(fields: Fields) {
-        storage = Storage(fields)
+        storage = SharedFields(fields)
     }
 
     @inlinable
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
         get { storage.fields[keyPath: keyPath] }
-        set {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-            storage.fields[keyPath: keyPath] = newValue
-        }
+        set { SharedFields.update(&storage, keyPath, newValue) }
     }
 
     public init(
@@ -92,7 +83,7 @@ public struct Trade: Sendable, Hashable, Decodable {
         fees: [TradeFee] = [], isin: String? = nil, name: String? = nil, venue: String? = nil,
         settlementDate: CalendarDate? = nil, account: String? = nil, orderId: String? = nil, source: SourceLocation
     ) {
-        storage = Storage(Fields(id: id, externalId: externalId, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price, amount: amount, accruedInterest: accruedInterest, fees: fees, isin: isin, name: name, venue: venue, settlementDate: settlementDate, account: account, orderId: orderId, source: source))
+        storage = SharedFields(Fields(id: id, externalId: externalId, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price, amount: amount, accruedInterest: accruedInterest, fees: fees, isin: isin, name: name, venue: venue, settlementDate: settlementDate, account: account, orderId: orderId, source: source))
     }
 
     public static func == (a: Trade, b: Trade) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }

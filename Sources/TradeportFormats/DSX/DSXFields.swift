@@ -173,12 +173,39 @@ enum DSX {
         return .noMatch(problem ?? "lines do not fit")
     }
 
-    /// Reads every record of `input` with DSX's dialect, calling `row` for each non-empty line.
-    static func forEachRow(_ input: SourceInput, _ row: (CSVRecord) throws -> Void) throws {
+    /// Reads every non-empty line of `input` with DSX's dialect and emits one record for it: the
+    /// operation `row` makes of it, or a reject with every error found (a malformed line, a wrong
+    /// number of fields, or what `row` noted in `check`).
+    static func readRows(
+        _ input: SourceInput, options: ReadOptions, columns: Int, emit: RecordHandler,
+        _ row: (_ record: CSVRecord, _ location: SourceLocation, _ check: inout RowErrors,
+                _ zone: inout SourceTimeZone.Converter) -> Operation?
+    ) throws {
+        var zone = (options.timeZone ?? .utc).makeConverter()
+        let origin = SourceLocation(path: input.path, row: 0)
         let reader = CSVReader(dialect: dialect) { buffer in try input.read(into: buffer) }
         try reader.forEachRecord { record in
             if record.isEmptyLine { return }
-            try row(record)
+            let location = origin.atRow(record.line)
+            var check = RowErrors()
+            if let malformation = record.malformation {
+                check.errors.append(FieldError(column: nil, field: nil, message: malformation))
+            }
+            var operation: Operation?
+            if record.count != columns {
+                check.errors.append(FieldError(
+                    column: nil, field: nil, message: "expected \(columns) fields separated by ';', found \(record.count)"))
+            } else {
+                operation = row(record, location, &check, &zone)
+            }
+            if check.errors.isEmpty, let operation {
+                try emit(.operation(operation), { record.rawText })
+            } else {
+                if check.errors.isEmpty {
+                    check.errors.append(FieldError(column: nil, field: nil, message: "the row could not be read"))
+                }
+                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: check.errors)), { record.rawText })
+            }
         }
     }
 }

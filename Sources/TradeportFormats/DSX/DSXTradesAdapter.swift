@@ -17,19 +17,7 @@ public struct DSXTradesAdapter: FormatAdapter {
     }
 
     public func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {
-        var zone = (options.timeZone ?? .utc).makeConverter()
-        let origin = SourceLocation(path: input.path, row: 0)
-        try DSX.forEachRow(input) { record in
-            let location = origin.atRow(record.line)
-            var check = DSX.RowErrors()
-            if let malformation = record.malformation {
-                check.errors.append(FieldError(column: nil, field: nil, message: malformation))
-            }
-            guard record.count == 14 else {
-                check.errors.append(FieldError(column: nil, field: nil, message: "expected 14 fields separated by ';', found \(record.count)"))
-                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: check.errors)), { record.rawText })
-                return
-            }
+        try DSX.readRows(input, options: options, columns: 14, emit: emit) { record, location, check, zone in
             let time = check.time(record, 1, zone: &zone)
             let side = check.choice(record, 3, "side", ["Buy", "Sell"])
             let quantity = check.number(record, 4, "quantity", .positive)
@@ -59,19 +47,14 @@ public struct DSXTradesAdapter: FormatAdapter {
                     check.add(9, "amountCurrency", "'\(amountCurrency)' is not the quote currency \(quote)")
                 }
             }
-            guard check.errors.isEmpty, let time, let side, let quantity, let base, let price, let quote, let amount,
-                  let fee, let externalId
-            else {
-                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: check.errors)), { record.rawText })
-                return
-            }
+            guard let time, let side, let quantity, let base, let price, let quote, let amount, let fee, let externalId
+            else { return nil }
             var fees: [TradeFee] = []
             if !fee.isZero, let feeCurrency { fees.append(TradeFee(amount: fee, currency: feeCurrency, kind: .exchange)) }
-            let trade = Trade(
+            return .trade(Trade(
                 externalId: externalId, time: time, side: side == 0 ? .buy : .sell, base: base, quote: quote,
                 quantity: quantity, price: price, amount: amount, fees: fees, venue: DSX.venue, account: account,
-                orderId: orderId, source: location)
-            try emit(.operation(.trade(trade)), { record.rawText })
+                orderId: orderId, source: location))
         }
     }
 }

@@ -18,19 +18,7 @@ public struct DSXTransactionsAdapter: FormatAdapter {
     }
 
     public func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {
-        var zone = (options.timeZone ?? .utc).makeConverter()
-        let origin = SourceLocation(path: input.path, row: 0)
-        try DSX.forEachRow(input) { record in
-            let location = origin.atRow(record.line)
-            var check = DSX.RowErrors()
-            if let malformation = record.malformation {
-                check.errors.append(FieldError(column: nil, field: nil, message: malformation))
-            }
-            guard record.count == 13 else {
-                check.errors.append(FieldError(column: nil, field: nil, message: "expected 13 fields separated by ';', found \(record.count)"))
-                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: check.errors)), { record.rawText })
-                return
-            }
+        try DSX.readRows(input, options: options, columns: 13, emit: emit) { record, location, check, zone in
             let time = check.time(record, 1, zone: &zone)
             let kind = check.choice(record, 2, "type", ["Deposit", "Withdraw"])
             let asset = check.asset(record, 3, "asset")
@@ -45,17 +33,13 @@ public struct DSXTransactionsAdapter: FormatAdapter {
             let externalId = check.id(record, 10, "externalId")
             let note = check.optionalText(record, 11, "note")
             let address = check.optionalText(record, 13, "address")
-            guard check.errors.isEmpty, let time, let kind, let asset, let status, let amount, let fee, let externalId else {
-                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: check.errors)), { record.rawText })
-                return
-            }
+            guard let time, let kind, let asset, let status, let amount, let fee, let externalId else { return nil }
             let deposit = kind == 0
-            let transaction = CashTransaction(
+            return .transaction(CashTransaction(
                 externalId: externalId, time: time, type: deposit ? .deposit : .withdrawal, asset: asset, amount: amount,
                 fee: fee.isZero ? nil : CashFee(amount: fee, currency: asset), status: status, note: note,
                 account: deposit ? to : from, counterparty: deposit ? from : to, txHash: txHash, address: address,
-                source: location)
-            try emit(.operation(.transaction(transaction)), { record.rawText })
+                source: location))
         }
     }
 }

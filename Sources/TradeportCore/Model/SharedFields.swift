@@ -1,0 +1,17 @@
+/// The fields of a value type, kept in one heap object that copies share until one of them
+/// changes (copy-on-write). Operations are copied several times between an adapter and a sink;
+/// with this a copy is one reference count, not one per field.
+@usableFromInline
+final class SharedFields<Fields: Sendable>: @unchecked Sendable {
+    // Mutated only through `update`, which copies first unless this reference is the only one.
+    @usableFromInline var fields: Fields
+
+    @usableFromInline
+    init(_ fields: Fields) { self.fields = fields }
+
+    @inlinable
+    static func update<Value>(_ storage: inout SharedFields, _ keyPath: WritableKeyPath<Fields, Value>, _ value: Value) {
+        if !isKnownUniquelyReferenced(&storage) { storage = SharedFields(storage.fields) }
+        storage.fields[keyPath: keyPath] = value
+    }
+}
