@@ -3,13 +3,19 @@
 /// input order) and the document written from the spool, so memory holds 32 bytes an operation,
 /// not the operations.
 public final class JSONDocumentSink: ConversionSink {
+    /// 24 bytes an operation: what sorting needs, and where its JSON is in the spool.
     private struct Entry {
-        var portfolio: UInt32
-        var isTransaction: Bool
         var time: Int64
+        /// The spool offset (40 bits, up to 1 TiB) and the length (24 bits, up to 16 MiB).
+        var place: UInt64
+        /// The portfolio's number, with the top bit set for a transaction.
+        var portfolioAndKind: UInt32
         var sequence: UInt32
-        var offset: Int
-        var length: UInt32
+
+        var offset: Int { Int(place >> 24) }
+        var length: Int { Int(place & 0xFF_FFFF) }
+        var portfolio: UInt32 { portfolioAndKind & 0x7FFF_FFFF }
+        var isTransaction: Bool { portfolioAndKind & 0x8000_0000 != 0 }
     }
 
     private let output: OutputFile
@@ -51,12 +57,15 @@ public final class JSONDocumentSink: ConversionSink {
             CanonicalJSON.appendOperationFields(operation, to: &out)
             out.append(UInt8(ascii: "}"))
         }
-        var isTransaction = false
-        if case .transaction = operation { isTransaction = true }
+        var kind: UInt32 = 0
+        if case .transaction = operation { kind = 0x8000_0000 }
+        let length = operations.size - before
+        guard length <= 0xFF_FFFF, offset < 1 << 40 else {
+            throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the document writer holds")
+        }
         entries.append(Entry(
-            portfolio: portfolioNumber(portfolio), isTransaction: isTransaction, time: operation.time.secondsSinceEpoch,
-            sequence: UInt32(truncatingIfNeeded: entries.count), offset: offset,
-            length: UInt32(operations.size - before)))
+            time: operation.time.secondsSinceEpoch, place: UInt64(offset) << 24 | UInt64(length),
+            portfolioAndKind: portfolioNumber(portfolio) | kind, sequence: UInt32(truncatingIfNeeded: entries.count)))
     }
 
     public func write(_ row: SkippedRow) throws {
@@ -116,13 +125,13 @@ public final class JSONDocumentSink: ConversionSink {
                 // Read a run of entries that lie next to each other in the spool in one go.
                 let runStart = cursor
                 var low = entries[cursor].offset
-                var high = low + Int(entries[cursor].length)
+                var high = low + entries[cursor].length
                 var next = cursor + 1
                 while next < entries.count, next - runStart < 4096, entries[next].portfolio == number,
                       entries[next].isTransaction == entries[cursor].isTransaction {
                     let e = entries[next]
-                    if e.offset == high { high += Int(e.length) }
-                    else if e.offset + Int(e.length) == low { low = e.offset }
+                    if e.offset == high { high += e.length }
+                    else if e.offset + e.length == low { low = e.offset }
                     else { break }
                     next += 1
                 }
@@ -132,7 +141,7 @@ public final class JSONDocumentSink: ConversionSink {
                     let start = e.offset - low
                     try output.append { out in
                         CanonicalJSON.appendRaw(first ? "\n      " : ",\n      ", to: &out)
-                        chunk.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[start..<(start + Int(e.length))])) }
+                        chunk.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[start..<(start + e.length)])) }
                     }
                     first = false
                 }
