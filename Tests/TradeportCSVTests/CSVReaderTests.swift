@@ -1,9 +1,10 @@
 import Testing
 @testable import TradeportCSV
 
-/// Reads `text` with `dialect`, feeding the reader `chunk` bytes at a time, and returns each
-/// record's line, fields and malformation.
-func records(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max)
+extension CSVReaderTests {
+    /// Reads `text` with `dialect`, feeding the reader `feed` bytes at a time into a buffer of
+    /// `chunk`, and returns each record's line, fields and malformation.
+    static func read(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max)
     throws -> [(line: Int, fields: [String], malformation: String?)]
 {
     let bytes = Array(text.utf8)
@@ -19,6 +20,13 @@ func records(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 
         out.append((record.line, (0..<record.count).map { String(decoding: record[$0], as: UTF8.self) }, record.malformation))
     }
     return out
+    }
+}
+
+func records(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max)
+    throws -> [(line: Int, fields: [String], malformation: String?)]
+{
+    try CSVReaderTests.read(text, dialect, chunk: chunk, feed: feed)
 }
 
 @Suite("CSV reader")

@@ -73,3 +73,48 @@ struct ExactDecimalTests {
         #expect(ExactDecimal("-0.001").description == "-0.001")
     }
 }
+
+/// Random numbers written in several styles parse to what plain string arithmetic says.
+@Suite("Exact decimals against a reference")
+struct ExactDecimalPropertyTests {
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+    }
+
+    /// The canonical form by string manipulation alone: strip leading zeros of the integer part,
+    /// trailing zeros of the fraction, and the sign of zero.
+    func reference(negative: Bool, integer: String, fraction: String) -> String {
+        var i = String(integer.drop { $0 == "0" })
+        if i.isEmpty { i = "0" }
+        var f = fraction
+        while f.hasSuffix("0") { f.removeLast() }
+        let body = f.isEmpty ? i : i + "." + f
+        return negative && body != "0" ? "-" + body : body
+    }
+
+    @Test(arguments: 1...300)
+    func parsesLikeTheReference(seed: Int) {
+        var g = Generator(state: UInt64(seed) &* 0xD134_2543_DE82_EF95)
+        let digits = { (n: Int, g: inout Generator) in String((0..<n).map { _ in Character(String(g.next() % 10)) }) }
+        let integer = digits(Int(1 + g.next() % 20), &g)
+        let fraction = g.next() % 3 == 0 ? "" : digits(Int(1 + g.next() % 18), &g)
+        let negative = g.next() % 4 == 0
+        let expected = reference(negative: negative, integer: integer, fraction: fraction)
+        let significant = expected.filter(\.isNumber).drop { $0 == "0" }.count
+        for (style, separator) in [(NumberStyle.canonical, "."), (.decimalComma, ",")] {
+            let text = (negative ? "-" : "") + integer + (fraction.isEmpty ? "" : separator + fraction)
+            switch ExactDecimal.parse(text, style: style) {
+            case .success(let value):
+                #expect(value.description == expected, "\(text)")
+                // Adding zero and multiplying by one change nothing.
+                #expect(value.adding(.zero) == value && value.multiplied(by: ExactDecimal(1)) == value)
+            case .failure:
+                #expect(significant > 38, "\(text) was refused")
+            }
+        }
+    }
+}

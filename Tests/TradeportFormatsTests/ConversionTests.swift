@@ -78,3 +78,24 @@ struct ConversionTests {
         }
     }
 }
+
+/// An adapter that claims every input, to make detection ambiguous.
+struct ClaimsEverything: FormatAdapter {
+    let id = "claims-everything"
+    let summary = "claims every input"
+    func detect(_ probe: FormatProbe) -> Detection { .match }
+    func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {}
+}
+
+@Suite("Detection across the registry")
+struct DetectionTests {
+    @Test func aTieNamesTheFormatsThatMatched() {
+        let registry = FormatRegistry([DSXTradesAdapter(), ClaimsEverything(), DSXTransactionsAdapter()])
+        let probe = FormatProbe(name: "t.csv", head: Array(goodTrade.utf8), isWholeInput: true)
+        guard case .ambiguous(let ids) = registry.detect(probe) else {
+            Issue.record("expected a tie")
+            return
+        }
+        #expect(ids == ["dsx-trades", "claims-everything"])
+    }
+}
