@@ -118,3 +118,16 @@ struct ExactDecimalPropertyTests {
         }
     }
 }
+
+@Suite("Decimal text at the edges")
+struct DecimalTextTests {
+    @Test(arguments: [
+        "-9223372036854775808", "-9223372036854775807", "9223372036854775808", "18446744073709551615",
+        "18446744073709551616", "-18446744073709551616", "0.0000000000000000000000000000000000001",
+        "-99999999999999999999999999999999999999", "12345678901234567890.123456789012345678",
+        "-0.5", "0.5", "10", "0",
+    ])
+    func writesWhatItRead(text: String) {
+        #expect(ExactDecimal(text).description == text)
+    }
+}

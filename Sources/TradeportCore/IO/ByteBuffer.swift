@@ -81,6 +81,36 @@ public struct ByteBuffer {
         count += 2
     }
 
+    /// Appends `value × 10^-scale` in plain decimal (`0.0025`, `12`), writing the digits from the
+    /// right straight into the buffer. The caller reserved room (at most 41 bytes).
+    @inline(__always)
+    mutating func appendDecimalDigits(_ value: UInt64, scale: Int) {
+        var count = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            count += 1
+        }
+        let width = scale == 0 ? count : max(count, scale + 1) + 1  // with the point and a leading 0
+        var v = value
+        var p = base + self.count + width - 1
+        if scale > 0 {
+            for _ in 0..<scale {
+                p.pointee = UInt8(truncatingIfNeeded: v % 10) &+ 48
+                v /= 10
+                p -= 1
+            }
+            p.pointee = UInt8(ascii: ".")
+            p -= 1
+        }
+        repeat {
+            p.pointee = UInt8(truncatingIfNeeded: v % 10) &+ 48
+            v /= 10
+            p -= 1
+        } while p >= base + self.count
+        self.count += width
+    }
+
     public mutating func appendInt(_ value: Int) {
         reserve(21)
         if value < 0 { appendUnchecked(UInt8(ascii: "-")) }

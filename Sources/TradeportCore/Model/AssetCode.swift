@@ -50,3 +50,32 @@ extension AssetCode: Decodable {
         self = code
     }
 }
+
+/// Turns field bytes into asset codes, remembering the last few: an export names the same few
+/// codes on every row, and a remembered code costs a comparison instead of a new string.
+public final class AssetCodeCache {
+    private var keys: [UInt64] = []
+    private var codes: [AssetCode] = []
+    private var next = 0
+    private static let size = 32
+
+    public init() {}
+
+    /// The code for `bytes` (upper-cased), or `nil` when they are not letters and digits.
+    public func code(_ bytes: UnsafeRawBufferPointer) -> AssetCode? {
+        guard bytes.count <= 8, !bytes.isEmpty else { return AssetCode(bytes: bytes) }
+        var key: UInt64 = 0
+        for b in bytes { key = key << 8 | UInt64(b) }
+        for i in 0..<keys.count where keys[i] == key { return codes[i] }
+        guard let code = AssetCode(bytes: bytes) else { return nil }
+        if keys.count < Self.size {
+            keys.append(key)
+            codes.append(code)
+        } else {
+            keys[next] = key
+            codes[next] = code
+            next = (next + 1) % Self.size
+        }
+        return code
+    }
+}

@@ -65,41 +65,34 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
     /// Appends the canonical text to `buffer` (the fast path the writers use).
     public func appendText(to buffer: inout ByteBuffer) {
         buffer.reserve(42)
-        if mantissa < 0 { buffer.appendUnchecked(UInt8(ascii: "-")) }
-        let magnitude = mantissa.magnitude
-        // Digits, least significant first, into a small stack buffer.
-        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &storage) { digits in
-            var count = 0
-            if magnitude <= UInt128(UInt64.max) {
-                var v = UInt64(magnitude)
-                repeat {
-                    digits[count] = UInt8(truncatingIfNeeded: v % 10) &+ 48
-                    v /= 10
-                    count += 1
-                } while v != 0
-            } else {
-                var v = magnitude
-                repeat {
-                    digits[count] = UInt8(truncatingIfNeeded: v % 10) &+ 48
-                    v /= 10
-                    count += 1
-                } while v != 0
-            }
-            if scale == 0 {
-                for i in stride(from: count - 1, through: 0, by: -1) { buffer.appendUnchecked(digits[i]) }
-                return
-            }
-            if count <= scale {
-                buffer.appendUnchecked(UInt8(ascii: "0"))
-                buffer.appendUnchecked(UInt8(ascii: "."))
-                for _ in 0..<(scale - count) { buffer.appendUnchecked(UInt8(ascii: "0")) }
-                for i in stride(from: count - 1, through: 0, by: -1) { buffer.appendUnchecked(digits[i]) }
-            } else {
-                for i in stride(from: count - 1, through: scale, by: -1) { buffer.appendUnchecked(digits[i]) }
-                buffer.appendUnchecked(UInt8(ascii: "."))
-                for i in stride(from: scale - 1, through: 0, by: -1) { buffer.appendUnchecked(digits[i]) }
-            }
+        if high < 0 { buffer.appendUnchecked(UInt8(ascii: "-")) }
+        let scale = self.scale
+        if high == 0 || (high == -1 && Int64(bitPattern: low) < 0 && low != 0x8000_0000_0000_0000) {
+            // The magnitude fits in 64 bits: the usual case.
+            let magnitude = high == 0 ? low : UInt64(bitPattern: -Int64(bitPattern: low))
+            buffer.appendDecimalDigits(magnitude, scale: scale)
+            return
+        }
+        // Wide values: split into 19-digit words, most significant first.
+        var v = mantissa.magnitude
+        var words: [UInt64] = []
+        let base: UInt128 = 10_000_000_000_000_000_000
+        while v != 0 {
+            words.append(UInt64(v % base))
+            v /= base
+        }
+        var digits: [UInt8] = []
+        for (i, word) in words.reversed().enumerated() {
+            var text = Array(String(word).utf8)
+            if i > 0 { text = Array(repeating: UInt8(ascii: "0"), count: 19 - text.count) + text }
+            digits += text
+        }
+        if scale >= digits.count {
+            digits = Array(repeating: UInt8(ascii: "0"), count: scale - digits.count + 1) + digits
+        }
+        for (i, d) in digits.enumerated() {
+            if i == digits.count - scale { buffer.appendUnchecked(UInt8(ascii: ".")) }
+            buffer.appendUnchecked(d)
         }
     }
 

@@ -8,6 +8,19 @@ public enum CanonicalJSON {
         var text = text
         text.withUTF8 { bytes in
             let n = bytes.count
+            // Most strings need no escaping: copy them whole.
+            var clean = true
+            for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                clean = false
+                break
+            }
+            if clean {
+                out.reserve(n + 2)
+                out.appendUnchecked(UInt8(ascii: "\""))
+                out.append(UnsafeRawBufferPointer(bytes))
+                out.appendUnchecked(UInt8(ascii: "\""))
+                return
+            }
             out.reserve(n * 6 + 2)
             out.appendUnchecked(UInt8(ascii: "\""))
             for i in 0..<n {

@@ -36,6 +36,9 @@ enum DSX {
     /// Collects the errors of one row, so that a row with several problems names them all.
     struct RowErrors {
         var errors: [FieldError] = []
+        let codes: AssetCodeCache
+
+        init(codes: AssetCodeCache) { self.codes = codes }
 
         mutating func add(_ column: Int, _ field: String, _ message: String) {
             errors.append(FieldError(column: column, field: field, message: message))
@@ -75,7 +78,7 @@ enum DSX {
         /// An asset code in column `column`.
         mutating func asset(_ record: CSVRecord, _ column: Int, _ field: String) -> AssetCode? {
             let f = record[column - 1]
-            if let code = AssetCode(bytes: f) { return code }
+            if let code = codes.code(f) { return code }
             add(column, field, f.isEmpty ? "empty; expected an asset code like BTC" : "'\(text(f))' is not an asset code (letters and digits)")
             return nil
         }
@@ -184,10 +187,11 @@ enum DSX {
         var zone = (options.timeZone ?? .utc).makeConverter()
         let origin = SourceLocation(path: input.path, row: 0)
         let reader = CSVReader(dialect: dialect) { buffer in try input.read(into: buffer) }
+        let codes = AssetCodeCache()
         try reader.forEachRecord { record in
             if record.isEmptyLine { return }
             let location = origin.atRow(record.line)
-            var check = RowErrors()
+            var check = RowErrors(codes: codes)
             if let malformation = record.malformation {
                 check.errors.append(FieldError(column: nil, field: nil, message: malformation))
             }
