@@ -20,7 +20,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The exports to convert ('-' for standard input).", valueName: "FILE"))
     var files: [String]
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write to FILE (atomically) instead of standard output.", valueName: "FILE"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write to FILE (atomically) instead of standard output ('-').", valueName: "FILE"))
     var output: String?
 
     @Flag(help: "Write JSON Lines: one object per operation, then skipped, rejected, warnings and a summary line.")
@@ -74,7 +74,11 @@ struct ConvertCommand: ParsableCommand {
 
         let out: OutputFile
         do {
-            out = try output.map { try OutputFile.atomic(path: $0) } ?? OutputFile.standardOutput(holdUntilCommit: strict)
+            if let output, output != "-" {
+                out = try OutputFile.atomic(path: output)
+            } else {
+                out = try OutputFile.standardOutput(holdUntilCommit: strict)
+            }
         } catch let error as OutputError {
             throw CommandFailure(message: "cannot write \(error)")
         }

@@ -52,6 +52,28 @@ struct ConvertCommandTests {
         #expect(r.stderr.contains("rejected (8):"))
     }
 
+    @Test func jsonLinesGroupSkippedThenRejectedThenWarningsThenSummary() throws {
+        let dir = try CLI.temporaryDirectory()
+        let rows = [
+            "2019-01-03 10:00:00;Withdraw;USD;30;0;Main;Bank;Complete;;3;;;",
+            "2019-01-02 10:00:00;Deposit;USD;5;0;Bank;Main;Failed;;2;;;",
+            "2019-01-02 09:00:00;Deposit;USD;x;0;Bank;Main;Complete;;4;;;",
+            "2019-01-01 10:00:00;Deposit;USD;5;0;Bank;Main;Failed;;1;;;",
+        ]
+        try rows.joined(separator: "\n").write(toFile: dir + "/t.csv", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["convert", "--jsonl", "t.csv"], in: dir)
+        #expect(r.status == 1)
+        let kinds = r.stdout.split(separator: "\n").map { line in
+            String(line.split(separator: "\"")[3])
+        }
+        #expect(kinds == ["transaction", "skipped", "skipped", "rejected", "warning", "summary"])
+    }
+
+    @Test func dashAsOutputIsStandardOutput() throws {
+        let r = try CLI.run(["convert", "-o", "-", "--jsonl"] + examples)
+        #expect(r.status == 0 && r.stdout.hasPrefix(#"{"kind":"trade""#))
+    }
+
     @Test func strictWritesNothingWhenARowIsRejected() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.run(["convert", "--strict", CLI.fixtures + "/corrupted-trades.csv", "-o", dir + "/out.json"])

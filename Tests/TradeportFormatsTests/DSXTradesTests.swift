@@ -88,3 +88,29 @@ struct DSXTradesTests {
         #expect(TestKit.detects(adapter, goodTrade + "\nbroken;row\n" + goodTrade + "\n" + goodTrade))
     }
 }
+
+@Suite("DSX edge cases")
+struct DSXEdgeCaseTests {
+    @Test func aTimeThatLeavesTheWritableYearsIsRejected() throws {
+        var options = ConversionOptions()
+        options.read.timeZone = SourceTimeZone(identifier: "America/New_York")
+        let row = goodTrade.replacingOccurrences(of: "2019-11-25 8:08:44", with: "9999-12-31 23:00:00")
+        let doc = try TestKit.convert(row, with: DSXTradesAdapter(), options: options)
+        #expect(doc.rejected.first?.errors.map(\.column) == [1])
+    }
+
+    @Test func aCachedAssetCodeDoesNotHideABadOne() throws {
+        let bad = goodTrade.replacingOccurrences(of: ";EOS;0,0003597", with: ";\u{0}EOS;0,0003597")
+        let doc = try TestKit.convert(goodTrade + "\n" + bad, with: DSXTradesAdapter())
+        #expect(doc.rejected.first?.errors.first?.column == 5)
+    }
+
+    @Test func aBalanceBeyondThirtyEightDigitsIsWarnedNotRounded() throws {
+        let big = "90000000000000000000000000000000000000"
+        let rows = (1...2).map { "2019-01-0\($0) 10:00:00;Deposit;USD;\(big);0;Bank;Main;Complete;;\($0);;;" }
+        let doc = try TestKit.convert(rows.joined(separator: "\n"), with: DSXTransactionsAdapter())
+        #expect(doc.allTransactions.count == 2)
+        #expect(doc.warnings.map(\.code) == ["balance-untracked"])
+        #expect(doc.warnings.first?.source?.row == 2)
+    }
+}

@@ -25,6 +25,8 @@ struct BalanceLedger {
     private var eventMantissa: [Int64] = []
     private var eventScale: [UInt8] = []
     private var wide: [Int: ExactDecimal] = [:]
+    /// Accounts whose balance stopped being followed (a value beyond 38 digits), and where.
+    private var untracked: [(op: Int, account: UInt32)] = []
     private static let wideMarker: UInt8 = 0xFF
 
     mutating func reserve(_ operations: Int) {
@@ -107,7 +109,12 @@ struct BalanceLedger {
             add(portfolio, t.base, buy ? t.quantity : t.quantity.negated)
             var value = t.amount ?? t.quantity.multiplied(by: t.price)
             if let interest = t.accruedInterest { value = value?.adding(interest) }
-            if let value { add(portfolio, t.quote, buy ? value.negated : value) }
+            if let value {
+                add(portfolio, t.quote, buy ? value.negated : value)
+            } else {
+                // quantity × price beyond 38 digits: this account's balance cannot be followed.
+                untracked.append((times.count - 1, account(portfolio, t.quote)))
+            }
             for fee in t.fees { add(portfolio, fee.currency, fee.amount.negated) }
         case .transaction(let t):
             guard t.status == .complete else { return }
@@ -186,12 +193,17 @@ struct BalanceLedger {
     }
 
     /// One `negative-balance` warning per portfolio and asset whose balance goes below zero,
-    /// at the first operation that takes it there.
+    /// at the first operation that takes it there; and one `balance-untracked` warning per
+    /// account whose balance went beyond 38 digits and could no longer be followed.
     func negativeBalanceWarnings() -> [ConversionWarning] {
         guard !times.isEmpty else { return [] }
         var balances = [ExactDecimal?](repeating: .zero, count: accounts.count)
         var warned = [Bool](repeating: false, count: accounts.count)
-        var found: [(op: Int, account: Int, balance: ExactDecimal)] = []
+        var found: [(op: Int, account: Int, balance: ExactDecimal?)] = []
+        for item in untracked where balances[Int(item.account)] != nil {
+            balances[Int(item.account)] = nil
+            found.append((item.op, Int(item.account), nil))
+        }
         for op32 in timeOrder() {
             let op = Int(op32)
             let end = op + 1 < firstEvent.count ? Int(firstEvent[op + 1]) : eventAccount.count
@@ -199,9 +211,13 @@ struct BalanceLedger {
                 let a = Int(eventAccount[e])
                 guard let current = balances[a] else { continue }
                 // A balance beyond 38 digits stops being tracked rather than being rounded.
-                let next = current.adding(value(e))
+                guard let next = current.adding(value(e)) else {
+                    balances[a] = nil
+                    found.append((op, a, nil))
+                    continue
+                }
                 balances[a] = next
-                if let next, next.isNegative, !warned[a] {
+                if next.isNegative, !warned[a] {
                     warned[a] = true
                     found.append((op, a, next))
                 }
@@ -211,10 +227,17 @@ struct BalanceLedger {
             let account = accounts[item.account]
             let place = origins[Int(origin(ofOperation: item.op))]
             let time = Timestamp(secondsSinceEpoch: times[item.op])
+            let source = place.atRow(Int(rows[item.op]))
+            guard let balance = item.balance else {
+                return ConversionWarning(
+                    code: "balance-untracked",
+                    message: "balance of \(account.asset) in portfolio \(account.portfolio) goes beyond 38 digits at \(time); it is not checked from there on",
+                    source: source)
+            }
             return ConversionWarning(
                 code: "negative-balance",
-                message: "balance of \(account.asset) in portfolio \(account.portfolio) goes below zero, to \(item.balance), at \(time): the history loaded is incomplete, or a row is wrong",
-                source: place.atRow(Int(rows[item.op])))
+                message: "balance of \(account.asset) in portfolio \(account.portfolio) goes below zero, to \(balance), at \(time): the history loaded is incomplete, or a row is wrong",
+                source: source)
         }
     }
 }

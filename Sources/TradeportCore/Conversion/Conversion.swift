@@ -136,10 +136,12 @@ public final class Conversion<Sink: ConversionSink> {
         // The channel is closed: the reader is done and its results are visible here.
         self.ledger = ledger
         index = reader.index
-        if let error = reader.failure ?? failure { throw error }
+        // The summary is kept even when the source failed part-way: its operations are in the
+        // index and reached the sink, and later sources number themselves after it.
         var summary = reader.summary
         summary.sha256 = input.sha256Hex()
         sources.append(summary)
+        if let error = reader.failure ?? failure { throw error }
         return summary
     }
 

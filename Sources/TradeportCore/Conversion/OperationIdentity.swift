@@ -52,7 +52,7 @@ public enum OperationIdentity {
     }
 
     /// Sets the operation's id. `occurrences` counts content-hashed operations within one source.
-    public static func assignId(to operation: inout Operation, format: String, occurrences: inout [String: Int]) {
+    static func assignId(to operation: inout Operation, format: String, occurrences: inout [String: Int]) {
         // The id is filled in where the adapter left it empty, in the operation's own storage:
         // the adapter's copy still references that storage, and a copy-on-write here would
         // duplicate every operation just to set one field.

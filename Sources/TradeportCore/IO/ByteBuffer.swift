@@ -145,7 +145,9 @@ public struct FastHasher {
 
     @inline(__always)
     public mutating func combine(_ value: UInt64) {
-        state = Self.fold(state ^ 0xA076_1D64_78BD_642F, value ^ 0xE703_7ED1_A0B4_28DB)
+        // The previous state always survives in the result, even when the product is zero.
+        let mixed = Self.fold(state ^ 0xA076_1D64_78BD_642F, value ^ 0xE703_7ED1_A0B4_28DB)
+        state = mixed ^ (state << 23 | state >> 41) ^ value
     }
 
     @inline(__always)

@@ -71,7 +71,7 @@ public final class OutputFile {
         try flush()
         finished = true
         if let temp = temporaryPath {
-            PendingOutputs.shared.remove(temp)
+            defer { PendingOutputs.shared.remove(temp) }
             // New files get the usual permissions (mkstemp makes them 0600).
             let mask = umask(0)
             umask(mask)
@@ -177,27 +177,48 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 /// Temporary output files not yet committed, removed by `removeAllNow()` from a signal handler.
 public final class PendingOutputs: @unchecked Sendable {
     public static let shared = PendingOutputs()
-    private var lock = pthread_mutex_t()
-    // C strings kept alive so a signal handler can unlink them without allocating.
-    private var paths: [String: UnsafeMutablePointer<CChar>] = [:]
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    /// C strings in fixed slots, so that a signal handler can unlink them without allocating,
+    /// locking or touching a Swift collection.
+    private let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    private static let slotCount = 64
 
-    private init() { pthread_mutex_init(&lock, nil) }
+    private init() {
+        lock = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        slots = .allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: nil, count: Self.slotCount)
+    }
 
     func add(_ path: String) {
-        pthread_mutex_lock(&lock)
-        paths[path] = strdup(path)
-        pthread_mutex_unlock(&lock)
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        for i in 0..<Self.slotCount where slots[i] == nil {
+            slots[i] = strdup(path)
+            return
+        }
+        // More pending outputs than slots: the extra one is not removed on a signal (only
+        // one output exists per run of the command line).
     }
 
     func remove(_ path: String) {
-        pthread_mutex_lock(&lock)
-        if let p = paths.removeValue(forKey: path) { free(p) }
-        pthread_mutex_unlock(&lock)
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        for i in 0..<Self.slotCount {
+            if let p = slots[i], String(cString: p) == path {
+                slots[i] = nil
+                free(p)
+                return
+            }
+        }
     }
 
-    /// Unlinks every pending temporary file (for SIGINT/SIGTERM handlers).
+    /// Unlinks every pending temporary file. Async-signal-safe: it only reads the slots and
+    /// calls unlink(2).
     public func removeAllNow() {
-        for p in paths.values { unlink(p) }
+        for i in 0..<Self.slotCount {
+            if let p = slots[i] { unlink(p) }
+        }
     }
 }
 

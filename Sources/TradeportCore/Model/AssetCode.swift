@@ -63,9 +63,10 @@ public final class AssetCodeCache {
 
     /// The code for `bytes` (upper-cased), or `nil` when they are not letters and digits.
     public func code(_ bytes: UnsafeRawBufferPointer) -> AssetCode? {
-        guard bytes.count <= 8, !bytes.isEmpty else { return AssetCode(bytes: bytes) }
-        var key: UInt64 = 0
-        for b in bytes { key = key << 8 | UInt64(b) }
+        guard bytes.count <= 7, !bytes.isEmpty else { return AssetCode(bytes: bytes) }
+        // The bytes and their count: "\0BTC" and "BTC" must not share a key.
+        var key = UInt64(bytes.count) << 56
+        for (i, b) in bytes.enumerated() { key |= UInt64(b) << (8 * UInt64(i)) }
         for i in 0..<keys.count where keys[i] == key { return codes[i] }
         guard let code = AssetCode(bytes: bytes) else { return nil }
         if keys.count < Self.size {

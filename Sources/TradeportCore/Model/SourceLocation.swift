@@ -55,15 +55,18 @@ extension SourceLocation: Decodable {
 /// The names of inputs and sheets, numbered; names are only ever added.
 final class SourceNames: @unchecked Sendable {
     static let shared = SourceNames()
-    private var lock = pthread_mutex_t()
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
     private var names: [String] = []
     private var numbers: [String: UInt32] = [:]
 
-    private init() { pthread_mutex_init(&lock, nil) }
+    private init() {
+        lock = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+    }
 
     func number(for name: String) -> UInt32 {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
         if let n = numbers[name] { return n }
         let n = UInt32(names.count)
         names.append(name)
@@ -72,8 +75,8 @@ final class SourceNames: @unchecked Sendable {
     }
 
     func name(_ number: UInt32) -> String {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
         return names[Int(number)]
     }
 }

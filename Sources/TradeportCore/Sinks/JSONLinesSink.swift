@@ -1,13 +1,15 @@
 /// Writes JSON Lines as operations arrive: each operation as one object with `kind` and
-/// `portfolio`, then the skipped and rejected rows (held on disk meanwhile), the warnings, and a
-/// last `summary` line.
+/// `portfolio`, then the skipped rows, the rejected rows (both held on disk meanwhile), the
+/// warnings, and a last `summary` line.
 public final class JSONLinesSink: ConversionSink {
     private let output: OutputFile
-    private let laterLines: Spool
+    private let skippedLines: Spool
+    private let rejectedLines: Spool
 
     public init(output: OutputFile) throws {
         self.output = output
-        self.laterLines = try Spool()
+        skippedLines = try Spool()
+        rejectedLines = try Spool()
     }
 
     public func write(_ operation: Operation, portfolio: String) throws {
@@ -30,7 +32,7 @@ public final class JSONLinesSink: ConversionSink {
     }
 
     public func write(_ skipped: SkippedRow) throws {
-        try laterLines.append { out in
+        try skippedLines.append { out in
             CanonicalJSON.appendRaw("{\"kind\":\"skipped\",", to: &out)
             CanonicalJSON.appendSkippedFields(skipped, to: &out)
             CanonicalJSON.appendRaw("}\n", to: &out)
@@ -38,7 +40,7 @@ public final class JSONLinesSink: ConversionSink {
     }
 
     public func write(_ rejected: RejectedRow) throws {
-        try laterLines.append { out in
+        try rejectedLines.append { out in
             CanonicalJSON.appendRaw("{\"kind\":\"rejected\",", to: &out)
             CanonicalJSON.appendRejectedFields(rejected, to: &out)
             CanonicalJSON.appendRaw("}\n", to: &out)
@@ -47,7 +49,8 @@ public final class JSONLinesSink: ConversionSink {
 
     public func finish(_ report: ConversionReport) throws {
         try output.flush()
-        try laterLines.copy(to: output)
+        try skippedLines.copy(to: output)
+        try rejectedLines.copy(to: output)
         try output.append { out in
             for warning in report.warnings {
                 CanonicalJSON.appendRaw("{\"kind\":\"warning\",", to: &out)

@@ -34,6 +34,9 @@ public struct SourceTimeZone: Sendable, Hashable, CustomStringConvertible {
 
         init(zone: TimeZone?) { self.zone = zone }
 
+        /// The zone's name, for messages.
+        public var zoneName: String { zone?.identifier ?? "UTC" }
+
         public mutating func timestamp(for local: LocalDateTime) -> Timestamp {
             let wall = local.secondsAsIfUTC
             guard let zone else { return Timestamp(secondsSinceEpoch: wall) }

@@ -10,6 +10,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.secondsSinceEpoch < b.secondsSinceEpoch }
 
+    /// The instants RFC 3339 can write: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z. A wall-clock
+    /// time near either end can fall outside once its zone's offset is applied.
+    public static let writableRange: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+
+    public var isWritable: Bool { Self.writableRange.contains(secondsSinceEpoch) }
+
     /// RFC 3339 in UTC: `2019-11-25T08:08:44Z`.
     public var description: String {
         var buffer = ByteBuffer(capacity: 32)

@@ -47,7 +47,12 @@ enum DSX {
         /// The time in column `column`, converted from the source's zone.
         mutating func time(_ record: CSVRecord, _ column: Int, zone: inout SourceTimeZone.Converter) -> Timestamp? {
             let f = record[column - 1]
-            if let local = parseTime(f) { return zone.timestamp(for: local) }
+            if let local = parseTime(f) {
+                let instant = zone.timestamp(for: local)
+                if instant.isWritable { return instant }
+                add(column, "time", "'\(text(f))' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC")
+                return nil
+            }
             add(column, "time", "'\(text(f))' is not a time like 2019-11-25 8:08:44 (yyyy-MM-dd H:mm:ss, a real calendar date)")
             return nil
         }
