@@ -184,21 +184,9 @@ public final class CSVReader {
             let progressed = position > start
             start = position
             if start < end && !progressed {
-                // The buffer ends inside a record: read more, or at the end take what there is.
-                if try refill() { continue }
-                try buffer.withUnsafeBytes { b in
-                    let parsed = Self.parseRecord(b, from: start, end: end, final: true, dialect: dialect,
-                                                  spans: &spans, scratch: &scratch)!
-                    try spans.withUnsafeBufferPointer { s in
-                        try scratch.withUnsafeBytes { sc in
-                            try body(CSVRecord(
-                                line: line, raw: UnsafeRawBufferPointer(rebasing: b[start..<parsed.recordEnd]),
-                                malformation: parsed.malformation, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
-                        }
-                    }
-                    line += parsed.lines
-                    start = parsed.next
-                }
+                // The buffer ends inside a record: read more. At the end of the input the next
+                // pass parses with `final` set and takes what there is.
+                _ = try refill()
             }
         }
     }
