@@ -11,7 +11,7 @@ enum SummaryText {
             lines.append("total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates))")
         }
         let portfolios = report.portfolios.count == 1 ? "portfolio \(report.portfolios[0])" : "\(report.portfolios.count) portfolios"
-        lines.append("\(report.trades) trades and \(report.transactions) transactions in \(portfolios)")
+        lines.append("\(plural(report.trades, "trade")) and \(plural(report.transactions, "transaction")) in \(portfolios)")
         if !report.warnings.isEmpty {
             lines.append("warnings (\(report.warnings.count)):")
             for w in report.warnings {
@@ -39,6 +39,8 @@ enum SummaryText {
     }
 
     private static func counts(rows: Int, operations: Int, skipped: Int, rejected: Int, duplicates: Int) -> String {
-        "\(rows) rows: \(operations) operations, \(skipped) skipped, \(rejected) rejected, \(duplicates) duplicates"
+        "\(plural(rows, "row")): \(plural(operations, "operation")), \(skipped) skipped, \(rejected) rejected, \(plural(duplicates, "duplicate"))"
     }
+
+    static func plural(_ n: Int, _ word: String) -> String { n == 1 ? "1 \(word)" : "\(n) \(word)s" }
 }
