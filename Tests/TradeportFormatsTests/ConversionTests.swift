@@ -99,3 +99,44 @@ struct DetectionTests {
         #expect(ids == ["dsx-trades", "claims-everything"])
     }
 }
+
+/// A minimal adapter without venue ids: each line `seconds;asset;amount` is a deposit.
+struct DepositsWithoutIds: FormatAdapter {
+    let id = "plain-deposits"
+    let summary = "deposits without ids, for tests"
+    func detect(_ probe: FormatProbe) -> Detection { .noMatch("tests only") }
+    func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try input.read(into: $0) }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        for (i, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n").enumerated() {
+            let f = line.split(separator: ";").map(String.init)
+            let deposit = CashTransaction(
+                externalId: nil, time: Timestamp(secondsSinceEpoch: Int64(f[0])!), type: .deposit,
+                asset: AssetCode(f[1])!, amount: ExactDecimal(f[2]), source: SourceLocation(path: input.path, row: i + 1))
+            try emit(.operation(.transaction(deposit)), { String(line) })
+        }
+    }
+}
+
+@Suite("Ids without venue ids")
+struct ContentIdTests {
+    @Test func identicalRowsStayDistinctWithinASourceAndCollapseAcrossSources() throws {
+        let text = "100;USD;5\n100;USD;5\n200;EUR;1"
+        let a = try TestKit.writeTemporaryFile(text, name: "a.csv")
+        let b = try TestKit.writeTemporaryFile(text, name: "b.csv")
+        let doc = try TestKit.convert(paths: [a, b], with: DepositsWithoutIds())
+        let ids = doc.allTransactions.map(\.id)
+        #expect(ids.count == 3)
+        #expect(ids.allSatisfy { $0.range(of: #"^plain-deposits:~[0-9a-f]{20}\.[12]$"#, options: .regularExpression) != nil })
+        #expect(ids[0].dropLast(2) == ids[1].dropLast(2) && ids[0] != ids[1])
+        #expect(doc.sources.map(\.duplicates) == [0, 3])
+        // Stable across runs: the same content gives the same id.
+        let again = try TestKit.convert(paths: [b], with: DepositsWithoutIds())
+        #expect(again.allTransactions.map(\.id) == ids)
+    }
+}
