@@ -33,7 +33,7 @@ let package = Package(
         // Helpers for testing a format adapter in a few lines (what a new adapter's tests use).
         .target(name: "TradeportTestKit", dependencies: ["TradeportCore"]),
         .testTarget(name: "TradeportCoreTests", dependencies: ["TradeportCore", "TradeportTestKit"]),
-        .testTarget(name: "TradeportCSVTests", dependencies: ["TradeportCSV"]),
+        .testTarget(name: "TradeportCSVTests", dependencies: ["TradeportCSV", "TradeportTestKit"]),
         .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit"]),
         .testTarget(
             name: "TradeportEndToEndTests",

@@ -70,3 +70,20 @@ extension ExactDecimal {
         self = value
     }
 }
+
+/// A small deterministic generator for property tests: the same seed gives the same cases on
+/// every machine and run (a linear congruential generator; not for anything but tests).
+public struct SeededGenerator {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    /// The next value, 31 bits wide.
+    public mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
+    }
+
+    /// One of `items`.
+    public mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
+}

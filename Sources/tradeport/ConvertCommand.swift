@@ -62,14 +62,13 @@ struct ConvertCommand: ParsableCommand {
             }
             read.timeZone = zone
         }
-        if let format, registry.adapter(id: format) == nil {
-            throw CommandFailure(message: "unknown format '\(format)'; known formats: \(registry.ids.joined(separator: ", "))")
-        }
-        // Every input is opened and recognized before anything is written.
+        // A named format is checked before any file is opened; every input is opened and
+        // recognized before anything is written.
+        let named = try format.map { try Inputs.named($0, in: registry) }
         var sources: [(SourceInput, any FormatAdapter)] = []
         for path in files {
             let input = try Inputs.open(path)
-            sources.append((input, try Inputs.adapter(for: input, named: format, registry: registry)))
+            sources.append((input, try named ?? Inputs.adapter(for: input, named: nil, registry: registry)))
         }
 
         let out: OutputFile

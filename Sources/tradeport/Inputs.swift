@@ -15,14 +15,17 @@ enum Inputs {
         return input
     }
 
+    /// The adapter named `id`, or a failure listing the known ones.
+    static func named(_ id: String, in registry: FormatRegistry) throws -> any FormatAdapter {
+        guard let adapter = registry.adapter(id: id) else {
+            throw CommandFailure(message: "unknown format '\(id)'; known formats: \(registry.ids.joined(separator: ", "))")
+        }
+        return adapter
+    }
+
     /// The adapter for `input`: the one named, or the one detection finds.
     static func adapter(for input: SourceInput, named id: String?, registry: FormatRegistry) throws -> any FormatAdapter {
-        if let id {
-            guard let adapter = registry.adapter(id: id) else {
-                throw CommandFailure(message: "unknown format '\(id)'; known formats: \(registry.ids.joined(separator: ", "))")
-            }
-            return adapter
-        }
+        if let id { return try named(id, in: registry) }
         switch registry.detect(input.probe) {
         case .detected(let adapter):
             return adapter

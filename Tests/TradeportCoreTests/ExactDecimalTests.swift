@@ -77,14 +77,6 @@ struct ExactDecimalTests {
 /// Random numbers written in several styles parse to what plain string arithmetic says.
 @Suite("Exact decimals against a reference")
 struct ExactDecimalPropertyTests {
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
-    }
-
     /// The canonical form by string manipulation alone: strip leading zeros of the integer part,
     /// trailing zeros of the fraction, and the sign of zero.
     func reference(negative: Bool, integer: String, fraction: String) -> String {
@@ -98,8 +90,8 @@ struct ExactDecimalPropertyTests {
 
     @Test(arguments: 1...300)
     func parsesLikeTheReference(seed: Int) {
-        var g = Generator(state: UInt64(seed) &* 0xD134_2543_DE82_EF95)
-        let digits = { (n: Int, g: inout Generator) in String((0..<n).map { _ in Character(String(g.next() % 10)) }) }
+        var g = SeededGenerator(seed: UInt64(seed) &* 0xD134_2543_DE82_EF95)
+        let digits = { (n: Int, g: inout SeededGenerator) in String((0..<n).map { _ in Character(String(g.next() % 10)) }) }
         let integer = digits(Int(1 + g.next() % 20), &g)
         let fraction = g.next() % 3 == 0 ? "" : digits(Int(1 + g.next() % 18), &g)
         let negative = g.next() % 4 == 0

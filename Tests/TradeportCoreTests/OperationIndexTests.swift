@@ -49,3 +49,52 @@ struct OperationIndexTests {
         #expect(throws: OutputError.self) { try OutputFile.atomic(path: "/nonexistent-dir-\(UUID())/out.json") }
     }
 }
+
+/// `OperationIdentity.contentHash` lists the fields by hand (for speed); a field it forgets would
+/// let a conflicting row pass as a duplicate. These counts fail when a field is added, as a
+/// reminder to hash it too.
+@Suite("Content hash covers every field")
+struct ContentHashCoverageTests {
+    @Test func fieldCountsMatchWhatTheHashLists() {
+        let source = SourceLocation(path: "x", row: 1)
+        let trade = Trade(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("A")!,
+                          quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
+        let transaction = CashTransaction(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .deposit,
+                                          asset: AssetCode("A")!, amount: ExactDecimal(1), source: source)
+        // All fields but `id` and `source` are hashed: 16 of 18 for trades, 13 of 15 for transactions.
+        #expect(Mirror(reflecting: trade.fields).children.count == 18)
+        #expect(Mirror(reflecting: transaction.fields).children.count == 15)
+    }
+
+    @Test func everyHashedFieldChangesTheHash() {
+        let source = SourceLocation(path: "x", row: 1)
+        let base = Trade(externalId: "1", time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("A")!,
+                         quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
+        var variants: [Trade] = []
+        func variant(_ change: (inout Trade) -> Void) { var t = base; change(&t); variants.append(t) }
+        variant { $0.externalId = "2" }
+        variant { $0.time = Timestamp(secondsSinceEpoch: 1) }
+        variant { $0.side = .sell }
+        variant { $0.base = AssetCode("C")! }
+        variant { $0.quote = AssetCode("C")! }
+        variant { $0.quantity = ExactDecimal(2) }
+        variant { $0.price = ExactDecimal(2) }
+        variant { $0.amount = ExactDecimal(1) }
+        variant { $0.accruedInterest = ExactDecimal(1) }
+        variant { $0.fees = [TradeFee(amount: ExactDecimal(1), currency: AssetCode("A")!, kind: .broker)] }
+        variant { $0.isin = "X" }
+        variant { $0.name = "X" }
+        variant { $0.venue = "X" }
+        variant { $0.settlementDate = CalendarDate(year: 2020, month: 1, day: 1) }
+        variant { $0.account = "X" }
+        variant { $0.orderId = "X" }
+        let original = OperationIdentity.contentHash(.trade(base))
+        #expect(variants.count == 16)
+        for (i, t) in variants.enumerated() {
+            #expect(OperationIdentity.contentHash(.trade(t)) != original, "trade field \(i)")
+        }
+        var moved = base
+        moved.source = SourceLocation(path: "y", row: 9)
+        #expect(OperationIdentity.contentHash(.trade(moved)) == original)
+    }
+}

@@ -5,7 +5,7 @@
 /// and the signed amount (an Int64 mantissa and a scale, or an entry in `wide` when it needs more).
 struct BalanceLedger {
     private struct Account: Hashable {
-        let portfolio: String
+        let portfolio: Int  // index into `portfolioNames`
         let asset: AssetCode
     }
 
@@ -38,8 +38,8 @@ struct BalanceLedger {
         eventScale.reserveCapacity(operations * 2)
     }
 
-    /// Recently used accounts by portfolio number and the asset code packed into a word (codes of
-    /// up to 8 bytes, that is nearly all), so that the common lookup compares integers.
+    /// Recently used accounts by portfolio number and packed asset code, so that the common lookup
+    /// compares integers.
     private var packedAccounts: [(portfolio: Int, asset: UInt64, index: UInt32)] = []
     private var portfolioNames: [String] = []
     private var lastPortfolio: (name: String, number: Int)?
@@ -52,21 +52,10 @@ struct BalanceLedger {
         return number
     }
 
-    private static func packed(_ asset: AssetCode) -> UInt64? {
-        var text = asset.text
-        return text.withUTF8 { bytes -> UInt64? in
-            guard bytes.count <= 8 else { return nil }
-            var word: UInt64 = 0
-            for b in bytes { word = word << 8 | UInt64(b) }
-            return word
-        }
-    }
-
-    private mutating func account(_ portfolio: String, _ asset: AssetCode) -> UInt32 {
-        let number = portfolioNumber(portfolio)
-        let word = Self.packed(asset)
+    private mutating func account(_ portfolio: Int, _ asset: AssetCode) -> UInt32 {
+        let word = asset.packedKey
         if let word {
-            for entry in packedAccounts where entry.asset == word && entry.portfolio == number { return entry.index }
+            for entry in packedAccounts where entry.asset == word && entry.portfolio == portfolio { return entry.index }
         }
         let key = Account(portfolio: portfolio, asset: asset)
         let index: UInt32
@@ -77,7 +66,7 @@ struct BalanceLedger {
             accounts.append(key)
             accountIndex[key] = index
         }
-        if let word, packedAccounts.count < 64 { packedAccounts.append((number, word, index)) }
+        if let word, packedAccounts.count < 64 { packedAccounts.append((portfolio, word, index)) }
         return index
     }
 
@@ -97,7 +86,8 @@ struct BalanceLedger {
     }
 
     /// Records what `operation` does to the balances of `portfolio`.
-    mutating func record(_ operation: Operation, portfolio: String) {
+    mutating func record(_ operation: Operation, portfolio name: String) {
+        let portfolio = portfolioNumber(name)
         times.append(operation.time.secondsSinceEpoch)
         firstEvent.append(UInt32(truncatingIfNeeded: eventAccount.count))
         let o = originIndex(operation.source)
@@ -123,7 +113,7 @@ struct BalanceLedger {
         }
     }
 
-    private mutating func add(_ portfolio: String, _ asset: AssetCode, _ delta: ExactDecimal) {
+    private mutating func add(_ portfolio: Int, _ asset: AssetCode, _ delta: ExactDecimal) {
         let acct = account(portfolio, asset)
         let start = Int(firstEvent[firstEvent.count - 1])
         // One event per asset and operation: a fee in the base merges with the quantity.
@@ -155,8 +145,7 @@ struct BalanceLedger {
         return ExactDecimal(normalizedMantissa: Int128(eventMantissa[e]), scale: Int(eventScale[e]))
     }
 
-    /// The operations in time order, ties in the order they were recorded. Inputs are usually
-    /// already in order, or in reverse order (DSX writes newest first): both are found in one pass.
+    /// The origin (input and sheet) of operation `op`, from the runs recorded.
     private func origin(ofOperation op: Int) -> UInt32 {
         var low = 0, high = originRuns.count - 1
         while low < high {
@@ -166,6 +155,8 @@ struct BalanceLedger {
         return originRuns[low].origin
     }
 
+    /// The operations in time order, ties in the order they were recorded. Inputs are usually
+    /// already in order, or in reverse order (DSX writes newest first): both are found in one pass.
     private func timeOrder() -> [Int32] {
         let n = times.count
         var ascending = true
@@ -225,18 +216,19 @@ struct BalanceLedger {
         }
         return found.map { item in
             let account = accounts[item.account]
+            let portfolio = portfolioNames[account.portfolio]
             let place = origins[Int(origin(ofOperation: item.op))]
             let time = Timestamp(secondsSinceEpoch: times[item.op])
             let source = place.atRow(Int(rows[item.op]))
             guard let balance = item.balance else {
                 return ConversionWarning(
                     code: "balance-untracked",
-                    message: "balance of \(account.asset) in portfolio \(account.portfolio) goes beyond 38 digits at \(time); it is not checked from there on",
+                    message: "balance of \(account.asset) in portfolio \(portfolio) goes beyond 38 digits at \(time); it is not checked from there on",
                     source: source)
             }
             return ConversionWarning(
                 code: "negative-balance",
-                message: "balance of \(account.asset) in portfolio \(account.portfolio) goes below zero, to \(balance), at \(time): the history loaded is incomplete, or a row is wrong",
+                message: "balance of \(account.asset) in portfolio \(portfolio) goes below zero, to \(balance), at \(time): the history loaded is incomplete, or a row is wrong",
                 source: source)
         }
     }

@@ -111,13 +111,17 @@ public final class Conversion<Sink: ConversionSink> {
         var ledger = self.ledger
         self.ledger = BalanceLedger()
         var failure: (any Error)?
+        var lastPortfolio: String?
         while let batch = channel.receive() {
             guard failure == nil else { continue }
             do {
                 for decision in batch {
                     switch decision {
                     case .operation(let operation, let portfolio):
-                        if !portfolios.contains(portfolio) { portfolios.insert(portfolio) }
+                        if portfolio != lastPortfolio {
+                            portfolios.insert(portfolio)
+                            lastPortfolio = portfolio
+                        }
                         if case .trade = operation { trades += 1 } else { transactions += 1 }
                         ledger.record(operation, portfolio: portfolio)
                         try sink.write(operation, portfolio: portfolio)

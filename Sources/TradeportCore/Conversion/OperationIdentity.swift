@@ -78,14 +78,7 @@ public enum OperationIdentity {
                 }
             }
         }
-        let digest = SHA256.hash(data: content())
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for b in digest.prefix(10) {
-            text.append(hex[Int(b >> 4)])
-            text.append(hex[Int(b & 15)])
-        }
-        let hash = String(decoding: text, as: UTF8.self)
+        let hash = ByteBuffer.hex(SHA256.hash(data: content()).prefix(10))
         let n = (occurrences[hash] ?? 0) + 1
         occurrences[hash] = n
         return "\(format):~\(hash).\(n)"

@@ -114,20 +114,24 @@ public struct ByteBuffer {
     public mutating func appendInt(_ value: Int) {
         reserve(21)
         if value < 0 { appendUnchecked(UInt8(ascii: "-")) }
-        var v = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let n = withUnsafeMutableBytes(of: &digits) { d -> Int in
-            var n = 0
-            repeat {
-                d[n] = UInt8(truncatingIfNeeded: v % 10) &+ 48
-                v /= 10
-                n += 1
-            } while v != 0
-            return n
-        }
-        withUnsafeBytes(of: &digits) { d in
-            for i in stride(from: n - 1, through: 0, by: -1) { appendUnchecked(d[i]) }
-        }
+        appendDecimalDigits(UInt64(value.magnitude), scale: 0)
+    }
+
+    /// Appends `byte` as two lower-case hex digits.
+    @inline(__always)
+    public mutating func appendHex(_ byte: UInt8) {
+        let digits: StaticString = "0123456789abcdef"
+        reserve(2)
+        appendUnchecked(digits.utf8Start[Int(byte >> 4)])
+        appendUnchecked(digits.utf8Start[Int(byte & 15)])
+    }
+
+    /// `bytes` in lower-case hex.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        var buffer = ByteBuffer(capacity: 64)
+        defer { buffer.deallocate() }
+        for b in bytes { buffer.appendHex(b) }
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 }
 

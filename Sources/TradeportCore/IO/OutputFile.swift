@@ -14,32 +14,29 @@ public final class OutputFile {
     public let path: String
     private var fd: Int32
     private let temporaryPath: String?
-    private let spoolsStandardOutput: Bool
+    /// Standard output held back until `commit()`, or nil.
+    private let held: Spool?
     private var buffer = ByteBuffer(capacity: OutputFile.flushSize + 65536)
     private var finished = false
     private static let flushSize = 1 << 20
 
-    private init(path: String, fd: Int32, temporaryPath: String?, spoolsStandardOutput: Bool) {
+    private init(path: String, fd: Int32, temporaryPath: String?, held: Spool?) {
         self.path = path
         self.fd = fd
         self.temporaryPath = temporaryPath
-        self.spoolsStandardOutput = spoolsStandardOutput
+        self.held = held
     }
 
     /// Output to a file at `path`, atomically.
     public static func atomic(path: String) throws -> OutputFile {
         let (fd, temp) = try makeTemporary(near: path)
-        return OutputFile(path: path, fd: fd, temporaryPath: temp, spoolsStandardOutput: false)
+        return OutputFile(path: path, fd: fd, temporaryPath: temp, held: nil)
     }
 
     /// Output to standard output. With `holdUntilCommit`, bytes are kept in a temporary file and
     /// copied out only on `commit()` (for `--strict`, where a failed run must print nothing).
     public static func standardOutput(holdUntilCommit: Bool) throws -> OutputFile {
-        if holdUntilCommit {
-            let fd = try anonymousTemporaryFile()
-            return OutputFile(path: "-", fd: fd, temporaryPath: nil, spoolsStandardOutput: true)
-        }
-        return OutputFile(path: "-", fd: 1, temporaryPath: nil, spoolsStandardOutput: false)
+        OutputFile(path: "-", fd: 1, temporaryPath: nil, held: holdUntilCommit ? try Spool() : nil)
     }
 
     deinit {
@@ -61,7 +58,11 @@ public final class OutputFile {
 
     public func flush() throws {
         guard buffer.count > 0 else { return }
-        try writeAll(fd, buffer.bytes, path: path)
+        if let held {
+            try held.append { $0.append(buffer.bytes) }
+        } else {
+            try writeAll(fd, buffer.bytes, path: path)
+        }
         buffer.removeAll()
     }
 
@@ -86,18 +87,8 @@ public final class OutputFile {
                 unlink(temp)
                 throw OutputError(path: path, errno: code)
             }
-        } else if spoolsStandardOutput {
-            defer { close(fd) }
-            lseek(fd, 0, SEEK_SET)
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
-                if n < 0 { if errno == EINTR { continue }; throw OutputError(path: "-", errno: errno) }
-                if n == 0 { break }
-                try chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
-                    try writeAll(1, UnsafeRawBufferPointer(rebasing: raw[0..<n]), path: "-")
-                }
-            }
+        } else if let held {
+            try held.forEachChunk { try writeAll(1, $0, path: "-") }
         }
     }
 
@@ -110,8 +101,6 @@ public final class OutputFile {
             close(fd)
             unlink(temp)
             PendingOutputs.shared.remove(temp)
-        } else if spoolsStandardOutput {
-            close(fd)
         }
     }
 
@@ -124,10 +113,7 @@ public final class OutputFile {
         if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
             throw OutputError(path: path, message: "is a directory")
         }
-        var template = Array("\(dir).\(name).tradeport-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
-        let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (fd, temp) = try createTemporaryFile("\(dir).\(name).tradeport-", errorPath: path)
         PendingOutputs.shared.add(temp)
         return (fd, temp)
     }
@@ -137,11 +123,17 @@ public final class OutputFile {
 /// nothing is left behind whatever happens to the process.
 func anonymousTemporaryFile() throws -> Int32 {
     let dir = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array("\(dir)/tradeport-spool-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw OutputError(path: dir, errno: errno) }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    let (fd, path) = try createTemporaryFile("\(dir)/tradeport-spool-", errorPath: dir)
+    unlink(path)
     return fd
+}
+
+/// A new file named `prefix` and six random characters (mkstemp), open for reading and writing.
+private func createTemporaryFile(_ prefix: String, errorPath: String) throws -> (Int32, String) {
+    var template = Array((prefix + "XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw OutputError(path: errorPath, errno: errno) }
+    return (fd, String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
 }
 
 func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
@@ -168,7 +160,7 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 
     init(path: String, errno code: Int32) {
         self.path = path
-        self.message = String(cString: strerror(code)).lowercased()
+        self.message = describeErrno(code)
     }
 
     public var description: String { "\(path): \(message)" }

@@ -103,15 +103,7 @@ public final class SourceInput {
 
     /// The SHA-256 of every byte read so far, in lower-case hex (of the whole input once read to the end).
     public func sha256Hex() -> String {
-        let digest = hasher.finalize()
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for b in digest {
-            out.append(hex[Int(b >> 4)])
-            out.append(hex[Int(b & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        ByteBuffer.hex(hasher.finalize())
     }
 }
 
@@ -127,10 +119,15 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
 
     init(path: String, errno code: Int32) {
         self.path = path
-        self.message = String(cString: strerror(code)).lowercased()
+        self.message = describeErrno(code)
     }
 
     public var description: String { "\(path): \(message)" }
+}
+
+/// The system's message for an `errno` value, in lower case (`no such file or directory`).
+func describeErrno(_ code: Int32) -> String {
+    String(cString: strerror(code)).lowercased()
 }
 
 /// `read(2)`, named apart from the methods called `read`.

@@ -42,39 +42,42 @@ final class Spool {
         buffer.removeAll()
     }
 
-    /// Reads `count` bytes at `offset` into `out` (replacing its contents).
+    /// Reads `count` bytes at `offset` into `out` (replacing its contents): from the file for
+    /// what was flushed, from the buffer for the rest.
     func read(offset: Int, count: Int, into out: inout [UInt8]) throws {
         out.removeAll(keepingCapacity: true)
-        if offset >= flushed {
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer.bytes[(offset - flushed)..<(offset - flushed + count)]))
-            return
+        let fromDisk = max(0, min(count, flushed - offset))
+        if fromDisk > 0 {
+            out.append(contentsOf: repeatElement(0, count: fromDisk))
+            let fd = self.fd
+            var done = 0
+            while done < fromDisk {
+                let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, fromDisk - done, off_t(offset + done)) }
+                if n < 0 { if errno == EINTR { continue }; throw OutputError(path: "spool", errno: errno) }
+                if n == 0 { throw OutputError(path: "spool", message: "unexpected end of spool file") }
+                done += n
+            }
         }
-        out.reserveCapacity(count)
-        let fromDisk = min(count, flushed - offset)
-        let fd = self.fd
-        var chunk = [UInt8](repeating: 0, count: fromDisk)
-        var done = 0
-        while done < fromDisk {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, fromDisk - done, off_t(offset + done)) }
-            if n < 0 { if errno == EINTR { continue }; throw OutputError(path: "spool", errno: errno) }
-            if n == 0 { throw OutputError(path: "spool", message: "unexpected end of spool file") }
-            done += n
-        }
-        out.append(contentsOf: chunk)
         if count > fromDisk {
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<(count - fromDisk)]))
+            let start = offset + fromDisk - flushed
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer.bytes[start..<(start + count - fromDisk)]))
         }
     }
 
-    /// Copies everything appended, in order, to `output`.
-    func copy(to output: OutputFile) throws {
+    /// Calls `body` with everything appended, in order, a mebibyte at a time.
+    func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var chunk: [UInt8] = []
         var offset = 0
         while offset < size {
             let n = min(1 << 20, size - offset)
             try read(offset: offset, count: n, into: &chunk)
-            try chunk.withUnsafeBytes { try output.write($0) }
+            try chunk.withUnsafeBytes { try body($0) }
             offset += n
         }
+    }
+
+    /// Copies everything appended, in order, to `output`.
+    func copy(to output: OutputFile) throws {
+        try forEachChunk { try output.write($0) }
     }
 }

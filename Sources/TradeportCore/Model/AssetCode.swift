@@ -37,6 +37,22 @@ public struct AssetCode: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     public var description: String { text }
+
+    /// The code's bytes and their count in one word, for codes of up to 7 bytes (nearly all):
+    /// a table keyed by it compares integers instead of strings.
+    public var packedKey: UInt64? {
+        var text = self.text
+        return text.withUTF8 { AssetCode.packedKey(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same key for raw bytes; the count is part of it, so `"\0BTC"` and `"BTC"` differ.
+    @inline(__always)
+    public static func packedKey(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        guard bytes.count <= 7, !bytes.isEmpty else { return nil }
+        var key = UInt64(bytes.count) << 56
+        for (i, b) in bytes.enumerated() { key |= UInt64(b) << (8 * UInt64(i)) }
+        return key
+    }
     public static func < (a: AssetCode, b: AssetCode) -> Bool { a.text < b.text }
 }
 
@@ -63,10 +79,7 @@ public final class AssetCodeCache {
 
     /// The code for `bytes` (upper-cased), or `nil` when they are not letters and digits.
     public func code(_ bytes: UnsafeRawBufferPointer) -> AssetCode? {
-        guard bytes.count <= 7, !bytes.isEmpty else { return AssetCode(bytes: bytes) }
-        // The bytes and their count: "\0BTC" and "BTC" must not share a key.
-        var key = UInt64(bytes.count) << 56
-        for (i, b) in bytes.enumerated() { key |= UInt64(b) << (8 * UInt64(i)) }
+        guard let key = AssetCode.packedKey(bytes) else { return AssetCode(bytes: bytes) }
         for i in 0..<keys.count where keys[i] == key { return codes[i] }
         guard let code = AssetCode(bytes: bytes) else { return nil }
         if keys.count < Self.size {

@@ -37,12 +37,10 @@ public enum CanonicalJSON {
                 case 0x0D: out.appendUnchecked(UInt8(ascii: "r"))
                 case 0x09: out.appendUnchecked(UInt8(ascii: "t"))
                 default:
-                    let hex: StaticString = "0123456789abcdef"
                     out.appendUnchecked(UInt8(ascii: "u"))
                     out.appendUnchecked(48)
                     out.appendUnchecked(48)
-                    out.appendUnchecked(hex.utf8Start[Int(b >> 4)])
-                    out.appendUnchecked(hex.utf8Start[Int(b & 15)])
+                    out.appendHex(b)
                 }
             }
             out.appendUnchecked(UInt8(ascii: "\""))
