@@ -5,5 +5,6 @@ extension FormatRegistry {
     public static let builtIn = FormatRegistry([
         DSXTradesAdapter(),
         DSXTransactionsAdapter(),
+        TinkoffReportAdapter(),
     ])
 }

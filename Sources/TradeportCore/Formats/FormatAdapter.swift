@@ -30,14 +30,18 @@ public struct FormatProbe: Sendable {
     public let head: [UInt8]
     /// Whether `head` is the whole file.
     public let isWholeInput: Bool
+    /// The path of the input when it is a regular file, which a format may open for a deeper look
+    /// (a workbook's content); nil for standard input and pipes.
+    public let filePath: String?
 
     /// How many bytes detection reads.
     public static let size = 64 * 1024
 
-    public init(name: String, head: [UInt8], isWholeInput: Bool) {
+    public init(name: String, head: [UInt8], isWholeInput: Bool, filePath: String? = nil) {
         self.name = name
         self.head = head
         self.isWholeInput = isWholeInput
+        self.filePath = filePath
     }
 }
 

@@ -19,6 +19,7 @@ public final class SourceInput {
 
     private let fd: Int32
     private let ownsDescriptor: Bool
+    private let isRegularFile: Bool
     private var head: [UInt8]
     private var headOffset = 0
     private var hasher = SHA256()
@@ -29,6 +30,7 @@ public final class SourceInput {
     public init(path: String) throws {
         self.path = path
         let fd: Int32
+        var isRegular = false
         if path == "-" {
             fd = 0
             ownsDescriptor = false
@@ -36,11 +38,13 @@ public final class SourceInput {
             var st = stat()
             guard stat(path, &st) == 0 else { throw InputError(path: path, errno: errno) }
             if (st.st_mode & S_IFMT) == S_IFDIR { throw InputError(path: path, message: "is a directory") }
+            isRegular = (st.st_mode & S_IFMT) == S_IFREG
             fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw InputError(path: path, errno: errno) }
             ownsDescriptor = true
         }
         self.fd = fd
+        isRegularFile = isRegular
         var buffer = [UInt8](repeating: 0, count: FormatProbe.size)
         var filled = 0
         var eof = false
@@ -60,7 +64,7 @@ public final class SourceInput {
         atEnd = eof
         hasher.update(data: buffer)
         bytesRead = filled
-        probe = FormatProbe(name: path, head: buffer, isWholeInput: eof)
+        probe = FormatProbe(name: path, head: buffer, isWholeInput: eof, filePath: isRegular ? path : nil)
     }
 
     deinit {
@@ -99,6 +103,30 @@ public final class SourceInput {
             bytesRead += n
             return n
         }
+    }
+
+    /// Runs `body` with the path of the whole input as a file that can be read at random, which a
+    /// ZIP-based format needs. The input is first read to its end, so its hash is complete; standard
+    /// input and pipes are copied to an unlinked scratch file on the way.
+    public func withSeekableFile<R>(_ body: (String) throws -> R) throws -> R {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        if isRegularFile {
+            while try read(into: buffer) > 0 {}
+            return try body(path)
+        }
+        let scratch = try anonymousTemporaryFile()
+        defer { close(scratch) }
+        while true {
+            let n = try read(into: buffer)
+            if n == 0 { break }
+            do {
+                try writeAll(scratch, UnsafeRawBufferPointer(rebasing: buffer[0..<n]), path: "a scratch file")
+            } catch let error as OutputError {
+                throw InputError(path: path, message: "cannot copy standard input to a scratch file: \(error.message)")
+            }
+        }
+        return try body("/dev/fd/\(scratch)")
     }
 
     /// The SHA-256 of every byte read so far, in lower-case hex (of the whole input once read to the end).

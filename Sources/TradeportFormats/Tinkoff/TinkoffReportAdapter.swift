@@ -1,0 +1,85 @@
+import TradeportCore
+import TradeportXLSX
+
+/// Tinkoff Investments' broker report («Отчет о сделках и операциях»): an XLSX workbook laid out
+/// for printing (see docs/formats.md in the project's shared docs).
+///
+/// Section 1.1 gives trades, 1.2 pending deals (skipped), section 2 cash transactions per currency
+/// block, 4.1 the securities (ISINs, and names for dividends). Every table occurrence is mapped by
+/// its own header row; repeated headers and `N из` footers are structure, not rows; rows of the
+/// other sections are skipped with the section they belong to.
+///
+/// The securities come last in the report, so operations are held until the sheet has been read
+/// (about 1 KB per operation), then emitted in row order.
+public struct TinkoffReportAdapter: FormatAdapter {
+    public let id = "tinkoff-report"
+    public let summary = "Tinkoff Investments broker report (XLSX «Отчет о сделках и операциях», Moscow time)"
+
+    /// The zone of the report's times.
+    public static let defaultTimeZone = SourceTimeZone(identifier: "Europe/Moscow")!
+    /// The sheet the report is on (else the first sheet).
+    static let sheetName = "broker_rep"
+
+    public init() {}
+
+    public func detect(_ probe: FormatProbe) -> Detection {
+        guard probe.head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
+            return .noMatch("not an XLSX workbook (no ZIP signature)")
+        }
+        guard let path = probe.filePath else {
+            return .noMatch("an XLSX workbook on standard input is not inspected; name its format with --format")
+        }
+        do {
+            let workbook = try XLSXWorkbook(path: path)
+            let sheet = try Self.reportSheet(of: workbook)
+            var sawTitle = false
+            var sawBroker = false
+            var rows = 0
+            try workbook.readRows(of: sheet) { row in
+                rows += 1
+                for cell in row.cells where cell.kind == .string {
+                    let text = cell.text
+                    if text.hasPrefix("Отчет о сделках и операциях") { sawTitle = true }
+                    if text.hasPrefix("Брокер:") && (text.contains("Тинькофф") || text.contains("Т-Банк") || text.contains("Tinkoff")) {
+                        sawBroker = true
+                    }
+                }
+                return !(sawTitle && sawBroker) && rows < 40
+            }
+            if sawTitle && sawBroker { return .match }
+            return .noMatch("an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» and «Отчет о сделках и операциях» in its first rows)")
+        } catch {
+            return .noMatch("cannot be read as an XLSX workbook: \(error)")
+        }
+    }
+
+    static func reportSheet(of workbook: XLSXWorkbook) throws -> XLSXWorkbook.Sheet {
+        if let sheet = workbook.sheets.first(where: { $0.name == sheetName }) { return sheet }
+        return try workbook.sheet(at: 0)
+    }
+
+    public func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {
+        try input.withSeekableFile { path in
+            let workbook: XLSXWorkbook
+            let sheet: XLSXWorkbook.Sheet
+            do {
+                workbook = try XLSXWorkbook(path: path)
+                sheet = try Self.reportSheet(of: workbook)
+            } catch let error as XLSXError {
+                throw InputError(path: input.path, message: error.description)
+            }
+            let reader = TinkoffReportReader(
+                location: SourceLocation(path: input.path, row: 0, sheet: sheet.name),
+                zone: options.timeZone ?? Self.defaultTimeZone, dateSystem: workbook.dateSystem)
+            do {
+                try workbook.readRows(of: sheet) { row in
+                    reader.handle(row)
+                    return true
+                }
+            } catch let error as XLSXError {
+                throw InputError(path: input.path, message: error.description)
+            }
+            try reader.finish(emit: emit)
+        }
+    }
+}

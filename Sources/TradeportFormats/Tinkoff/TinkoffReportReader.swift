@@ -1,0 +1,389 @@
+import TradeportCore
+import TradeportXLSX
+
+/// Walks the report's rows: sections, header rows, footers, and the rows of each table.
+final class TinkoffReportReader {
+    private enum Section {
+        case preamble
+        case executedTrades, pendingTrades, terminatedTrades, repoChanges
+        case cash
+        case reference(String)
+    }
+
+    /// A record waiting for the securities table, and what it needs from it.
+    private struct Held {
+        var record: SourceRecord
+        var ticker: String?
+        var securityName: String?
+        var rawEnd: Int
+    }
+
+    private let location: SourceLocation
+    private var zone: SourceTimeZone.Converter
+    private let dateSystem: XLSXWorkbook.DateSystem
+    private let codes = AssetCodeCache()
+
+    private var section = Section.preamble
+    private var sectionTitle = ""
+    private var tradeMap: TableMap?
+    private var cashMap: TableMap?
+    private var inBalanceSummary = false
+    private var currency: AssetCode?
+    private var referenceHeader: [String]?
+    private var securitiesMap: TableMap?
+
+    private var tradeCells = [XLSXCell?](repeating: nil, count: TradeField.allCases.count)
+    private var cashCells = [XLSXCell?](repeating: nil, count: CashField.allCases.count)
+    private var securityCells = [XLSXCell?](repeating: nil, count: SecurityField.allCases.count)
+
+    private var held: [Held] = []
+    private var raw: [UInt8] = []
+    private var isinByTicker: [String: String] = [:]
+    private var tickerBySecurityName: [String: String] = [:]
+    private var tickerByTradeName: [String: String] = [:]
+
+    init(location: SourceLocation, zone: SourceTimeZone, dateSystem: XLSXWorkbook.DateSystem) {
+        self.location = location
+        self.zone = zone.makeConverter()
+        self.dateSystem = dateSystem
+    }
+
+    // MARK: - Structure
+
+    func handle(_ row: XLSXRow) {
+        if row.cells.count <= 3 && Self.isFooter(row) { return }
+        if row.cells.count == 1, let heading = Self.sectionNumber(row.cells[0]) {
+            enter(section: heading, title: row.cells[0].text)
+            return
+        }
+        switch section {
+        case .preamble:
+            return  // the title block: broker, dates, investor
+        case .executedTrades, .pendingTrades, .terminatedTrades, .repoChanges:
+            if Self.has(row, "номерсделки") {
+                tradeMap = TableMap(fields: TradeField.table, header: row)
+                return
+            }
+            tradeRow(row)
+        case .cash:
+            cashSectionRow(row)
+        case .reference(let number):
+            referenceRow(row, section: number)
+        }
+    }
+
+    private func enter(section number: String, title: String) {
+        sectionTitle = title
+        tradeMap = nil
+        cashMap = nil
+        inBalanceSummary = false
+        currency = nil
+        referenceHeader = nil
+        securitiesMap = nil
+        switch number {
+        case "1.1": section = .executedTrades
+        case "1.2": section = .pendingTrades
+        case "1.3": section = .terminatedTrades
+        case "1.4": section = .repoChanges
+        case "2": section = .cash
+        default: section = .reference(number)
+        }
+    }
+
+    /// A page footer: `N из ` (the page count sits in another cell).
+    private static func isFooter(_ row: XLSXRow) -> Bool {
+        row.cells.contains { cell in
+            guard cell.kind == .string else { return false }
+            let b = cell.bytes
+            var i = 0
+            while i < b.count, b[i] &- 48 < 10 { i += 1 }
+            guard i > 0, i < b.count, b[i] == 0x20 else { return false }
+            // "из" in UTF-8, then only spaces.
+            guard i + 5 <= b.count, b[i + 1] == 0xD0, b[i + 2] == 0xB8, b[i + 3] == 0xD0, b[i + 4] == 0xB7 else { return false }
+            return b[(i + 5)...].allSatisfy { $0 == 0x20 }
+        }
+    }
+
+    /// The number of a section heading (`1.1 Информация…` → `1.1`, `2. Операции…` → `2`).
+    private static func sectionNumber(_ cell: XLSXCell) -> String? {
+        guard cell.kind == .string, let first = cell.bytes.first, first &- 48 < 10 else { return nil }
+        let text = cell.text
+        let number = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        let rest = text.dropFirst(number.count)
+        guard rest.first == " ", rest.contains(where: \.isLetter), !number.hasSuffix("..") else { return nil }
+        var n = String(number)
+        if n.hasSuffix(".") { n.removeLast() }
+        guard !n.isEmpty, !n.contains("..") else { return nil }
+        return n
+    }
+
+    private static func has(_ row: XLSXRow, _ normalizedHeader: String) -> Bool {
+        row.cells.contains { $0.kind == .string && $0.bytes.count < 80 && TinkoffHeader.normalize($0.text) == normalizedHeader }
+    }
+
+    // MARK: - Records
+
+    private func at(_ row: XLSXRow) -> SourceLocation { location.atRow(row.number) }
+
+    private func hold(_ record: SourceRecord, _ row: XLSXRow, ticker: String? = nil, securityName: String? = nil) {
+        for (i, cell) in row.cells.enumerated() {
+            if i > 0 { raw.append(0x09) }
+            raw.append(contentsOf: cell.bytes)
+        }
+        held.append(Held(record: record, ticker: ticker, securityName: securityName, rawEnd: raw.count))
+    }
+
+    private func skip(_ row: XLSXRow, _ reason: String) {
+        hold(.skipped(SkippedRow(source: at(row), reason: reason)), row)
+    }
+
+    private func reject(_ row: XLSXRow, _ errors: [FieldError]) {
+        hold(.rejected(RejectedRow(source: at(row), raw: row.text, errors: errors)), row)
+    }
+
+    /// Emits every held record in row order, with ISINs and dividend tickers from section 4.1.
+    func finish(emit: RecordHandler) throws {
+        var start = 0
+        for var item in held {
+            let end = item.rawEnd
+            let rawStart = start
+            start = end
+            if case .operation(.trade(var trade)) = item.record, let ticker = item.ticker, let isin = isinByTicker[ticker] {
+                trade.isin = isin
+                item.record = .operation(.trade(trade))
+            }
+            if case .operation(.transaction(var transaction)) = item.record, let name = item.securityName,
+               let ticker = tickerBySecurityName[name] ?? tickerByTradeName[name] {
+                transaction.security = ticker
+                item.record = .operation(.transaction(transaction))
+            }
+            try emit(item.record) { String(decoding: self.raw[rawStart..<end], as: UTF8.self) }
+        }
+        held = []
+        raw = []
+    }
+
+    // MARK: - Section 1: trades
+
+    private func tradeRow(_ row: XLSXRow) {
+        switch section {
+        case .pendingTrades:
+            return skip(row, "pending: not yet executed at the end of the report's period (section 1.2); a later report lists it as executed")
+        case .terminatedTrades:
+            return skip(row, "terminated without execution (section 1.3)")
+        case .repoChanges:
+            return skip(row, "a change of a repo deal's terms (section 1.4), not a trade")
+        default:
+            break
+        }
+        guard let map = tradeMap else {
+            return reject(row, [FieldError(column: nil, field: nil, message: "a row of section 1.1 before any header row naming its columns (Номер сделки, …): the layout is not one tradeport knows")])
+        }
+        if !map.missing.isEmpty {
+            return reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 1.1 has no column \(map.missing.map { "'\(TradeField.printed[$0] ?? $0)'" }.joined(separator: ", ")), which a trade needs")])
+        }
+        map.cells(of: row, into: &tradeCells)
+        var check = TinkoffValues(codes: codes, dateSystem: dateSystem)
+
+        let kind = tradeCells[TradeField.kind.rawValue].map { TinkoffHeader.normalize($0.text) } ?? ""
+        if kind.hasPrefix("репо") { return skip(row, "repo: a repo leg is financing, not a trade") }
+        let side: TradeSide?
+        switch kind {
+        case "покупка": side = .buy
+        case "продажа": side = .sell
+        default:
+            side = nil
+            check.add(tradeCells[TradeField.kind.rawValue], map.columns[TradeField.kind.rawValue], "side",
+                      kind.isEmpty ? "empty; expected Покупка or Продажа" : "'\(tradeCells[TradeField.kind.rawValue]!.text)' is not a deal kind tradeport knows (Покупка, Продажа, РЕПО …)")
+        }
+        let deal = check.text(tradeCells[TradeField.deal.rawValue], map.columns[TradeField.deal.rawValue], "externalId", required: true)
+        let time = check.time(date: tradeCells[TradeField.date.rawValue], map.columns[TradeField.date.rawValue],
+                              time: tradeCells[TradeField.time.rawValue], map.columns[TradeField.time.rawValue], zone: &zone)
+        let name = check.text(tradeCells[TradeField.name.rawValue], map.columns[TradeField.name.rawValue], "name", required: false)
+        let codeText = check.text(tradeCells[TradeField.code.rawValue], map.columns[TradeField.code.rawValue], "base", required: true)
+        let quote = check.asset(tradeCells[TradeField.priceCurrency.rawValue], map.columns[TradeField.priceCurrency.rawValue], "quote", required: true)
+        let price = check.number(tradeCells[TradeField.price.rawValue], map.columns[TradeField.price.rawValue], "price", .nonNegative, required: true)
+        let quantity = check.number(tradeCells[TradeField.quantity.rawValue], map.columns[TradeField.quantity.rawValue], "quantity", .positive, required: true)
+        let amount = check.number(tradeCells[TradeField.amount.rawValue], map.columns[TradeField.amount.rawValue], "amount", .nonNegative, required: false)
+        let interest = check.number(tradeCells[TradeField.accruedInterest.rawValue], map.columns[TradeField.accruedInterest.rawValue], "accruedInterest", .nonNegative, required: false)
+        let settlementCurrency = check.asset(tradeCells[TradeField.settlementCurrency.rawValue], map.columns[TradeField.settlementCurrency.rawValue], "settlementCurrency", required: false)
+        let settlementDate = check.date(tradeCells[TradeField.settlementDate.rawValue], map.columns[TradeField.settlementDate.rawValue], "settlementDate", required: false)
+        let venue = check.text(tradeCells[TradeField.venue.rawValue], map.columns[TradeField.venue.rawValue], "venue", required: false)
+        let order = check.text(tradeCells[TradeField.order.rawValue], map.columns[TradeField.order.rawValue], "orderId", required: false)
+
+        var fees: [TradeFee] = []
+        func fee(_ amountField: TradeField, _ currencyField: TradeField?, _ kind: FeeKind) {
+            guard let value = check.number(tradeCells[amountField.rawValue], map.columns[amountField.rawValue], "fees.\(kind.rawValue)", .nonNegative, required: false),
+                  !value.isZero else { return }
+            var feeCurrency: AssetCode?
+            if let currencyField, tradeCells[currencyField.rawValue] != nil {
+                feeCurrency = check.asset(tradeCells[currencyField.rawValue], map.columns[currencyField.rawValue], "fees.\(kind.rawValue).currency", required: true)
+            } else {
+                feeCurrency = settlementCurrency ?? quote
+            }
+            if let feeCurrency { fees.append(TradeFee(amount: value, currency: feeCurrency, kind: kind)) }
+        }
+        fee(.brokerFee, .brokerFeeCurrency, .broker)
+        fee(.exchangeFee, .exchangeFeeCurrency, .exchange)
+        fee(.clearingFee, .clearingFeeCurrency, .clearing)
+        fee(.stampDuty, nil, .other)
+
+        // A currency deal (USDRUB_TOM, code USD000UTSTOM) trades the currency itself.
+        var base: AssetCode?
+        if let codeText {
+            if let name, let quote, let currencyBase = Self.currencyPairBase(name: name, quote: quote) {
+                base = currencyBase
+            } else if let code = AssetCode(codeText) {
+                base = code
+            } else {
+                check.add(tradeCells[TradeField.code.rawValue], map.columns[TradeField.code.rawValue], "base",
+                          "'\(codeText)' is not an asset code (letters and digits)")
+            }
+        }
+        guard check.errors.isEmpty, let side, let deal, let time, let base, let quote, let price, let quantity else {
+            return reject(row, check.errors)
+        }
+        if let name, let codeText, !name.isEmpty { tickerByTradeName[name] = codeText }
+        let trade = Trade(
+            externalId: deal, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price,
+            amount: amount, accruedInterest: interest.flatMap { $0.isZero ? nil : $0 }, fees: fees, name: name,
+            venue: venue, settlementDate: settlementDate, orderId: order, source: at(row))
+        hold(.operation(.trade(trade)), row, ticker: codeText)
+    }
+
+    /// `USDRUB_TOM` with a price in RUB → USD.
+    static func currencyPairBase(name: String, quote: AssetCode) -> AssetCode? {
+        let u = Array(name.utf8)
+        guard u.count > 7, u[6] == UInt8(ascii: "_"), u[0..<6].allSatisfy({ $0 >= 65 && $0 <= 90 }),
+              String(decoding: u[3..<6], as: UTF8.self) == quote.text
+        else { return nil }
+        return AssetCode(String(decoding: u[0..<3], as: UTF8.self))
+    }
+
+    // MARK: - Section 2: cash
+
+    private static let cashTypes: [String: CashTransactionType] = [
+        "пополнениесчета": .deposit, "выводсредств": .withdrawal, "выплатадивидендов": .dividend,
+        "возмещениедоходаподивидендам-списание": .dividendCharge, "налог": .tax, "налог(дивиденды)": .tax,
+        "комиссияпотарифу": .fee, "выплатакупонов": .coupon, "погашениеоблигации": .redemption,
+    ]
+    private static let tradeLegs: Set<String> = ["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "иныеоперации"]
+    private static let securityTypes: Set<CashTransactionType> = [.dividend, .dividendCharge, .coupon, .redemption]
+
+    private func cashSectionRow(_ row: XLSXRow) {
+        if row.cells.count == 1, row.cells[0].kind == .string, let code = Self.currencyHeading(row.cells[0]) {
+            currency = code
+            cashMap = nil
+            inBalanceSummary = false
+            return
+        }
+        if Self.has(row, "операция") {
+            cashMap = TableMap(fields: CashField.table, header: row)
+            return
+        }
+        if let first = row.cells.first, first.kind == .string, TinkoffHeader.normalize(first.text) == "валюта" {
+            inBalanceSummary = true
+            return
+        }
+        guard let map = cashMap, let currency else {
+            if inBalanceSummary { return skip(row, "balance summary (section 2), not an operation") }
+            return reject(row, [FieldError(column: nil, field: nil, message: "a row of section 2 outside a currency block with a header row (Дата, Операция, Сумма зачисления, …): the layout is not one tradeport knows")])
+        }
+        if !map.missing.isEmpty {
+            return reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(TradeField.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
+        }
+        map.cells(of: row, into: &cashCells)
+        var check = TinkoffValues(codes: codes, dateSystem: dateSystem)
+        let operationCell = cashCells[CashField.operation.rawValue]
+        let operation = operationCell.map { TinkoffHeader.normalize($0.text) } ?? ""
+        let note = check.text(cashCells[CashField.note.rawValue], map.columns[CashField.note.rawValue], "note", required: false)
+        if let note, TinkoffHeader.normalize(note) == "план" { return skip(row, "planned, not yet done (noted План)") }
+        if Self.tradeLegs.contains(operation) {
+            return skip(row, "trade cash leg (\(operationCell!.text)): the trade itself comes from section 1")
+        }
+        guard var type = Self.cashTypes[operation] else {
+            check.add(operationCell, map.columns[CashField.operation.rawValue], "type",
+                      operation.isEmpty ? "empty; expected an operation such as Пополнение счета"
+                                        : "'\(operationCell!.text)' is an operation tradeport does not know; a new kind of cash row must be added to the Tinkoff adapter, not guessed")
+            return reject(row, check.errors)
+        }
+        let credit = check.number(cashCells[CashField.credit.rawValue], map.columns[CashField.credit.rawValue], "amount", .nonNegative, required: false) ?? .zero
+        let debit = check.number(cashCells[CashField.debit.rawValue], map.columns[CashField.debit.rawValue], "amount", .nonNegative, required: false) ?? .zero
+        var amount: ExactDecimal?
+        if check.errors.isEmpty {
+            switch (credit.isZero, debit.isZero) {
+            case (true, true):
+                check.add(nil, nil, "amount", "both Сумма зачисления and Сумма списания are 0 or empty")
+            case (false, false):
+                check.add(nil, nil, "amount", "both Сумма зачисления (\(credit)) and Сумма списания (\(debit)) are set")
+            case (false, true) where type.isIncoming, (true, false) where !type.isIncoming:
+                amount = credit.isZero ? debit : credit
+            default:
+                // Money the other way: a refund of a tax or a fee; anything else is not what its name says.
+                if type == .tax && !credit.isZero {
+                    type = .taxRefund
+                    amount = credit
+                } else if type == .fee && !credit.isZero {
+                    type = .feeRefund
+                    amount = credit
+                } else {
+                    check.add(map.columns[credit.isZero ? CashField.debit.rawValue : CashField.credit.rawValue].map { $0 + 1 }, "amount",
+                              "'\(operationCell!.text)' \(type.isIncoming ? "brings money in, but the row has Сумма списания" : "takes money out, but the row has Сумма зачисления")")
+                }
+            }
+        }
+        let time: Timestamp?
+        if cashCells[CashField.date.rawValue] != nil {
+            time = check.time(date: cashCells[CashField.date.rawValue], map.columns[CashField.date.rawValue],
+                              time: cashCells[CashField.time.rawValue], map.columns[CashField.time.rawValue], zone: &zone)
+        } else {
+            time = check.time(date: cashCells[CashField.settled.rawValue], map.columns[CashField.settled.rawValue],
+                              time: cashCells[CashField.time.rawValue], map.columns[CashField.time.rawValue], zone: &zone)
+        }
+        guard check.errors.isEmpty, let amount, let time else { return reject(row, check.errors) }
+        var securityName: String?
+        if Self.securityTypes.contains(type), let note, let slash = note.firstIndex(of: "/") {
+            securityName = note[..<slash].trimmedOfSpaces
+        }
+        let transaction = CashTransaction(externalId: nil, time: time, type: type, asset: currency, amount: amount, note: note, source: at(row))
+        hold(.operation(.transaction(transaction)), row, securityName: securityName)
+    }
+
+    /// A currency block's heading: a row holding just a code such as `RUB`.
+    private static func currencyHeading(_ cell: XLSXCell) -> AssetCode? {
+        let b = cell.bytes
+        guard b.count == 3, b.allSatisfy({ $0 >= 65 && $0 <= 90 }) else { return nil }
+        return AssetCode(bytes: b)
+    }
+
+    // MARK: - Other sections
+
+    private func referenceRow(_ row: XLSXRow, section number: String) {
+        let texts = row.cells.map { $0.kind == .string ? TinkoffHeader.normalize($0.text) : "" }
+        if referenceHeader == nil {
+            referenceHeader = texts
+            if number == "4.1" { securitiesMap = TableMap(fields: SecurityField.table, header: row) }
+            return
+        }
+        if texts == referenceHeader { return }
+        if let map = securitiesMap, map.missing.isEmpty {
+            map.cells(of: row, into: &securityCells)
+            if let code = securityCells[SecurityField.code.rawValue]?.text {
+                if let isin = securityCells[SecurityField.isin.rawValue]?.text, !isin.isEmpty { isinByTicker[code] = isin }
+                if let name = securityCells[SecurityField.name.rawValue]?.text, !name.isEmpty { tickerBySecurityName[name] = code }
+            }
+        }
+        let title = sectionTitle.count > 60 ? String(sectionTitle.prefix(60)) + "…" : sectionTitle
+        skip(row, "not an operation: a row of section \(title.trimmedOfSpaces)")
+    }
+}
+
+private extension StringProtocol {
+    /// Without leading and trailing spaces (plain or no-break).
+    var trimmedOfSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\u{A0}" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\u{A0}" { s.removeLast() }
+        return String(s)
+    }
+}

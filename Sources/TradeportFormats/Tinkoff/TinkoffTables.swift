@@ -1,0 +1,132 @@
+import TradeportCore
+import TradeportXLSX
+
+/// How the Tinkoff report's tables are recognized: header texts compared with whitespace and line
+/// breaks removed and case folded, each table occurrence mapped by its own header row.
+enum TinkoffHeader {
+    /// `Номер поруче\nния` → `номерпоручения`.
+    static func normalize(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.isWhitespace })).lowercased()
+    }
+
+    static func normalizedTexts(_ row: XLSXRow) -> [(column: Int, text: String)] {
+        row.cells.compactMap { $0.kind == .string ? ($0.column, normalize($0.text)) : nil }
+    }
+}
+
+/// A field a table has, with the header texts that name it (normalized) and whether it is required.
+struct TableField {
+    let name: String
+    let header: String
+    let aliases: [String]
+    let required: Bool
+
+    init(_ name: String, _ header: String, aliases: [String] = [], required: Bool = false) {
+        self.name = name
+        self.header = header
+        self.aliases = aliases
+        self.required = required
+    }
+}
+
+/// Which column holds which field, for one occurrence of a table's header row.
+struct TableMap {
+    let headerRow: Int
+    /// The field index of each column (-1 for none).
+    private var fieldOfColumn: [Int16]
+    /// The column of each field (nil when absent).
+    let columns: [Int?]
+    /// Required fields the header lacks, by their header text.
+    let missing: [String]
+
+    init(fields: [TableField], header: XLSXRow) {
+        headerRow = header.number
+        var columns = [Int?](repeating: nil, count: fields.count)
+        var fieldOfColumn: [Int16] = []
+        for (column, text) in TinkoffHeader.normalizedTexts(header) {
+            guard let f = fields.firstIndex(where: { $0.header == text || $0.aliases.contains(text) }), columns[f] == nil else { continue }
+            columns[f] = column
+            if column >= fieldOfColumn.count { fieldOfColumn += [Int16](repeating: -1, count: column + 1 - fieldOfColumn.count) }
+            fieldOfColumn[column] = Int16(f)
+        }
+        self.columns = columns
+        self.fieldOfColumn = fieldOfColumn
+        missing = zip(fields, columns).compactMap { $0.required && $1 == nil ? $0.header : nil }
+    }
+
+    /// The row's cells by field: `cells[f]` is the cell of field `f`, if the row has one.
+    func cells(of row: XLSXRow, into cells: inout [XLSXCell?]) {
+        for i in cells.indices { cells[i] = nil }
+        for cell in row.cells where cell.column < fieldOfColumn.count {
+            let f = Int(fieldOfColumn[cell.column])
+            if f >= 0 { cells[f] = cell }
+        }
+    }
+}
+
+/// The fields of the trade tables (sections 1.1 to 1.3).
+enum TradeField: Int, CaseIterable {
+    case deal, order, date, time, venue, kind, name, code, price, priceCurrency, quantity, amountWithoutInterest,
+         accruedInterest, amount, settlementCurrency, brokerFee, brokerFeeCurrency, exchangeFee, exchangeFeeCurrency,
+         clearingFee, clearingFeeCurrency, stampDuty, settlementDate
+
+    static let table: [TableField] = [
+        TableField("externalId", "номерсделки", required: true),
+        TableField("orderId", "номерпоручения"),
+        TableField("date", "датазаключения", required: true),
+        TableField("time", "время", required: true),
+        TableField("venue", "торговаяплощадка"),
+        TableField("side", "видсделки", required: true),
+        TableField("name", "сокращенноенаименованиеактива"),
+        TableField("base", "кодактива", required: true),
+        TableField("price", "ценазаединицу", required: true),
+        TableField("quote", "валютацены", required: true),
+        TableField("quantity", "количество", required: true),
+        TableField("amountWithoutInterest", "сумма(безнкд)"),
+        TableField("accruedInterest", "нкд"),
+        TableField("amount", "суммасделки"),
+        TableField("settlementCurrency", "валютарасчетов"),
+        TableField("fees.broker", "комиссияброкера"),
+        TableField("fees.broker.currency", "валютакомиссии", aliases: ["валютакомиссииброкера"]),
+        TableField("fees.exchange", "комиссиябиржи"),
+        TableField("fees.exchange.currency", "валютакомиссиибиржи"),
+        TableField("fees.clearing", "комиссияклир.центра", aliases: ["комиссияклиринговогоцентра"]),
+        TableField("fees.clearing.currency", "валютакомиссииклир.центра", aliases: ["валютакомиссииклиринговогоцентра"]),
+        TableField("fees.other", "гербовыйсбор"),
+        TableField("settlementDate", "датарасчетов"),
+    ]
+
+    /// The header text as the report prints it, for messages.
+    static let printed: [String: String] = [
+        "номерсделки": "Номер сделки", "датазаключения": "Дата заключения", "время": "Время", "видсделки": "Вид сделки",
+        "кодактива": "Код актива", "ценазаединицу": "Цена за единицу", "валютацены": "Валюта цены",
+        "количество": "Количество", "операция": "Операция", "суммазачисления": "Сумма зачисления",
+        "суммасписания": "Сумма списания",
+    ]
+}
+
+/// The fields of a currency block's table in section 2.
+enum CashField: Int, CaseIterable {
+    case date, time, settled, operation, credit, debit, note
+
+    static let table: [TableField] = [
+        TableField("date", "дата"),
+        TableField("time", "времясовершения"),
+        TableField("settlementDate", "датаисполнения"),
+        TableField("type", "операция", required: true),
+        TableField("credit", "суммазачисления", required: true),
+        TableField("debit", "суммасписания", required: true),
+        TableField("note", "примечание"),
+    ]
+}
+
+/// The fields of section 4.1, the securities: how a ticker gets its ISIN and a name its ticker.
+enum SecurityField: Int, CaseIterable {
+    case name, code, isin
+
+    static let table: [TableField] = [
+        TableField("name", "сокращенноенаименованиеактива"),
+        TableField("code", "кодактива", required: true),
+        TableField("isin", "isin"),
+    ]
+}

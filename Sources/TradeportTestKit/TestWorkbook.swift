@@ -1,0 +1,150 @@
+import Foundation
+import ZIPFoundation
+
+/// Small XLSX workbooks built by tests themselves: the parts of an archive, written with
+/// ZIPFoundation, so a reader test can state exactly the XML it reads.
+public struct TestWorkbook {
+    /// The archive's entries, in order: path and contents.
+    public var parts: [(path: String, contents: Data)]
+
+    public init(parts: [(path: String, contents: Data)]) {
+        self.parts = parts
+    }
+
+    public static let mainNamespace = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    public static let relationshipsNamespace = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    public static let strictMainNamespace = "http://purl.oclc.org/ooxml/spreadsheetml/main"
+    public static let strictRelationshipsNamespace = "http://purl.oclc.org/ooxml/officeDocument/relationships"
+
+    /// A workbook of one or more sheets given as their `<sheetData>` contents, with optional
+    /// shared strings and styles. Sheets are stored as `xl/worksheets/<file>`, found through the
+    /// workbook's relationships.
+    public static func make(
+        sheets: [(name: String, file: String, sheetData: String)],
+        sharedStrings: [String]? = nil,
+        sharedStringsXML: String? = nil,
+        stylesXML: String? = nil,
+        date1904: Bool = false,
+        strict: Bool = false
+    ) -> TestWorkbook {
+        let main = strict ? strictMainNamespace : mainNamespace
+        let rel = strict ? strictRelationshipsNamespace : relationshipsNamespace
+        let typeBase = strict ? "http://purl.oclc.org/ooxml/officeDocument/relationships"
+                              : "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+        var parts: [(String, Data)] = []
+        func add(_ path: String, _ text: String) { parts.append((path, Data(text.utf8))) }
+        add("[Content_Types].xml", """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>
+            """)
+        add("_rels/.rels", """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="\(typeBase)/officeDocument" Target="xl/workbook.xml"/></Relationships>
+            """)
+        var sheetList = ""
+        var rels = ""
+        for (i, sheet) in sheets.enumerated() {
+            sheetList += "<sheet name=\"\(escape(sheet.name))\" sheetId=\"\(i + 1)\" r:id=\"rIdS\(i + 1)\"/>"
+            rels += "<Relationship Id=\"rIdS\(i + 1)\" Type=\"\(typeBase)/worksheet\" Target=\"worksheets/\(sheet.file)\"/>"
+            add("xl/worksheets/\(sheet.file)", """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <worksheet xmlns="\(main)" xmlns:r="\(rel)"><dimension ref="A1:XFD1048576"/><sheetData>\(sheet.sheetData)</sheetData></worksheet>
+                """)
+        }
+        if sharedStrings != nil || sharedStringsXML != nil {
+            rels += "<Relationship Id=\"rIdSST\" Type=\"\(typeBase)/sharedStrings\" Target=\"sharedStrings.xml\"/>"
+            let items = sharedStringsXML ?? (sharedStrings ?? []).map { "<si><t xml:space=\"preserve\">\(escape($0))</t></si>" }.joined()
+            add("xl/sharedStrings.xml", """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <sst xmlns="\(main)">\(items)</sst>
+                """)
+        }
+        if let stylesXML {
+            rels += "<Relationship Id=\"rIdStyles\" Type=\"\(typeBase)/styles\" Target=\"styles.xml\"/>"
+            add("xl/styles.xml", """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <styleSheet xmlns="\(main)">\(stylesXML)</styleSheet>
+                """)
+        }
+        add("xl/_rels/workbook.xml.rels", """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\(rels)</Relationships>
+            """)
+        add("xl/workbook.xml", """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <workbook xmlns="\(main)" xmlns:r="\(rel)">\(date1904 ? "<workbookPr date1904=\"1\"/>" : "<workbookPr/>")<sheets>\(sheetList)</sheets></workbook>
+            """)
+        return TestWorkbook(parts: parts)
+    }
+
+    /// A one-sheet workbook whose rows are given as column → value maps: a `String` becomes an
+    /// inline string, an `Int` or a `TestWorkbook.Number` a number cell.
+    public static func rows(_ rows: [[Int: Any]], sheetName: String = "Sheet1") -> TestWorkbook {
+        make(sheets: [(sheetName, "sheet1.xml", sheetData(rows))])
+    }
+
+    /// A number cell's exact text.
+    public struct Number {
+        public let text: String
+        public init(_ text: String) { self.text = text }
+    }
+
+    /// `<row>` elements for rows given as column → value maps (rows numbered from 1).
+    public static func sheetData(_ rows: [[Int: Any]]) -> String {
+        var xml = ""
+        for (r, row) in rows.enumerated() where !row.isEmpty {
+            xml += "<row r=\"\(r + 1)\">"
+            for column in row.keys.sorted() {
+                let ref = columnName(column) + String(r + 1)
+                switch row[column]! {
+                case let text as String:
+                    xml += "<c r=\"\(ref)\" t=\"inlineStr\"><is><t xml:space=\"preserve\">\(escape(text))</t></is></c>"
+                case let number as Int:
+                    xml += "<c r=\"\(ref)\"><v>\(number)</v></c>"
+                case let number as Number:
+                    xml += "<c r=\"\(ref)\"><v>\(number.text)</v></c>"
+                default:
+                    continue
+                }
+            }
+            xml += "</row>"
+        }
+        return xml
+    }
+
+    /// `A`, `B`, …, `Z`, `AA`, … for a 0-based column.
+    public static func columnName(_ column: Int) -> String {
+        var n = column + 1
+        var name = ""
+        while n > 0 {
+            let r = (n - 1) % 26
+            name = String(UnicodeScalar(UInt8(65 + r))) + name
+            n = (n - 1) / 26
+        }
+        return name
+    }
+
+    public static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// Writes the archive to `path` (deflated entries unless `stored`).
+    public func write(to path: String, stored: Bool = false) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+        for (name, contents) in parts {
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(contents.count),
+                                 compressionMethod: stored ? .none : .deflate) { position, size in
+                contents.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+    }
+
+    /// Writes the archive to a new temporary file named `name`; returns its path.
+    public func writeTemporary(name: String = "workbook.xlsx", stored: Bool = false) throws -> String {
+        let path = try TestKit.makeTemporaryDirectory() + "/" + name
+        try write(to: path, stored: stored)
+        return path
+    }
+}

@@ -1,0 +1,125 @@
+/// One non-empty cell of a row, as the sheet holds it: no value goes through a binary float.
+///
+/// `bytes` points into the reader's buffers and is valid only while the row is being handed
+/// over; copy what you keep (`text` does).
+public struct XLSXCell {
+    public enum Kind: UInt8, Sendable {
+        /// Text: a shared string, an inline string or a formula's string result.
+        case string
+        /// A number, as the exact text the sheet stores (`10000`, `0.55`, `1.5E-3`).
+        case number
+        /// A number in a date or time style: the serial text (days since the epoch of the workbook's date system).
+        case date
+        /// A boolean: `0` or `1`.
+        case boolean
+        /// An error value such as `#DIV/0!`.
+        case error
+        /// An ISO 8601 date or time (a `t="d"` cell).
+        case isoDate
+    }
+
+    /// The 0-based column (A is 0).
+    public let column: Int
+    public let kind: Kind
+    public let bytes: UnsafeRawBufferPointer
+
+    public init(column: Int, kind: Kind, bytes: UnsafeRawBufferPointer) {
+        self.column = column
+        self.kind = kind
+        self.bytes = bytes
+    }
+
+    /// The cell's text (for a number, its exact stored text).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A number cell's value as a plain decimal (`1.5E-3` → `0.0015`), or nil when it is not one.
+    public var plainNumber: String? { XLSXNumber.plain(bytes) }
+}
+
+/// A row of a sheet: its 1-based number and its non-empty cells in the order the sheet lists
+/// them (normally by column). Valid only while it is being handed over.
+public struct XLSXRow {
+    public let number: Int
+    public let cells: UnsafeBufferPointer<XLSXCell>
+
+    public init(number: Int, cells: UnsafeBufferPointer<XLSXCell>) {
+        self.number = number
+        self.cells = cells
+    }
+
+    /// The cell in `column` (0-based), if the row has one.
+    public func cell(at column: Int) -> XLSXCell? {
+        cells.first { $0.column == column }
+    }
+
+    /// The texts of the non-empty cells, joined by tabs (for messages and raw rows).
+    public var text: String {
+        cells.map(\.text).joined(separator: "\t")
+    }
+}
+
+/// Numbers as text.
+public enum XLSXNumber {
+    /// The plain decimal form of a number in a sheet's notation (optional sign, digits, optional
+    /// fraction, optional exponent), shifting the point by hand; nil when it is not a number.
+    public static func plain(_ bytes: UnsafeRawBufferPointer) -> String? {
+        var i = 0
+        let n = bytes.count
+        var negative = false
+        if i < n, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            negative = bytes[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var digits: [UInt8] = []
+        var pointPosition: Int?
+        while i < n {
+            let c = bytes[i]
+            if c >= 48 && c <= 57 {
+                digits.append(c)
+            } else if c == UInt8(ascii: "."), pointPosition == nil {
+                pointPosition = digits.count
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard !digits.isEmpty else { return nil }
+        var exponent = 0
+        if i < n, bytes[i] == UInt8(ascii: "E") || bytes[i] == UInt8(ascii: "e") {
+            i += 1
+            var expNegative = false
+            if i < n, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+                expNegative = bytes[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var sawDigit = false
+            while i < n, bytes[i] >= 48, bytes[i] <= 57 {
+                exponent = exponent * 10 + Int(bytes[i] - 48)
+                guard exponent <= 400 else { return nil }
+                sawDigit = true
+                i += 1
+            }
+            guard sawDigit else { return nil }
+            if expNegative { exponent = -exponent }
+        }
+        guard i == n else { return nil }
+        // The value is 0.digits × 10^(point + exponent), point counted from the left.
+        let point = (pointPosition ?? digits.count) + exponent
+        var out: [UInt8] = []
+        if point <= 0 {
+            out = [48, UInt8(ascii: ".")] + [UInt8](repeating: 48, count: -point) + digits
+        } else if point >= digits.count {
+            out = digits + [UInt8](repeating: 48, count: point - digits.count)
+        } else {
+            out = Array(digits[0..<point]) + [UInt8(ascii: ".")] + Array(digits[point...])
+        }
+        // Trim a fraction's trailing zeros and leading zeros of the whole part.
+        if out.contains(UInt8(ascii: ".")) {
+            while out.last == 48 { out.removeLast() }
+            if out.last == UInt8(ascii: ".") { out.removeLast() }
+        }
+        while out.count > 1, out[0] == 48, out[1] != UInt8(ascii: ".") { out.removeFirst() }
+        let isZero = out.allSatisfy { $0 == 48 || $0 == UInt8(ascii: ".") }
+        return (negative && !isZero ? "-" : "") + String(decoding: out, as: UTF8.self)
+    }
+}

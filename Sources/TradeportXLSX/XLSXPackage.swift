@@ -1,0 +1,122 @@
+import CXLSXSupport
+import Foundation
+import ZIPFoundation
+
+/// The ZIP container of a workbook: entries by name, each inflated in chunks within the limits,
+/// its CRC checked with zlib's (ZIPFoundation's own CRC is a slow Swift loop on Linux).
+final class XLSXPackage {
+    let path: String
+    private let archive: Archive
+    private let limits: XLSXLimits
+    private var totalInflated = 0
+    private let entries: [String: Entry]
+
+    static let chunkSize = 256 * 1024
+
+    init(path: String, limits: XLSXLimits) throws {
+        self.path = path
+        self.limits = limits
+        try Self.checkSignature(path)
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw XLSXError(.corruptArchive, "truncated or corrupt ZIP archive (its central directory cannot be read)")
+        }
+        var entries: [String: Entry] = [:]
+        for entry in archive {
+            entries[Self.normalize(entry.path)] = entry
+        }
+        self.entries = entries
+    }
+
+    /// Tells a workbook from an old `.xls`, an encrypted workbook and everything else, by the first bytes.
+    private static func checkSignature(_ path: String) throws {
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw XLSXError(.notAWorkbook, "cannot open the file")
+        }
+        defer { try? file.close() }
+        let head = [UInt8]((try? file.read(upToCount: 8)) ?? Data())
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return }
+        if head.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
+            // An OLE compound file: either a password-protected OOXML workbook or a BIFF .xls.
+            try? file.seek(toOffset: 0)
+            let marker = Array("EncryptedPackage".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+            var window: [UInt8] = []
+            while let chunk = try? file.read(upToCount: 1 << 20), !chunk.isEmpty {
+                window = Array(window.suffix(marker.count)) + chunk
+                if window.firstRange(of: marker) != nil {
+                    throw XLSXError(.encrypted, "the workbook is encrypted (password-protected); save it without a password as .xlsx")
+                }
+            }
+            throw XLSXError(.legacyExcel, "an old binary Excel workbook (.xls), not .xlsx; save it as .xlsx (Excel Workbook)")
+        }
+        if head.isEmpty { throw XLSXError(.notAWorkbook, "the file is empty, not an XLSX workbook") }
+        throw XLSXError(.notAWorkbook, "not an XLSX workbook (an XLSX file is a ZIP archive; this one starts with \(head.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")))")
+    }
+
+    private static func normalize(_ name: String) -> String {
+        var n = name
+        while n.hasPrefix("/") { n.removeFirst() }
+        return n.lowercased()
+    }
+
+    func has(_ name: String) -> Bool { entries[Self.normalize(name)] != nil }
+
+    /// A small part, whole.
+    func read(_ name: String) throws -> [UInt8]? {
+        guard entries[Self.normalize(name)] != nil else { return nil }
+        var bytes: [UInt8] = []
+        try stream(name, limit: limits.maxSmallPartBytes) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Inflates entry `name` in chunks, handing each to `body`; throws when the entry is missing,
+    /// damaged or over the limits. `body` may throw to stop early (then the CRC is not checked).
+    func stream(_ name: String, limit: Int? = nil, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let entry = entries[Self.normalize(name)] else {
+            throw XLSXError(.notAWorkbook, "the archive has no part \(name)")
+        }
+        let part = entry.path
+        let maxBytes = min(limit ?? limits.maxEntryBytes, limits.maxEntryBytes)
+        let compressed = max(Int(clamping: entry.compressedSize), 1)
+        let declared = Int(clamping: entry.uncompressedSize)
+        if declared > maxBytes {
+            throw XLSXError(.unsafe, "declares \(declared) bytes inflated, over the limit of \(maxBytes)", part: part)
+        }
+        if declared > limits.ratioGrace && declared / compressed > limits.maxRatio {
+            throw XLSXError(.unsafe, "inflates \(declared / compressed) times its compressed size (a ZIP bomb?); the limit is \(limits.maxRatio)", part: part)
+        }
+        if totalInflated + declared > limits.maxTotalBytes {
+            throw XLSXError(.unsafe, "the workbook inflates to more than \(limits.maxTotalBytes) bytes in all", part: part)
+        }
+        var inflated = 0
+        var crc: UInt32 = 0
+        var bodyError: Error?
+        do {
+            _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: true) { (data: Data) in
+                inflated += data.count
+                if inflated > declared {
+                    throw XLSXError(.corruptArchive, "inflates to more bytes than its header declares (\(declared))", part: part)
+                }
+                if inflated > limits.ratioGrace && inflated / compressed > limits.maxRatio {
+                    throw XLSXError(.unsafe, "inflates more than \(limits.maxRatio) times its compressed size (a ZIP bomb?)", part: part)
+                }
+                try data.withUnsafeBytes { raw in
+                    crc = cx_crc32(crc, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+                    do { try body(raw) } catch { bodyError = error; throw error }
+                }
+            }
+        } catch {
+            if let bodyError { throw bodyError }
+            if let error = error as? XLSXError { throw error }
+            throw XLSXError(.corruptArchive, "cannot be inflated: the archive is truncated or damaged (\(error))", part: part)
+        }
+        totalInflated += inflated
+        if inflated != declared {
+            throw XLSXError(.corruptArchive, "inflated to \(inflated) bytes, its header declares \(declared): the archive is truncated or damaged", part: part)
+        }
+        if crc != entry.checksum {
+            throw XLSXError(.corruptArchive, "fails its CRC check: the archive is damaged", part: part)
+        }
+    }
+}

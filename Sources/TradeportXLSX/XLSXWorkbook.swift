@@ -1,0 +1,165 @@
+/// An XLSX workbook opened for reading: its sheets (found through `workbook.xml` and its
+/// relationships), its date system, and each sheet's rows streamed one at a time.
+///
+/// Memory holds the shared strings and a row; a sheet is inflated and parsed in chunks while its
+/// rows are handed over. Nothing is fetched from the network, no DTD is read, and inflation is
+/// bounded by `XLSXLimits`.
+public final class XLSXWorkbook {
+    /// A sheet as the workbook lists it.
+    public struct Sheet: Sendable, Hashable {
+        public let name: String
+        /// 0-based position in the workbook.
+        public let index: Int
+        /// `visible`, `hidden` or `veryHidden`.
+        public let state: String
+        /// The archive entry holding the sheet.
+        public let part: String
+    }
+
+    /// Which date serials a workbook uses.
+    public enum DateSystem: Sendable {
+        /// Day 1 is 1900-01-01, with Lotus's phantom 1900-02-29 as day 60.
+        case from1900
+        /// Day 0 is 1904-01-01.
+        case from1904
+    }
+
+    public let path: String
+    public let sheets: [Sheet]
+    public let dateSystem: DateSystem
+
+    private let package: XLSXPackage
+    private let workbookPart: String
+    private let relationships: [String: String]
+    private var loadedStrings: SharedStrings??
+    private var loadedDateStyles: [Bool]?
+
+    /// Opens the workbook at `path`: checks it is one, reads its sheet list and date system.
+    public init(path: String, limits: XLSXLimits = .default) throws {
+        self.path = path
+        package = try XLSXPackage(path: path, limits: limits)
+
+        var workbookPart = "xl/workbook.xml"
+        if package.has("_rels/.rels") {
+            let rels = try Self.parse(package, "_rels/.rels", RelationshipsHandler())
+            if let target = rels.target(ofKind: "officeDocument") { workbookPart = Self.resolve(target, from: "") }
+        }
+        guard package.has(workbookPart) else {
+            throw XLSXError(.notAWorkbook, "a ZIP archive without a workbook part (\(workbookPart)); not an XLSX workbook")
+        }
+        self.workbookPart = workbookPart
+        let workbook = try Self.parse(package, workbookPart, WorkbookHandler())
+        dateSystem = workbook.uses1904 ? .from1904 : .from1900
+
+        let folder = Self.folder(of: workbookPart)
+        let relsPart = folder + "_rels/" + String(workbookPart.split(separator: "/").last!) + ".rels"
+        var relationships: [String: String] = [:]
+        var rels: RelationshipsHandler?
+        if package.has(relsPart) {
+            let handler = try Self.parse(package, relsPart, RelationshipsHandler())
+            for r in handler.relationships where !r.isExternal {
+                relationships[r.id] = Self.resolve(r.target, from: folder)
+            }
+            rels = handler
+        }
+        self.relationships = relationships
+        var sheets: [Sheet] = []
+        for (i, entry) in workbook.sheets.enumerated() {
+            guard let part = relationships[entry.relationshipId] else {
+                throw XLSXError(.malformed, "sheet '\(entry.name)' names relationship \(entry.relationshipId), which \(relsPart) does not have", part: workbookPart)
+            }
+            sheets.append(Sheet(name: entry.name, index: i, state: entry.state ?? "visible", part: part))
+        }
+        self.sheets = sheets
+        sharedStringsPart = rels?.target(ofKind: "sharedStrings").map { Self.resolve($0, from: folder) }
+        stylesPart = rels?.target(ofKind: "styles").map { Self.resolve($0, from: folder) }
+    }
+
+    private let sharedStringsPart: String?
+    private let stylesPart: String?
+
+    /// The sheet named `name` (exactly, else ignoring case).
+    public func sheet(named name: String) throws -> Sheet {
+        if let sheet = sheets.first(where: { $0.name == name }) ?? sheets.first(where: { $0.name.lowercased() == name.lowercased() }) {
+            return sheet
+        }
+        throw XLSXError(.noSuchSheet, "no sheet named '\(name)'; the workbook has \(sheetList)")
+    }
+
+    /// The sheet at 0-based `index`.
+    public func sheet(at index: Int) throws -> Sheet {
+        guard sheets.indices.contains(index) else {
+            throw XLSXError(.noSuchSheet, "no sheet \(index + 1); the workbook has \(sheetList)")
+        }
+        return sheets[index]
+    }
+
+    private var sheetList: String {
+        sheets.isEmpty ? "no sheets" : sheets.map { "'\($0.name)'" }.joined(separator: ", ")
+    }
+
+    /// Streams the rows of `sheet` that have at least one non-empty cell, in sheet order. `body`
+    /// returns false to stop early. A row and its cells are valid only during the call.
+    public func readRows(of sheet: Sheet, _ body: (XLSXRow) throws -> Bool) throws {
+        let strings = try sharedStrings()
+        let dateStyles = try self.dateStyles()
+        try withoutActuallyEscaping(body) { body in
+            let handler = SheetHandler(part: sheet.part, sharedStrings: strings, dateStyles: dateStyles, body: body)
+            let parser = try XMLPushParser(handler: handler, part: sheet.part)
+            do {
+                try package.stream(sheet.part) { chunk in try parser.feed(chunk) }
+                try parser.finish()
+            } catch is XMLParsingStopped {
+                if let error = handler.bodyError { throw error }
+                if handler.stoppedByBody { return }
+                throw XLSXError(.malformed, "parsing stopped", part: sheet.part)
+            }
+        }
+    }
+
+    private func sharedStrings() throws -> SharedStrings? {
+        if let loadedStrings { return loadedStrings }
+        var strings: SharedStrings?
+        if let part = sharedStringsPart, package.has(part) {
+            let handler = SharedStringsHandler()
+            let parser = try XMLPushParser(handler: handler, part: part)
+            try package.stream(part) { try parser.feed($0) }
+            try parser.finish()
+            strings = handler.strings
+        }
+        loadedStrings = .some(strings)
+        return strings
+    }
+
+    private func dateStyles() throws -> [Bool] {
+        if let loadedDateStyles { return loadedDateStyles }
+        var styles: [Bool] = []
+        if let part = stylesPart, package.has(part) {
+            styles = try Self.parse(package, part, StylesHandler()).dateStyles
+        }
+        loadedDateStyles = styles
+        return styles
+    }
+
+    private static func parse<Handler: XMLEventHandler>(_ package: XLSXPackage, _ part: String, _ handler: Handler) throws -> Handler {
+        let parser = try XMLPushParser(handler: handler, part: part)
+        try package.stream(part, limit: nil) { try parser.feed($0) }
+        try parser.finish()
+        return handler
+    }
+
+    private static func folder(of part: String) -> String {
+        guard let slash = part.lastIndex(of: "/") else { return "" }
+        return String(part[...slash])
+    }
+
+    /// A relationship target resolved against the folder of its source part (`/xl/x.xml` is absolute).
+    static func resolve(_ target: String, from folder: String) -> String {
+        var components: [Substring] = target.hasPrefix("/") ? [] : folder.split(separator: "/")
+        for component in target.split(separator: "/") {
+            if component == ".." { if !components.isEmpty { components.removeLast() } }
+            else if component != "." { components.append(component) }
+        }
+        return components.joined(separator: "/")
+    }
+}

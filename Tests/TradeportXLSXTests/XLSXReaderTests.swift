@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import TradeportTestKit
+@testable import TradeportXLSX
+
+/// Rows of a sheet as plain values, for comparing whole results.
+struct ReadCell: Equatable, CustomStringConvertible {
+    let column: Int
+    let kind: XLSXCell.Kind
+    let text: String
+    var description: String { "\(column):\(kind):\(text)" }
+}
+
+func readAll(_ path: String, sheet: String? = nil, limits: XLSXLimits = .default) throws -> [(Int, [ReadCell])] {
+    let workbook = try XLSXWorkbook(path: path, limits: limits)
+    let target = try sheet.map { try workbook.sheet(named: $0) } ?? workbook.sheet(at: 0)
+    var rows: [(Int, [ReadCell])] = []
+    try workbook.readRows(of: target) { row in
+        rows.append((row.number, row.cells.map { ReadCell(column: $0.column, kind: $0.kind, text: $0.text) }))
+        return true
+    }
+    return rows
+}
+
+func xlsxError(_ body: () throws -> Void) -> XLSXError? {
+    do {
+        try body()
+        return nil
+    } catch let error as XLSXError {
+        return error
+    } catch {
+        Issue.record("expected an XLSXError, got \(error)")
+        return nil
+    }
+}
+
+@Suite("XLSX reader: structure")
+struct XLSXStructureTests {
+    @Test("sheets are found through workbook.xml and its relationships, by name or index")
+    func sheetsThroughRelationships() throws {
+        let book = TestWorkbook.make(sheets: [
+            ("Summary", "zeta.xml", #"<row r="1"><c r="A1" t="inlineStr"><is><t>first</t></is></c></row>"#),
+            ("broker_rep", "alpha.xml", #"<row r="1"><c r="B1" t="inlineStr"><is><t>second</t></is></c></row>"#),
+        ])
+        let path = try book.writeTemporary()
+        let workbook = try XLSXWorkbook(path: path)
+        #expect(workbook.sheets.map(\.name) == ["Summary", "broker_rep"])
+        #expect(workbook.sheets.map(\.part) == ["xl/worksheets/zeta.xml", "xl/worksheets/alpha.xml"])
+        #expect(try readAll(path, sheet: "broker_rep").first?.1 == [ReadCell(column: 1, kind: .string, text: "second")])
+        #expect(try readAll(path, sheet: "BROKER_REP").first?.1.first?.text == "second")
+        #expect(try readAll(path).first?.1.first?.text == "first")
+        let missing = xlsxError { _ = try workbook.sheet(named: "Trades") }
+        #expect(missing?.kind == .noSuchSheet)
+        #expect(missing?.message.contains("'Summary', 'broker_rep'") == true)
+        #expect(xlsxError { _ = try workbook.sheet(at: 2) }?.kind == .noSuchSheet)
+    }
+
+    @Test("every cell type: shared (rich text joined, phonetic left out), inline, str, b, e, n, d")
+    func cellTypes() throws {
+        let sst = #"<si><t>plain</t></si><si><r><rPr><b/></rPr><t>rich </t></r><r><t>text</t></r><rPh sb="0" eb="1"><t>PHONETIC</t></rPh></si><si><t>line_x000D_break</t></si><si><t></t></si>"#
+        let data = """
+            <row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c>\
+            <c r="E1" t="inlineStr"><is><r><t>in</t></r><r><t>line</t></r></is></c><c r="F1" t="str"><f>A1&amp;"x"</f><v>plainx</v></c>\
+            <c r="G1" t="b"><v>1</v></c><c r="H1" t="e"><v>#DIV/0!</v></c><c r="I1"><v>0.1</v></c><c r="J1" t="n"><v>1.5E-3</v></c>\
+            <c r="K1" t="d"><v>2021-01-01T00:00:00</v></c><c r="L1" s="0"/><c r="M1"><v>12345678901234567890.123456789</v></c></row>
+            """
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", data)], sharedStringsXML: sst).writeTemporary()
+        let rows = try readAll(path)
+        #expect(rows.count == 1)
+        #expect(rows[0].1 == [
+            ReadCell(column: 0, kind: .string, text: "plain"),
+            ReadCell(column: 1, kind: .string, text: "rich text"),
+            ReadCell(column: 2, kind: .string, text: "line\rbreak"),
+            ReadCell(column: 4, kind: .string, text: "inline"),
+            ReadCell(column: 5, kind: .string, text: "plainx"),
+            ReadCell(column: 6, kind: .boolean, text: "1"),
+            ReadCell(column: 7, kind: .error, text: "#DIV/0!"),
+            ReadCell(column: 8, kind: .number, text: "0.1"),
+            ReadCell(column: 9, kind: .number, text: "1.5E-3"),
+            ReadCell(column: 10, kind: .isoDate, text: "2021-01-01T00:00:00"),
+            ReadCell(column: 12, kind: .number, text: "12345678901234567890.123456789"),
+        ])
+    }
+
+    @Test("sparse rows and cells, rows and cells without r, a dimension that lies")
+    func sparseAndImplicit() throws {
+        let data = """
+            <row r="3"><c r="C3"><v>1</v></c><c><v>2</v></c><c r="Z3"><v>3</v></c></row>\
+            <row><c><v>4</v></c></row><row r="10" spans="1:3"></row><row r="11"><c r="A11" t="inlineStr"><is><t></t></is></c></row>\
+            <row r="20"><c r="XFD20"><v>5</v></c></row>
+            """
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", data)]).writeTemporary()
+        let rows = try readAll(path)
+        #expect(rows.map(\.0) == [3, 4, 20])
+        #expect(rows[0].1.map(\.column) == [2, 3, 25])
+        #expect(rows[1].1 == [ReadCell(column: 0, kind: .number, text: "4")])
+        #expect(rows[2].1 == [ReadCell(column: 16_383, kind: .number, text: "5")])
+    }
+
+    @Test("prefixed and Strict OOXML namespaces read alike")
+    func namespaces() throws {
+        let strict = TestWorkbook.make(
+            sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="inlineStr"><is><t>strict</t></is></c></row>"#)], strict: true)
+        #expect(try readAll(try strict.writeTemporary()).first?.1.first?.text == "strict")
+
+        var prefixed = TestWorkbook.make(sheets: [("S", "sheet1.xml", "")])
+        let sheet = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <x:worksheet xmlns:x="\(TestWorkbook.mainNamespace)"><x:sheetData><x:row r="2"><x:c r="B2" t="inlineStr"><x:is><x:t>prefixed</x:t></x:is></x:c><x:c r="C2"><x:v>7</x:v></x:c></x:row></x:sheetData></x:worksheet>
+            """
+        prefixed.parts = prefixed.parts.map { $0.path == "xl/worksheets/sheet1.xml" ? ($0.path, Data(sheet.utf8)) : $0 }
+        let rows = try readAll(try prefixed.writeTemporary())
+        #expect(rows.first?.0 == 2)
+        #expect(rows.first?.1 == [ReadCell(column: 1, kind: .string, text: "prefixed"), ReadCell(column: 2, kind: .number, text: "7")])
+    }
+
+    @Test("a stored (uncompressed) archive reads too, and a reader may stop early")
+    func storedAndEarlyStop() throws {
+        let data = (1...100).map { "<row r=\"\($0)\"><c><v>\($0)</v></c></row>" }.joined()
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", data)]).writeTemporary(stored: true)
+        let workbook = try XLSXWorkbook(path: path)
+        var seen: [Int] = []
+        try workbook.readRows(of: workbook.sheets[0]) { row in
+            seen.append(row.number)
+            return row.number < 3
+        }
+        #expect(seen == [1, 2, 3])
+        #expect(try readAll(path).count == 100)
+    }
+
+    @Test("a malformed sheet names its part and line; a bad shared-string index and a bad reference are errors")
+    func malformed() throws {
+        let broken = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1\"><c><v>1</v></row>")]).writeTemporary()
+        let e = xlsxError { _ = try readAll(broken) }
+        #expect(e?.kind == .malformed)
+        #expect(e?.part == "xl/worksheets/sheet1.xml")
+        #expect(e?.line != nil)
+
+        let badIndex = try TestWorkbook.make(sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="s"><v>5</v></c></row>"#)],
+                                             sharedStrings: ["only"]).writeTemporary()
+        #expect(xlsxError { _ = try readAll(badIndex) }?.message.contains("shared string index '5'") == true)
+        let badRef = try TestWorkbook.make(sheets: [("S", "sheet1.xml", #"<row r="1"><c r="1A"><v>5</v></c></row>"#)]).writeTemporary()
+        #expect(xlsxError { _ = try readAll(badRef) }?.message.contains("cell reference '1A'") == true)
+    }
+}
+
+@Suite("XLSX reader: numbers and dates")
+struct XLSXValueTests {
+    @Test("numbers are handed over as exact text; scientific notation expands by hand")
+    func plainNumbers() {
+        func plain(_ s: String) -> String? { Array(s.utf8).withUnsafeBytes { XLSXNumber.plain($0) } }
+        #expect(plain("1.5E-3") == "0.0015")
+        #expect(plain("-2E+05") == "-200000")
+        #expect(plain("1.2345e2") == "123.45")
+        #expect(plain("0.30000000000000004") == "0.30000000000000004")
+        #expect(plain("007.50") == "7.5")
+        #expect(plain("-0") == "0")
+        #expect(plain("1E-20") == "0.00000000000000000001")
+        #expect(plain("12a") == nil)
+        #expect(plain("1,5") == nil)
+        #expect(plain("") == nil)
+        #expect(plain("1E") == nil)
+    }
+
+    @Test("date styles: built-in 14–22 and 45–47, custom date codes; not numbers, text or General")
+    func dateStyles() throws {
+        let styles = """
+            <numFmts count="4"><numFmt numFmtId="164" formatCode="DD.MM.YYYY"/><numFmt numFmtId="165" formatCode="#,##0.00&quot; руб.&quot;"/>\
+            <numFmt numFmtId="166" formatCode="[h]:mm:ss"/><numFmt numFmtId="167" formatCode="[Red]0.00;[Blue]-0.00"/></numFmts>\
+            <cellXfs count="9"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="22"/><xf numFmtId="46"/><xf numFmtId="164"/>\
+            <xf numFmtId="165"/><xf numFmtId="166"/><xf numFmtId="167"/><xf numFmtId="4"/></cellXfs>
+            """
+        let cells = (0..<9).map { "<c r=\"\(TestWorkbook.columnName($0))1\" s=\"\($0)\"><v>44197.5</v></c>" }.joined()
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1\">\(cells)</row>")], stylesXML: styles).writeTemporary()
+        let kinds = try readAll(path)[0].1.map(\.kind)
+        #expect(kinds == [.number, .date, .date, .date, .date, .number, .date, .number, .number])
+    }
+
+    @Test("serials in the 1900 system (phantom 29 Feb 1900) and the 1904 system, to the nearest second")
+    func serials() {
+        func date(_ s: String, _ system: XLSXWorkbook.DateSystem = .from1900) -> String? {
+            Array(s.utf8).withUnsafeBytes { XLSXDateTime(serial: $0, system: system)?.description }
+        }
+        #expect(date("1") == "1900-01-01T00:00:00")
+        #expect(date("59") == "1900-02-28T00:00:00")
+        #expect(date("60") == nil)
+        #expect(date("61") == "1900-03-01T00:00:00")
+        #expect(date("44197") == "2021-01-01T00:00:00")
+        #expect(date("44197.5") == "2021-01-01T12:00:00")
+        #expect(date("44197.99999") == "2021-01-01T23:59:59")
+        #expect(date("44197.9999999") == "2021-01-02T00:00:00")
+        #expect(date("0.333333333333") == "1899-12-31T08:00:00")
+        #expect(date("4.41975E4") == "2021-01-01T12:00:00")
+        #expect(date("-1") == nil)
+        #expect(date("0", .from1904) == "1904-01-01T00:00:00")
+        #expect(date("42735", .from1904) == "2021-01-01T00:00:00")
+    }
+
+    @Test("a workbook in the 1904 date system says so")
+    func system1904() throws {
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "")], date1904: true).writeTemporary()
+        #expect(try XLSXWorkbook(path: path).dateSystem == .from1904)
+    }
+}
