@@ -1,3 +1,5 @@
+import Foundation
+
 /// An XLSX workbook opened for reading: its sheets (found through `workbook.xml` and its
 /// relationships), its date system, and each sheet's rows streamed one at a time.
 ///
@@ -103,17 +105,20 @@ public final class XLSXWorkbook {
     public func readRows(of sheet: Sheet, _ body: (XLSXRow) throws -> Bool) throws {
         let strings = try sharedStrings()
         let dateStyles = try self.dateStyles()
-        try withoutActuallyEscaping(body) { body in
-            let handler = SheetHandler(part: sheet.part, sharedStrings: strings, dateStyles: dateStyles, body: body)
-            let parser = try XMLPushParser(handler: handler, part: sheet.part)
-            do {
-                try package.stream(sheet.part) { chunk in try parser.feed(chunk) }
-                try parser.finish()
-            } catch is XMLParsingStopped {
-                if let error = handler.bodyError { throw error }
-                if handler.stoppedByBody { return }
-                throw XLSXError(.malformed, "parsing stopped", part: sheet.part)
-            }
+        // Inflating and parsing run on a thread of their own; rows come back here in batches.
+        let channel = RowChannel()
+        let producer = SheetProducer(package: package, sheet: sheet, strings: strings, dateStyles: dateStyles, channel: channel)
+        let thread = Thread { producer.run() }
+        thread.stackSize = 8 << 20
+        thread.start()
+        defer {
+            channel.cancel()
+            channel.waitUntilFinished()
+        }
+        var scratch: [XLSXCell] = []
+        scratch.reserveCapacity(64)
+        while let batch = try channel.receive() {
+            if try !batch.forEachRow(&scratch, body) { return }
         }
     }
 
@@ -139,6 +144,54 @@ public final class XLSXWorkbook {
         }
         loadedDateStyles = styles
         return styles
+    }
+
+    /// Runs the parsing side of `readRows` on its own thread.
+    private final class SheetProducer: @unchecked Sendable {
+        let package: XLSXPackage
+        let sheet: Sheet
+        let strings: SharedStrings?
+        let dateStyles: [Bool]
+        let channel: RowChannel
+
+        init(package: XLSXPackage, sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool], channel: RowChannel) {
+            self.package = package
+            self.sheet = sheet
+            self.strings = strings
+            self.dateStyles = dateStyles
+            self.channel = channel
+        }
+
+        func run() {
+            var batch = RowBatch()
+            let sharedRange = strings.flatMap { s -> ClosedRange<UnsafeRawPointer>? in
+                s.byteCount == 0 ? nil : UnsafeRawPointer(s.storage)...UnsafeRawPointer(s.storage + s.byteCount - 1)
+            }
+            let channel = self.channel
+            let handler = SheetHandler(part: sheet.part, sharedStrings: strings, dateStyles: dateStyles) { row in
+                batch.append(row, sharedStorage: sharedRange)
+                if batch.isFull {
+                    guard channel.send(batch) else { return false }
+                    batch = RowBatch()
+                }
+                return true
+            }
+            do {
+                let parser = try XMLPushParser(handler: handler, part: sheet.part)
+                do {
+                    try package.stream(sheet.part) { chunk in try parser.feed(chunk) }
+                    try parser.finish()
+                } catch is XMLParsingStopped {
+                    if let error = handler.bodyError { throw error }
+                    if !handler.stoppedByBody { throw XLSXError(.malformed, "parsing stopped", part: sheet.part) }
+                }
+                if !batch.rows.isEmpty && !handler.stoppedByBody { _ = channel.send(batch) }
+                channel.finish(nil)
+            } catch {
+                if !batch.rows.isEmpty && !handler.stoppedByBody { _ = channel.send(batch) }
+                channel.finish(error)
+            }
+        }
     }
 
     private static func parse<Handler: XMLEventHandler>(_ package: XLSXPackage, _ part: String, _ handler: Handler) throws -> Handler {

@@ -80,16 +80,19 @@ final class XMLPushParser {
         let context = Unmanaged.passUnretained(handler).toOpaque()
         guard let parser = cx_xml_parser_create(
             context,
+            // The parser holds the handler; no retain and release per event.
             { context, name, _, count, attributes in
-                let handler = Unmanaged<XMLEventHandler>.fromOpaque(context!).takeUnretainedValue()
-                handler.startElement(name!, XMLAttributes(count: Int(count), pointers: attributes))
+                Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                    $0.startElement(name!, XMLAttributes(count: Int(count), pointers: attributes))
+                }
             },
             { context, name in
-                Unmanaged<XMLEventHandler>.fromOpaque(context!).takeUnretainedValue().endElement(name!)
+                Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.endElement(name!) }
             },
             { context, text, length in
-                Unmanaged<XMLEventHandler>.fromOpaque(context!).takeUnretainedValue()
-                    .characters(UnsafeRawBufferPointer(start: text, count: Int(length)))
+                Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                    $0.characters(UnsafeRawBufferPointer(start: text, count: Int(length)))
+                }
             }
         ) else { throw XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: part) }
         self.parser = parser

@@ -10,13 +10,16 @@ final class TinkoffReportReader {
         case reference(String)
     }
 
-    /// A record waiting for the securities table, and what it needs from it.
-    private struct Held {
-        var record: SourceRecord
-        var ticker: String?
-        var securityName: String?
-        var rawEnd: Int
+    /// What is held until the securities table (section 4.1, near the end) has been read: a record
+    /// already made (with its raw text in `recordRaw`), or a trade or cash row kept compactly
+    /// (its cells' columns, kinds and bytes) to be read at the end.
+    private enum Held {
+        case record(SourceRecord, rawEnd: Int)
+        case tradeRow(number: Int, map: Int, cellsEnd: Int)
+        case cashRow(number: Int, map: Int, currency: AssetCode, cellsEnd: Int)
     }
+
+    private enum RowKind { case trade, cash }
 
     private let location: SourceLocation
     private var zone: SourceTimeZone.Converter
@@ -25,8 +28,10 @@ final class TinkoffReportReader {
 
     private var section = Section.preamble
     private var sectionTitle = ""
-    private var tradeMap: TableMap?
-    private var cashMap: TableMap?
+    private var tradeMap: TableMap? { tradeMapIndex.map { tradeMaps[$0] } }
+    private var cashMap: TableMap? { cashMapIndex.map { cashMaps[$0] } }
+    private var tradeMapIndex: Int?
+    private var cashMapIndex: Int?
     private var inBalanceSummary = false
     private var currency: AssetCode?
     private var referenceHeader: [String]?
@@ -37,7 +42,15 @@ final class TinkoffReportReader {
     private var securityCells = [XLSXCell?](repeating: nil, count: SecurityField.allCases.count)
 
     private var held: [Held] = []
-    private var raw: [UInt8] = []
+    private var recordRaw: [UInt8] = []
+    /// Per held cell: column (14 bits), kind (3 bits), length (15 bits; longer ones in `longLengths`).
+    private var heldCells = ChunkedArray<UInt32>()
+    private var longLengths: [Int: Int] = [:]
+    private var heldBytes = ChunkedArray<UInt8>()
+    private var tradeMaps: [TableMap] = []
+    private var cashMaps: [TableMap] = []
+    /// Set while the held rows are read and emitted at the end.
+    private var emit: RecordHandler?
     private var isinByTicker: [String: String] = [:]
     private var tickerBySecurityName: [String: String] = [:]
     private var tickerByTradeName: [String: String] = [:]
@@ -60,8 +73,9 @@ final class TinkoffReportReader {
         case .preamble:
             return  // the title block: broker, dates, investor
         case .executedTrades, .pendingTrades, .terminatedTrades, .repoChanges:
-            if Self.has(row, "номерсделки") {
-                tradeMap = TableMap(fields: TradeField.table, header: row)
+            if Self.has(row, Self.dealNumberHeader) {
+                tradeMaps.append(TableMap(fields: TradeField.table, header: row))
+                tradeMapIndex = tradeMaps.count - 1
                 return
             }
             tradeRow(row)
@@ -74,8 +88,8 @@ final class TinkoffReportReader {
 
     private func enter(section number: String, title: String) {
         sectionTitle = title
-        tradeMap = nil
-        cashMap = nil
+        tradeMapIndex = nil
+        cashMapIndex = nil
         inBalanceSummary = false
         currency = nil
         referenceHeader = nil
@@ -117,81 +131,161 @@ final class TinkoffReportReader {
         return n
     }
 
-    private static func has(_ row: XLSXRow, _ normalizedHeader: String) -> Bool {
-        row.cells.contains { $0.kind == .string && $0.bytes.count < 80 && TinkoffHeader.normalize($0.text) == normalizedHeader }
+    private static let dealNumberHeader = Array("номерсделки".utf8)
+    private static let operationHeader = Array("операция".utf8)
+    private static let buy = Array("покупка".utf8)
+    private static let sell = Array("продажа".utf8)
+
+    /// Whether a string cell of `row` is the header text `folded`.
+    private static func has(_ row: XLSXRow, _ folded: [UInt8]) -> Bool {
+        row.cells.contains { $0.kind == .string && $0.bytes.count < 3 * folded.count && TinkoffHeader.matches($0.bytes, folded) }
     }
 
     // MARK: - Records
 
     private func at(_ row: XLSXRow) -> SourceLocation { location.atRow(row.number) }
 
-    private func hold(_ record: SourceRecord, _ row: XLSXRow, ticker: String? = nil, securityName: String? = nil) {
-        for (i, cell) in row.cells.enumerated() {
-            if i > 0 { raw.append(0x09) }
-            raw.append(contentsOf: cell.bytes)
+    /// Hands a record on: held with its raw text while the sheet is read, emitted at the end.
+    private func output(_ record: SourceRecord, _ row: XLSXRow) throws {
+        if let emit {
+            try emit(record) { row.text }
+            return
         }
-        held.append(Held(record: record, ticker: ticker, securityName: securityName, rawEnd: raw.count))
+        for (i, cell) in row.cells.enumerated() {
+            if i > 0 { recordRaw.append(0x09) }
+            recordRaw.append(contentsOf: cell.bytes)
+        }
+        held.append(.record(record, rawEnd: recordRaw.count))
     }
 
-    private func skip(_ row: XLSXRow, _ reason: String) {
-        hold(.skipped(SkippedRow(source: at(row), reason: reason)), row)
+    private func skip(_ row: XLSXRow, _ reason: String) throws {
+        try output(.skipped(SkippedRow(source: at(row), reason: reason)), row)
     }
 
-    private func reject(_ row: XLSXRow, _ errors: [FieldError]) {
-        hold(.rejected(RejectedRow(source: at(row), raw: row.text, errors: errors)), row)
+    private func reject(_ row: XLSXRow, _ errors: [FieldError]) throws {
+        try output(.rejected(RejectedRow(source: at(row), raw: row.text, errors: errors)), row)
     }
 
-    /// Emits every held record in row order, with ISINs and dividend tickers from section 4.1.
+    /// Keeps a row's cells to read it at the end.
+    private func holdRow(_ row: XLSXRow, _ kind: RowKind) {
+        for cell in row.cells {
+            var length = cell.bytes.count
+            if length >= 0x7FFF {
+                longLengths[heldCells.count] = length
+                length = 0x7FFF
+            }
+            heldCells.append(UInt32(min(cell.column, 0x3FFF)) << 18 | UInt32(cell.kind.rawValue) << 15 | UInt32(length))
+            heldBytes.append(contentsOf: cell.bytes.bindMemory(to: UInt8.self))
+        }
+        switch kind {
+        case .trade: held.append(.tradeRow(number: row.number, map: tradeMapIndex!, cellsEnd: heldCells.count))
+        case .cash: held.append(.cashRow(number: row.number, map: cashMapIndex!, currency: currency!, cellsEnd: heldCells.count))
+        }
+    }
+
+    /// Reads the held rows, now that the securities are known, and emits every record in row order.
     func finish(emit: RecordHandler) throws {
-        var start = 0
-        for var item in held {
-            let end = item.rawEnd
-            let rawStart = start
-            start = end
-            if case .operation(.trade(var trade)) = item.record, let ticker = item.ticker, let isin = isinByTicker[ticker] {
-                trade.isin = isin
-                item.record = .operation(.trade(trade))
+        try withoutActuallyEscaping(emit) { emit in
+            self.emit = emit
+            defer { self.emit = nil }
+            try emitHeld(emit)
+        }
+    }
+
+    private func emitHeld(_ emit: RecordHandler) throws {
+        var rawStart = 0
+        var cellStart = 0
+        var bytePosition = 0
+        var scratch: [XLSXCell] = []
+        var rowBytes: [UInt8] = []
+        var lengths: [(Int, XLSXCell.Kind, Int)] = []
+        let recordRaw = self.recordRaw
+        func row(_ cellsEnd: Int) {
+            scratch.removeAll(keepingCapacity: true)
+            rowBytes.removeAll(keepingCapacity: true)
+            lengths.removeAll(keepingCapacity: true)
+            for i in cellStart..<cellsEnd {
+                let packed = heldCells[i]
+                var length = Int(packed & 0x7FFF)
+                if length == 0x7FFF { length = longLengths[i]! }
+                lengths.append((Int(packed >> 18), XLSXCell.Kind(rawValue: UInt8(packed >> 15 & 7))!, length))
+                heldBytes.copy(from: bytePosition, count: length, into: &rowBytes)
+                bytePosition += length
             }
-            if case .operation(.transaction(var transaction)) = item.record, let name = item.securityName,
-               let ticker = tickerBySecurityName[name] ?? tickerByTradeName[name] {
-                transaction.security = ticker
-                item.record = .operation(.transaction(transaction))
+            cellStart = cellsEnd
+            rowBytes.withUnsafeBytes { bytes in
+                var offset = 0
+                for (column, kind, length) in lengths {
+                    scratch.append(XLSXCell(column: column, kind: kind, bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])))
+                    offset += length
+                }
             }
-            try emit(item.record) { String(decoding: self.raw[rawStart..<end], as: UTF8.self) }
+        }
+        for item in held {
+            switch item {
+            case .record(let record, let rawEnd):
+                let range = rawStart..<rawEnd
+                rawStart = rawEnd
+                try emit(record) { String(decoding: recordRaw[range], as: UTF8.self) }
+            case .tradeRow(let number, let map, let cellsEnd):
+                row(cellsEnd)
+                // `scratch` points into `rowBytes`, which does not change until the next row.
+                try withExtendedLifetime(rowBytes) {
+                    try scratch.withUnsafeBufferPointer { try readTrade(XLSXRow(number: number, cells: $0), tradeMaps[map]) }
+                }
+            case .cashRow(let number, let map, let currency, let cellsEnd):
+                row(cellsEnd)
+                try withExtendedLifetime(rowBytes) {
+                    try scratch.withUnsafeBufferPointer { try readCash(XLSXRow(number: number, cells: $0), cashMaps[map], currency) }
+                }
+            }
         }
         held = []
-        raw = []
+        heldCells = ChunkedArray()
+        heldBytes = ChunkedArray()
     }
 
     // MARK: - Section 1: trades
 
     private func tradeRow(_ row: XLSXRow) {
+        // Only skips and rejects can come of a row now, and nothing throws before the end.
+        try? tradeRowStructure(row)
+    }
+
+    private func tradeRowStructure(_ row: XLSXRow) throws {
         switch section {
         case .pendingTrades:
-            return skip(row, "pending: not yet executed at the end of the report's period (section 1.2); a later report lists it as executed")
+            return try skip(row, "pending: not yet executed at the end of the report's period (section 1.2); a later report lists it as executed")
         case .terminatedTrades:
-            return skip(row, "terminated without execution (section 1.3)")
+            return try skip(row, "terminated without execution (section 1.3)")
         case .repoChanges:
-            return skip(row, "a change of a repo deal's terms (section 1.4), not a trade")
+            return try skip(row, "a change of a repo deal's terms (section 1.4), not a trade")
         default:
             break
         }
         guard let map = tradeMap else {
-            return reject(row, [FieldError(column: nil, field: nil, message: "a row of section 1.1 before any header row naming its columns (Номер сделки, …): the layout is not one tradeport knows")])
+            return try reject(row, [FieldError(column: nil, field: nil, message: "a row of section 1.1 before any header row naming its columns (Номер сделки, …): the layout is not one tradeport knows")])
         }
         if !map.missing.isEmpty {
-            return reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 1.1 has no column \(map.missing.map { "'\(TradeField.printed[$0] ?? $0)'" }.joined(separator: ", ")), which a trade needs")])
+            return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 1.1 has no column \(map.missing.map { "'\(TradeField.printed[$0] ?? $0)'" }.joined(separator: ", ")), which a trade needs")])
         }
+        holdRow(row, .trade)
+    }
+
+    /// A row of section 1.1 as a trade (or a repo skip, or a reject).
+    private func readTrade(_ row: XLSXRow, _ map: TableMap) throws {
         map.cells(of: row, into: &tradeCells)
         var check = TinkoffValues(codes: codes, dateSystem: dateSystem)
 
-        let kind = tradeCells[TradeField.kind.rawValue].map { TinkoffHeader.normalize($0.text) } ?? ""
-        if kind.hasPrefix("репо") { return skip(row, "repo: a repo leg is financing, not a trade") }
+        let kindCell = tradeCells[TradeField.kind.rawValue]
         let side: TradeSide?
-        switch kind {
-        case "покупка": side = .buy
-        case "продажа": side = .sell
-        default:
+        if let kindCell, TinkoffHeader.matches(kindCell.bytes, Self.buy) {
+            side = .buy
+        } else if let kindCell, TinkoffHeader.matches(kindCell.bytes, Self.sell) {
+            side = .sell
+        } else {
+            let kind = kindCell.map { TinkoffHeader.normalize($0.bytes) } ?? ""
+            if kind.hasPrefix("репо") { return try skip(row, "repo: a repo leg is financing, not a trade") }
             side = nil
             check.add(tradeCells[TradeField.kind.rawValue], map.columns[TradeField.kind.rawValue], "side",
                       kind.isEmpty ? "empty; expected Покупка or Продажа" : "'\(tradeCells[TradeField.kind.rawValue]!.text)' is not a deal kind tradeport knows (Покупка, Продажа, РЕПО …)")
@@ -241,14 +335,15 @@ final class TinkoffReportReader {
             }
         }
         guard check.errors.isEmpty, let side, let deal, let time, let base, let quote, let price, let quantity else {
-            return reject(row, check.errors)
+            return try reject(row, check.errors)
         }
         if let name, let codeText, !name.isEmpty { tickerByTradeName[name] = codeText }
         let trade = Trade(
             externalId: deal, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price,
-            amount: amount, accruedInterest: interest.flatMap { $0.isZero ? nil : $0 }, fees: fees, name: name,
+            amount: amount, accruedInterest: interest.flatMap { $0.isZero ? nil : $0 }, fees: fees,
+            isin: codeText.flatMap { isinByTicker[$0] }, name: name,
             venue: venue, settlementDate: settlementDate, orderId: order, source: at(row))
-        hold(.operation(.trade(trade)), row, ticker: codeText)
+        try output(.operation(.trade(trade)), row)
     }
 
     /// `USDRUB_TOM` with a price in RUB → USD.
@@ -271,41 +366,51 @@ final class TinkoffReportReader {
     private static let securityTypes: Set<CashTransactionType> = [.dividend, .dividendCharge, .coupon, .redemption]
 
     private func cashSectionRow(_ row: XLSXRow) {
+        try? cashSectionStructure(row)
+    }
+
+    private func cashSectionStructure(_ row: XLSXRow) throws {
         if row.cells.count == 1, row.cells[0].kind == .string, let code = Self.currencyHeading(row.cells[0]) {
             currency = code
-            cashMap = nil
+            cashMapIndex = nil
             inBalanceSummary = false
             return
         }
-        if Self.has(row, "операция") {
-            cashMap = TableMap(fields: CashField.table, header: row)
+        if Self.has(row, Self.operationHeader) {
+            cashMaps.append(TableMap(fields: CashField.table, header: row))
+            cashMapIndex = cashMaps.count - 1
             return
         }
         if let first = row.cells.first, first.kind == .string, TinkoffHeader.normalize(first.text) == "валюта" {
             inBalanceSummary = true
             return
         }
-        guard let map = cashMap, let currency else {
-            if inBalanceSummary { return skip(row, "balance summary (section 2), not an operation") }
-            return reject(row, [FieldError(column: nil, field: nil, message: "a row of section 2 outside a currency block with a header row (Дата, Операция, Сумма зачисления, …): the layout is not one tradeport knows")])
+        guard let map = cashMap, currency != nil else {
+            if inBalanceSummary { return try skip(row, "balance summary (section 2), not an operation") }
+            return try reject(row, [FieldError(column: nil, field: nil, message: "a row of section 2 outside a currency block with a header row (Дата, Операция, Сумма зачисления, …): the layout is not one tradeport knows")])
         }
         if !map.missing.isEmpty {
-            return reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(TradeField.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
+            return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(TradeField.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
         }
+        holdRow(row, .cash)
+    }
+
+    /// A row of a currency block of section 2 as a cash transaction (or a skip, or a reject).
+    private func readCash(_ row: XLSXRow, _ map: TableMap, _ currency: AssetCode) throws {
         map.cells(of: row, into: &cashCells)
         var check = TinkoffValues(codes: codes, dateSystem: dateSystem)
         let operationCell = cashCells[CashField.operation.rawValue]
-        let operation = operationCell.map { TinkoffHeader.normalize($0.text) } ?? ""
+        let operation = operationCell.map { TinkoffHeader.normalize($0.bytes) } ?? ""
         let note = check.text(cashCells[CashField.note.rawValue], map.columns[CashField.note.rawValue], "note", required: false)
-        if let note, TinkoffHeader.normalize(note) == "план" { return skip(row, "planned, not yet done (noted План)") }
+        if let note, TinkoffHeader.normalize(note) == "план" { return try skip(row, "planned, not yet done (noted План)") }
         if Self.tradeLegs.contains(operation) {
-            return skip(row, "trade cash leg (\(operationCell!.text)): the trade itself comes from section 1")
+            return try skip(row, "trade cash leg (\(operationCell!.text)): the trade itself comes from section 1")
         }
         guard var type = Self.cashTypes[operation] else {
             check.add(operationCell, map.columns[CashField.operation.rawValue], "type",
                       operation.isEmpty ? "empty; expected an operation such as Пополнение счета"
                                         : "'\(operationCell!.text)' is an operation tradeport does not know; a new kind of cash row must be added to the Tinkoff adapter, not guessed")
-            return reject(row, check.errors)
+            return try reject(row, check.errors)
         }
         let credit = check.number(cashCells[CashField.credit.rawValue], map.columns[CashField.credit.rawValue], "amount", .nonNegative, required: false) ?? .zero
         let debit = check.number(cashCells[CashField.debit.rawValue], map.columns[CashField.debit.rawValue], "amount", .nonNegative, required: false) ?? .zero
@@ -340,13 +445,15 @@ final class TinkoffReportReader {
             time = check.time(date: cashCells[CashField.settled.rawValue], map.columns[CashField.settled.rawValue],
                               time: cashCells[CashField.time.rawValue], map.columns[CashField.time.rawValue], zone: &zone)
         }
-        guard check.errors.isEmpty, let amount, let time else { return reject(row, check.errors) }
-        var securityName: String?
+        guard check.errors.isEmpty, let amount, let time else { return try reject(row, check.errors) }
+        var security: String?
         if Self.securityTypes.contains(type), let note, let slash = note.firstIndex(of: "/") {
-            securityName = note[..<slash].trimmedOfSpaces
+            let name = note[..<slash].trimmedOfSpaces
+            security = tickerBySecurityName[name] ?? tickerByTradeName[name]
         }
-        let transaction = CashTransaction(externalId: nil, time: time, type: type, asset: currency, amount: amount, note: note, source: at(row))
-        hold(.operation(.transaction(transaction)), row, securityName: securityName)
+        let transaction = CashTransaction(externalId: nil, time: time, type: type, asset: currency, amount: amount,
+                                          security: security, note: note, source: at(row))
+        try output(.operation(.transaction(transaction)), row)
     }
 
     /// A currency block's heading: a row holding just a code such as `RUB`.
@@ -374,7 +481,7 @@ final class TinkoffReportReader {
             }
         }
         let title = sectionTitle.count > 60 ? String(sectionTitle.prefix(60)) + "…" : sectionTitle
-        skip(row, "not an operation: a row of section \(title.trimmedOfSpaces)")
+        try? skip(row, "not an operation: a row of section \(title.trimmedOfSpaces)")
     }
 }
 
@@ -385,5 +492,51 @@ private extension StringProtocol {
         while let f = s.first, f == " " || f == "\u{A0}" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\u{A0}" { s.removeLast() }
         return String(s)
+    }
+}
+
+/// An array grown in fixed-size chunks: appending never copies what is already there, so holding
+/// many rows costs what they take, not twice that while a buffer doubles.
+struct ChunkedArray<Element> {
+    private var chunks: [[Element]] = []
+    private static var chunkSize: Int { max(1, (1 << 20) / max(1, MemoryLayout<Element>.stride)) }
+    private(set) var count = 0
+
+    mutating func append(_ element: Element) {
+        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+            chunks.append([])
+            chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
+        }
+        chunks[chunks.count - 1].append(element)
+        count += 1
+    }
+
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        var i = 0
+        while i < elements.count {
+            if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+                chunks.append([])
+                chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
+            }
+            let n = min(elements.count - i, Self.chunkSize - chunks[chunks.count - 1].count)
+            chunks[chunks.count - 1].append(contentsOf: UnsafeBufferPointer(rebasing: elements[i..<(i + n)]))
+            i += n
+        }
+        count += elements.count
+    }
+
+    subscript(i: Int) -> Element { chunks[i / Self.chunkSize][i % Self.chunkSize] }
+
+    /// Appends `count` elements from `start` to `out`.
+    func copy(from start: Int, count: Int, into out: inout [Element]) {
+        var i = start
+        let end = start + count
+        while i < end {
+            let chunk = chunks[i / Self.chunkSize]
+            let offset = i % Self.chunkSize
+            let n = min(end - i, Self.chunkSize - offset)
+            out.append(contentsOf: chunk[offset..<(offset + n)])
+            i += n
+        }
     }
 }
