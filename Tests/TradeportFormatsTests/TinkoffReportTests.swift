@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+import TradeportCore
+import TradeportFormats
+import TradeportTestKit
+
+/// A small Tinkoff-style report built cell by cell: the real layout's structure (title block,
+/// numbered sections, header rows whose columns shift from page to page, `N из` footers).
+enum TinkoffFixture {
+    static let tradeHeaders = ["Номер сделки", "Номер поруче\nния", "Дата заклю\nчения", "Время", "Торговая площадка",
+                               "Режим торгов", "Вид сделки", "Сокращен\nное наименова\nние актива", "Код актива",
+                               "Цена за едини\nцу", "Валю\nта цены", "Количество", "Сумма (без НКД)", "НКД", "Сумма сделки",
+                               "Валюта расчетов", "Комис\nсия брокера", "Валю\nта комис\nсии", "Комиссия биржи",
+                               "Валюта комиссии биржи", "Комиссия клир. центра", "Валюта комиссии клир. центра",
+                               "Дата расчетов"]
+    static let layoutA = [0, 4, 7, 11, 17, 23, 27, 31, 39, 44, 48, 53, 56, 61, 68, 74, 80, 84, 89, 94, 100, 104, 117]
+    static let layoutB = [0, 3, 6, 12, 19, 25, 29, 33, 41, 46, 50, 55, 58, 63, 70, 76, 82, 86, 91, 96, 102, 106, 119]
+    static let cashHeaders = ["Дата", "Время совершения", "Дата исполнения", "Операция", "Сумма зачисления", "Сумма списания", "Примечание"]
+    static let cashColumns = [0, 13, 32, 51, 73, 96, 120]
+
+    static func row(_ layout: [Int], _ values: [Any?]) -> [Int: Any] {
+        var r: [Int: Any] = [:]
+        for (i, v) in values.enumerated() { if let v { r[layout[i]] = v } }
+        return r
+    }
+
+    static func header(_ layout: [Int], without: Set<String> = []) -> [Int: Any] {
+        row(layout, tradeHeaders.map { without.contains($0) ? nil : $0 })
+    }
+
+    static var title: [[Int: Any]] { [
+        [0: "Брокер: АО «Тинькофф Банк»"], [0: "Дата расчета: 01.01.2021"], [0: "Инвестор: USERNAME"],
+        [0: "Отчет о сделках и операциях за период 01.01.2021 – 01.01.2021"],
+    ] }
+
+    /// The report most tests read: two pages of trades (string and numeric values), a repo leg, a
+    /// pending deal, a RUB cash block with every kind of row, and the securities.
+    static var report: [[Int: Any]] {
+        var rows = title
+        rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
+        rows.append(header(layoutA))  // row 6
+        rows.append(row(layoutA, ["101", "9001", "05.02.2021", "10:15:30", "МосБиржа", "TQBR", "Покупка", "Сбербанк России", "SBER",
+                                  "270,50", "RUB", "10", "2705", "0", "2 705,00", "RUB", "0,81", "RUB", "0.27", "RUB", "0", "RUB", "09.02.2021"]))
+        rows.append([144: "1 из ", 148: 3])
+        rows.append(header(layoutB))  // row 9: the columns moved
+        rows.append(row(layoutB, [102, 9002, "05.02.2021", "18:00:00", "СПБ", "SPBXM", "Продажа", "Apple", "AAPL",
+                                  TestWorkbook.Number("130.25"), "USD", 2, TestWorkbook.Number("260.5"), 0, TestWorkbook.Number("260.5"),
+                                  "USD", TestWorkbook.Number("0.78"), "USD", 0, "USD", 0, "USD", "09.02.2021/10.02.2021"]))
+        rows.append(row(layoutB, ["103", "9003", "05.02.2021", "11:00:00", "МосБиржа", "RPMA", "РЕПО 1 Продажа", "Сбербанк России", "SBER",
+                                  "270", "RUB", "5", "1350", "0", "1350", "RUB", "0", "RUB", "0", "RUB", "0", "RUB", "05.02.2021"]))
+        rows.append([144: "2 из ", 148: 3])
+        rows.append([0: "1.2 Информация о неисполненных сделках на конец отчетного периода"])
+        rows.append(header(layoutA))
+        rows.append(row(layoutA, ["104", "9004", "05.02.2021", "19:00:00", "СПБ", "SPBXM", "Покупка", "Apple", "AAPL",
+                                  "131", "USD", "1", "131", "0", "131", "USD", "0,39", "USD", "0", "USD", "0", "USD", "09.02.2021"]))  // row 15
+        rows.append([0: "2. Операции с денежными средствами"])
+        rows.append([0: "Валюта", 13: "Входящий остаток на начало периода:", 32: "Исходящий остаток на конец периода:"])
+        rows.append([0: "RUB", 13: "0", 32: 0])  // row 18: balance summary
+        rows.append([0: "RUB"])
+        rows.append(row(cashColumns, cashHeaders))
+        rows.append(row(cashColumns, ["04.02.2021", "12:00:00", "04.02.2021", "Пополнение счета", 50000, "0", nil]))  // row 21
+        rows.append(row(cashColumns, [nil, nil, "05.02.2021", "Покупка/продажа", "0", 2705, nil]))
+        rows.append(row(cashColumns, ["06.02.2021", "09:00:00", "06.02.2021", "Налог", "13", "0", nil]))  // a refund
+        rows.append(row(cashColumns, ["07.02.2021", "09:00:00", "07.02.2021", "Вывод средств", "0", "1000", "План"]))
+        rows.append(row(cashColumns, ["08.02.2021", "09:00:00", "08.02.2021", "Зачисление бонуса", "100", "0", nil]))  // row 25
+        rows.append([0: "USD"])
+        rows.append(row(cashColumns, cashHeaders))
+        rows.append(row(cashColumns, ["08.02.2021", "23:30:00", "09.02.2021", "Выплата дивидендов", TestWorkbook.Number("1.5E1"), "0", "Apple/ 3 шт."]))
+        rows.append([0: "4.1 Информация о ценных бумагах"])
+        rows.append([0: "Сокращенное наименование актива", 21: "Код актива", 36: "ISIN"])
+        rows.append([0: "Apple", 21: "AAPL", 36: "US0378331005"])
+        rows.append([144: "3 из ", 148: 3])
+        rows.append([0: "Сокращенное наименование актива", 21: "Код актива", 36: "ISIN"])
+        rows.append([0: "Сбербанк России", 21: "SBER", 36: "RU0009029540"])
+        return rows
+    }
+
+    static func convert(_ rows: [[Int: Any]], options: ConversionOptions = ConversionOptions()) throws -> CanonicalDocument {
+        let path = try TestWorkbook.rows(rows, sheetName: "broker_rep").writeTemporary(name: "report.xlsx")
+        return try TestKit.convert(paths: [path], with: TinkoffReportAdapter(), options: options)
+    }
+}
+
+@Suite("Tinkoff broker report")
+struct TinkoffReportTests {
+    @Test("trades from every page, mapped by each page's own header; numbers as text or cells; ISINs from 4.1")
+    func trades() throws {
+        let doc = try TinkoffFixture.convert(TinkoffFixture.report)
+        let trades = doc.allTrades
+        #expect(trades.map(\.externalId) == ["101", "102"])
+        let sber = trades[0]
+        #expect(sber.side == .buy)
+        #expect(sber.base.text == "SBER" && sber.quote.text == "RUB")
+        #expect(sber.quantity == ExactDecimal("10") && sber.price == ExactDecimal("270.5") && sber.amount == ExactDecimal("2705"))
+        #expect(sber.fees.map { "\($0.kind.rawValue) \($0.amount) \($0.currency)" } == ["broker 0.81 RUB", "exchange 0.27 RUB"])
+        #expect(sber.time.description == "2021-02-05T07:15:30Z")  // 10:15:30 in Moscow
+        #expect(sber.isin == "RU0009029540")
+        #expect(sber.name == "Сбербанк России" && sber.venue == "МосБиржа" && sber.orderId == "9001")
+        #expect(sber.settlementDate?.description == "2021-02-09")
+        #expect(sber.source.row == 7 && sber.source.sheet == "broker_rep")
+        let apple = trades[1]
+        #expect(apple.side == .sell && apple.base.text == "AAPL" && apple.quote.text == "USD")
+        #expect(apple.price == ExactDecimal("130.25") && apple.quantity == ExactDecimal("2") && apple.amount == ExactDecimal("260.5"))
+        #expect(apple.fees.map(\.amount) == [ExactDecimal("0.78")])
+        #expect(apple.isin == "US0378331005")
+        #expect(apple.settlementDate?.description == "2021-02-10")  // planned/actual: the actual one
+        #expect(apple.id == "tinkoff-report:102")
+    }
+
+    @Test("repo legs, pending deals, trade cash legs, planned rows and reference rows are skipped with their reasons")
+    func skips() throws {
+        let doc = try TinkoffFixture.convert(TinkoffFixture.report)
+        func reason(_ row: Int) -> String? { doc.skipped.first { $0.source.row == row }?.reason }
+        #expect(reason(11)?.hasPrefix("repo") == true)
+        #expect(reason(15)?.hasPrefix("pending") == true)
+        #expect(reason(18)?.hasPrefix("balance summary") == true)
+        #expect(reason(22)?.hasPrefix("trade cash leg") == true)
+        #expect(reason(24)?.hasPrefix("planned") == true)
+        #expect(reason(31)?.contains("4.1") == true)
+        #expect(reason(34)?.contains("4.1") == true)
+        // Headers, repeated headers, footers, headings and the title block are not rows.
+        let source = doc.sources[0]
+        #expect(source.rows == 13)
+        #expect(source.rows == source.operations + source.skipped + source.rejected + source.duplicates)
+    }
+
+    @Test("cash rows: types by operation, direction from the amount columns, dividends get their ticker")
+    func cash() throws {
+        let doc = try TinkoffFixture.convert(TinkoffFixture.report)
+        let cash = doc.allTransactions
+        #expect(cash.map(\.type) == [.deposit, .taxRefund, .dividend])
+        #expect(cash.map { $0.amount.description } == ["50000", "13", "15"])
+        #expect(cash.map(\.asset.text) == ["RUB", "RUB", "USD"])
+        #expect(cash[2].security == "AAPL" && cash[2].note == "Apple/ 3 шт.")
+        #expect(cash[0].time.description == "2021-02-04T09:00:00Z")
+        #expect(cash[2].time.description == "2021-02-08T20:30:00Z")
+    }
+
+    @Test("an operation tradeport does not know is a reject naming its text")
+    func unknownOperation() throws {
+        let doc = try TinkoffFixture.convert(TinkoffFixture.report)
+        #expect(doc.rejected.count == 1)
+        let reject = try #require(doc.rejected.first)
+        #expect(reject.source.row == 25)
+        #expect(reject.errors.first?.message.contains("'Зачисление бонуса' is an operation tradeport does not know") == true)
+        #expect(reject.errors.first?.column == 52)
+        #expect(reject.raw.contains("Зачисление бонуса"))
+    }
+
+    @Test("a header without a required column rejects its rows naming the column; optional columns may be missing")
+    func missingColumns() throws {
+        var rows = TinkoffFixture.title
+        rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
+        rows.append(TinkoffFixture.header(TinkoffFixture.layoutA, without: ["Цена за едини\nцу"]))
+        rows.append(TinkoffFixture.row(TinkoffFixture.layoutA, ["1", "1", "05.02.2021", "10:00:00", "СПБ", "X", "Покупка", "Apple", "AAPL",
+                                                               "1", "USD", "1", "1", "0", "1", "USD", "0", "USD", "0", "USD", "0", "USD", "05.02.2021"]))
+        rows.append(TinkoffFixture.header(TinkoffFixture.layoutB, without: ["НКД", "Комиссия биржи", "Валюта комиссии биржи", "Торговая площадка"]))
+        rows.append(TinkoffFixture.row(TinkoffFixture.layoutB, ["2", "2", "05.02.2021", "10:00:00", nil, "X", "Покупка", "Apple", "AAPL",
+                                                               "1", "USD", "1", "1", nil, "1", "USD", "0", "USD", nil, nil, "0", "USD", "05.02.2021"]))
+        let doc = try TinkoffFixture.convert(rows)
+        #expect(doc.rejected.count == 1)
+        #expect(doc.rejected.first?.errors.first?.message.contains("has no column 'Цена за единицу'") == true)
+        #expect(doc.allTrades.map(\.externalId) == ["2"])
+    }
+
+    @Test("bad values are rejected with their column, text and what was expected")
+    func badValues() throws {
+        var rows = TinkoffFixture.title
+        rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
+        rows.append(TinkoffFixture.header(TinkoffFixture.layoutA))
+        rows.append(TinkoffFixture.row(TinkoffFixture.layoutA, ["1", "1", "31.02.2021", "25:00:00", "СПБ", "X", "Обмен", "Apple", "AAPL",
+                                                               "1,2,3", "USD", "-1", "1", "0", "1", "USD", "0", "USD", "0", "USD", "0", "USD", "05.02.2021"]))
+        let doc = try TinkoffFixture.convert(rows)
+        let messages = doc.rejected.first?.errors.map { "\($0.column ?? 0) \($0.field ?? "") \($0.message)" } ?? []
+        #expect(messages.count == 5)
+        #expect(messages.contains { $0.hasPrefix("28 side 'Обмен'") })
+        #expect(messages.contains { $0.hasPrefix("8 time '31.02.2021' is not a date") })
+        #expect(messages.contains { $0.hasPrefix("12 time '25:00:00' is not a time") })
+        #expect(messages.contains { $0.hasPrefix("45 price '1,2,3' is not a number") })
+        #expect(messages.contains { $0.hasPrefix("54 quantity '-1' must be greater than 0") })
+    }
+
+    @Test("times are Moscow time unless another zone is given")
+    func timeZone() throws {
+        let doc = try TinkoffFixture.convert(TinkoffFixture.report,
+                                             options: ConversionOptions(read: ReadOptions(timeZone: SourceTimeZone(identifier: "UTC"))))
+        #expect(doc.allTrades[0].time.description == "2021-02-05T10:15:30Z")
+    }
+
+    @Test("detection reads the workbook's content; other workbooks and files are not claimed")
+    func detection() throws {
+        let adapter = TinkoffReportAdapter()
+        func probe(_ path: String, filePath: Bool = true) throws -> Detection {
+            let input = try SourceInput(path: path)
+            let p = input.probe
+            return adapter.detect(filePath ? p : FormatProbe(name: p.name, head: p.head, isWholeInput: p.isWholeInput))
+        }
+        let report = try TestWorkbook.rows(TinkoffFixture.report, sheetName: "broker_rep").writeTemporary(name: "r.xlsx")
+        #expect(try probe(report) == .match)
+        let other = try TestWorkbook.rows([[0: "Date", 1: "Amount"], [0: "2021-01-01", 1: 5]]).writeTemporary()
+        guard case .noMatch(let reason) = try probe(other) else { Issue.record("claimed another workbook"); return }
+        #expect(reason.contains("not a Tinkoff broker report"))
+        guard case .noMatch(let stdinReason) = try probe(report, filePath: false) else { Issue.record("claimed without looking"); return }
+        #expect(stdinReason.contains("--format"))
+        let csv = try TestKit.writeTemporaryFile("a;b\n", name: "x.csv")
+        #expect(try probe(csv) == .noMatch("not an XLSX workbook (no ZIP signature)"))
+        #expect(FormatRegistry.builtIn.adapter(id: "tinkoff-report") != nil)
+    }
+}
