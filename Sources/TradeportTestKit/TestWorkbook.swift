@@ -148,3 +148,64 @@ public struct TestWorkbook {
         return path
     }
 }
+
+/// Hostile and broken workbooks for tests: a reader must answer each with a clear error of its
+/// own kind, in bounded time and memory.
+public enum HostileWorkbooks {
+    public static func sheet(_ xml: String) -> TestWorkbook {
+        var book = TestWorkbook.make(sheets: [("S", "sheet1.xml", "")])
+        book.parts = book.parts.map { $0.path == "xl/worksheets/sheet1.xml" ? ($0.path, Data(xml.utf8)) : $0 }
+        return book
+    }
+
+    public static let billionLaughs = """
+        <?xml version="1.0"?>
+        <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">\
+        <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">\
+        <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;"><!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">\
+        <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;"><!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">\
+        <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;"><!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">]>
+        <worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&lol9;</t></is></c></row></sheetData></worksheet>
+        """
+
+    public static let externalEntity = """
+        <?xml version="1.0"?>
+        <!DOCTYPE x [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+        <worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&secret;</t></is></c></row></sheetData></worksheet>
+        """
+
+    /// A workbook whose sheet inflates `megabytes` MB of the same row over and over (about 1000:1).
+    public static func bomb(megabytes: Int) -> TestWorkbook {
+        let row = "<row><c><v>0</v></c></row>"
+        let body = String(repeating: row, count: megabytes * 1_048_576 / row.utf8.count)
+        return sheet("<worksheet xmlns=\"\(TestWorkbook.mainNamespace)\"><sheetData>\(body)</sheetData></worksheet>")
+    }
+
+    /// Rewrites the uncompressed size the archive's headers declare for `entry`.
+    public static func declare(size: UInt32, for entry: String, in path: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let name = Array(entry.utf8)
+        func u32(_ at: Int) -> UInt32 { UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24 }
+        func put(_ at: Int, _ v: UInt32) { for k in 0..<4 { bytes[at + k] = UInt8(v >> (8 * UInt32(k)) & 0xFF) } }
+        var i = 0
+        while i + 46 < bytes.count {
+            let signature = u32(i)
+            if signature == 0x04034B50, Array(bytes[(i + 30)..<(i + 30 + name.count)]) == name {
+                put(i + 22, size)
+            } else if signature == 0x02014B50, Array(bytes[(i + 46)..<(i + 46 + name.count)]) == name {
+                put(i + 24, size)
+            }
+            i += 1
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// An OLE compound file: the container of old `.xls` workbooks and of encrypted `.xlsx` ones.
+    public static func compoundFile(encrypted: Bool) -> Data {
+        var bytes: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + [UInt8](repeating: 0, count: 1016)
+        let name = encrypted ? "EncryptedPackage" : "Workbook"
+        bytes += name.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } + [UInt8](repeating: 0, count: 512)
+        return Data(bytes)
+    }
+}
+

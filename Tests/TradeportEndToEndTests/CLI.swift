@@ -26,7 +26,8 @@ enum CLI {
 
     /// Runs `tradeport arguments…` in `directory`, feeding `input` to standard input.
     @discardableResult
-    static func run(_ arguments: [String], in directory: String = repositoryRoot, input: Data? = nil) throws -> Result {
+    static func run(_ arguments: [String], in directory: String = repositoryRoot, input: Data? = nil,
+                    timeout: TimeInterval = 120) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -42,10 +43,23 @@ enum CLI {
         process.standardInput = inPipe
         try process.run()
         try errFile.close()
-        if let input { inPipe.fileHandleForWriting.write(input) }
-        try inPipe.fileHandleForWriting.close()
+        // A child that stops reading early must not kill this process with SIGPIPE; the input is
+        // written from another thread so that neither side can block the other.
+        signal(SIGPIPE, SIG_IGN)
+        let writer = inPipe.fileHandleForWriting
+        let fed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if let input { try? writer.write(contentsOf: input) }
+            try? writer.close()
+            fed.signal()
+        }
+        // A hang is a failure, not a stuck test run: the child is killed after `timeout`.
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.cancel()
+        fed.wait()
         let stderrData = try Data(contentsOf: URL(fileURLWithPath: errPath))
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
@@ -82,6 +96,31 @@ enum CLI {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Whether GNU time is there to measure a run's peak memory.
+    static let canMeasureMemory = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+
+    /// Runs `tradeport arguments…` under GNU time; the result and the run's peak resident memory in bytes.
+    static func runMeasured(_ arguments: [String], timeout: TimeInterval = 120) throws -> (Result, Int) {
+        let report = NSTemporaryDirectory() + "tradeport-time-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-f", "%M", "-o", report, executable] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        let kilobytes = Int((try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: "\n").last ?? "") ?? Int.max
+        let result = Result(status: process.terminationStatus, stdout: "", stderr: String(decoding: stderrData, as: UTF8.self), stdoutData: Data())
+        return (result, kilobytes == Int.max ? Int.max : kilobytes * 1024)
     }
 
     static func temporaryDirectory() throws -> String {

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TradeportTestKit
+@testable import TradeportXLSX
+
+@Suite("XLSX reader: hostile and broken inputs")
+struct XLSXSafetyTests {
+    @Test("a billion-laughs document is refused at its DTD, before any entity is expanded")
+    func billionLaughs() throws {
+        let path = try HostileWorkbooks.sheet(HostileWorkbooks.billionLaughs).writeTemporary()
+        let error = xlsxError { _ = try readAll(path) }
+        #expect(error?.kind == .unsafe)
+        #expect(error?.message.contains("DTD") == true)
+        #expect(error?.part == "xl/worksheets/sheet1.xml")
+    }
+
+    @Test("an external entity is refused; nothing is read from the file system or the network")
+    func externalEntity() throws {
+        let path = try HostileWorkbooks.sheet(HostileWorkbooks.externalEntity).writeTemporary()
+        #expect(xlsxError { _ = try readAll(path) }?.kind == .unsafe)
+        let undeclared = try HostileWorkbooks.sheet("<worksheet><sheetData><row><c t=\"inlineStr\"><is><t>&nbsp;</t></is></c></row></sheetData></worksheet>").writeTemporary()
+        #expect(xlsxError { _ = try readAll(undeclared) } != nil)
+    }
+
+    @Test("a ZIP bomb is refused from its declared ratio, before inflating")
+    func bombByDeclaredRatio() throws {
+        let path = try HostileWorkbooks.bomb(megabytes: 64).writeTemporary()
+        let error = xlsxError { _ = try readAll(path) }
+        #expect(error?.kind == .unsafe)
+        #expect(error?.message.contains("times its compressed size") == true)
+    }
+
+    @Test("a ZIP bomb that lies about its size is stopped as soon as it passes what it declared")
+    func bombThatLies() throws {
+        let path = try HostileWorkbooks.bomb(megabytes: 64).writeTemporary()
+        try HostileWorkbooks.declare(size: 1000, for: "xl/worksheets/sheet1.xml", in: path)
+        let error = xlsxError { _ = try readAll(path) }
+        #expect(error?.kind == .corruptArchive)
+        #expect(error?.message.contains("more bytes than its header declares") == true)
+    }
+
+    @Test("limits on the inflated size and ratio apply while inflating")
+    func limitsWhileInflating() throws {
+        let path = try HostileWorkbooks.bomb(megabytes: 4).writeTemporary()
+        let small = XLSXLimits(maxEntryBytes: 1 << 20)
+        #expect(xlsxError { _ = try readAll(path, limits: small) }?.message.contains("over the limit") == true)
+        let tight = XLSXLimits(maxRatio: 10, ratioGrace: 1 << 16)
+        #expect(xlsxError { _ = try readAll(path, limits: tight) }?.kind == .unsafe)
+    }
+
+    @Test("a truncated archive and a damaged entry are clear errors")
+    func truncatedAndDamaged() throws {
+        let rows = (1...2000).map { "<row r=\"\($0)\"><c t=\"inlineStr\"><is><t>row \($0) \(UUID().uuidString)</t></is></c></row>" }.joined()
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows)]).writeTemporary()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let truncated = path + ".truncated.xlsx"
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let t = xlsxError { _ = try readAll(truncated) }
+        #expect(t?.kind == .corruptArchive)
+        #expect(t?.message.contains("truncated or corrupt") == true)
+
+        // Flip bytes in the middle of the sheet's compressed data.
+        var damaged = [UInt8](whole)
+        let sheetName = Array("xl/worksheets/sheet1.xml".utf8)
+        let start = (0..<damaged.count - sheetName.count).first { Array(damaged[$0..<($0 + sheetName.count)]) == sheetName }! + sheetName.count
+        for k in stride(from: start + 2000, to: start + 2100, by: 7) { damaged[k] ^= 0x5A }
+        let damagedPath = path + ".damaged.xlsx"
+        try Data(damaged).write(to: URL(fileURLWithPath: damagedPath))
+        let d = xlsxError { _ = try readAll(damagedPath) }
+        #expect(d?.kind == .corruptArchive || d?.kind == .malformed)
+    }
+
+    @Test("not a workbook: text, an empty file, a ZIP without a workbook, an old .xls, an encrypted workbook")
+    func notWorkbooks() throws {
+        let text = try TestKit.writeTemporaryFile("Date;Amount\n2021-01-01;5\n", name: "report.xlsx")
+        let e1 = xlsxError { _ = try XLSXWorkbook(path: text) }
+        #expect(e1?.kind == .notAWorkbook)
+        #expect(e1?.message.contains("ZIP archive") == true)
+        #expect(xlsxError { _ = try XLSXWorkbook(path: try TestKit.writeTemporaryFile("", name: "e.xlsx")) }?.kind == .notAWorkbook)
+
+        let document = TestWorkbook(parts: [("word/document.xml", Data("<document/>".utf8))])
+        let e3 = xlsxError { _ = try XLSXWorkbook(path: try document.writeTemporary(name: "letter.docx")) }
+        #expect(e3?.kind == .notAWorkbook)
+        #expect(e3?.message.contains("without a workbook part") == true)
+
+        let legacy = try TestKit.writeTemporaryFile(HostileWorkbooks.compoundFile(encrypted: false), name: "old.xls")
+        #expect(xlsxError { _ = try XLSXWorkbook(path: legacy) }?.kind == .legacyExcel)
+        let encrypted = try TestKit.writeTemporaryFile(HostileWorkbooks.compoundFile(encrypted: true), name: "secret.xlsx")
+        let e5 = xlsxError { _ = try XLSXWorkbook(path: encrypted) }
+        #expect(e5?.kind == .encrypted)
+        #expect(e5?.message.contains("password") == true)
+    }
+}
