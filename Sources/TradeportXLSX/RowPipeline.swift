@@ -3,7 +3,7 @@ import Foundation
 /// Rows copied out of the parser in batches, so that inflating and parsing a sheet (one thread)
 /// and using its rows (the caller's thread) overlap. A batch owns the bytes of its cells; cells
 /// holding shared strings point into the shared strings, which do not change while a sheet is read.
-final class RowBatch: @unchecked Sendable {
+struct RowBatch {
     struct Cell {
         var column: Int32
         var kind: XLSXCell.Kind
@@ -26,7 +26,7 @@ final class RowBatch: @unchecked Sendable {
         rows.reserveCapacity(Self.rowsPerBatch)
     }
 
-    func append(_ row: XLSXRow, sharedStorage: ClosedRange<UnsafeRawPointer>?) {
+    mutating func append(_ row: XLSXRow, sharedStorage: ClosedRange<UnsafeRawPointer>?) {
         for cell in row.cells {
             let base = cell.bytes.baseAddress
             if let base, let shared = sharedStorage, shared.contains(base) {
@@ -62,26 +62,30 @@ final class RowBatch: @unchecked Sendable {
     }
 }
 
-/// A bounded hand-over of row batches from the parsing thread, then its end (an error or none).
-final class RowChannel: @unchecked Sendable {
+/// A bounded first-in, first-out hand-over between two threads, then its end (an error or none).
+final class Handoff<Element>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var queue: [RowBatch] = []
+    private var queue: [Element] = []
+    private var head = 0
     private var finished = false
     private var failure: Error?
     private var cancelled = false
-    private let capacity = 4
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
 
     /// Waits for room; false once the receiver has stopped listening.
-    func send(_ batch: RowBatch) -> Bool {
+    func send(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while queue.count >= capacity && !cancelled { condition.wait() }
+        while queue.count - head >= capacity && !cancelled { condition.wait() }
         if cancelled { return false }
-        queue.append(batch)
+        queue.append(element)
         condition.broadcast()
         return true
     }
 
+    /// The sender is done: `error` is what stopped it, if anything.
     func finish(_ error: Error?) {
         condition.lock()
         finished = true
@@ -90,15 +94,24 @@ final class RowChannel: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The next batch; nil at the end, or throws what ended the parsing.
-    func receive() throws -> RowBatch? {
+    /// The next element; nil at the end, or throws what ended the sending side.
+    func receive() throws -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !finished { condition.wait() }
-        if !queue.isEmpty {
-            let batch = queue.removeFirst()
+        while queue.count == head && !finished { condition.wait() }
+        if queue.count > head {
+            let element = queue[head]
+            head += 1
+            // Drop what was taken, so the queue holds only what waits.
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= capacity {
+                queue.removeFirst(head)
+                head = 0
+            }
             condition.broadcast()
-            return batch
+            return element
         }
         if let failure { throw failure }
         return nil
@@ -109,17 +122,12 @@ final class RowChannel: @unchecked Sendable {
         condition.lock()
         cancelled = true
         queue.removeAll()
+        head = 0
         condition.broadcast()
         condition.unlock()
     }
 
-    var isCancelled: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return cancelled
-    }
-
-    /// Waits until the parsing thread has ended.
+    /// Waits until the sending side has finished.
     func waitUntilFinished() {
         condition.lock()
         while !finished { condition.wait() }

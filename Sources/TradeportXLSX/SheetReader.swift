@@ -23,40 +23,47 @@ final class SheetHandler: XMLEventHandler {
     private(set) var stoppedByBody = false
     private(set) var rowsRead = 0
 
-    // The text of the current row's values.
-    private var arena: UnsafeMutableRawPointer
-    private var arenaCapacity = 1 << 16
-    private var arenaCount = 0
-    private var pending: [PendingCell] = []
-    private var cells: UnsafeMutablePointer<XLSXCell>
-    private var cellsCapacity = 256
+    /// The parser's position and the current row, behind a pointer: the hot path then pays no
+    /// dynamic exclusivity checks, which class properties would cost on every event.
+    private struct State {
+        // The text of the current row's values.
+        var arena: UnsafeMutableRawPointer
+        var arenaCapacity = 1 << 16
+        var arenaCount = 0
+        var pending: [PendingCell] = []
+        var cells: UnsafeMutablePointer<XLSXCell>
+        var cellsCapacity = 256
 
-    private var inRow = false
-    private var rowNumber = 0
-    private var nextColumn = 0
-    private var inCell = false
-    private var cellColumn = 0
-    private var cellType = CellType.number
-    private var cellIsDate = false
-    private var valueStart = 0
-    private var hasValue = false
-    private var collecting = false
-    private var inInline = false
-    private var phoneticDepth = 0
+        var inRow = false
+        var rowNumber = 0
+        var nextColumn = 0
+        var inCell = false
+        var cellColumn = 0
+        var cellType = CellType.number
+        var cellIsDate = false
+        var valueStart = 0
+        var hasValue = false
+        var collecting = false
+        var inInline = false
+        var phoneticDepth = 0
+    }
+    private let s: UnsafeMutablePointer<State>
 
     init(part: String, sharedStrings: SharedStrings?, dateStyles: [Bool], body: @escaping (XLSXRow) throws -> Bool) {
         self.part = part
         self.sharedStrings = sharedStrings
         self.dateStyles = dateStyles
         self.body = body
-        arena = .allocate(byteCount: arenaCapacity, alignment: 8)
-        cells = .allocate(capacity: cellsCapacity)
-        pending.reserveCapacity(256)
+        s = .allocate(capacity: 1)
+        s.initialize(to: State(arena: .allocate(byteCount: 1 << 16, alignment: 8), cells: .allocate(capacity: 256)))
+        s.pointee.pending.reserveCapacity(256)
     }
 
     deinit {
-        arena.deallocate()
-        cells.deallocate()
+        s.pointee.arena.deallocate()
+        s.pointee.cells.deallocate()
+        s.deinitialize(count: 1)
+        s.deallocate()
     }
 
     private func fail(_ message: String) {
@@ -66,25 +73,25 @@ final class SheetHandler: XMLEventHandler {
     override func startElement(_ name: UnsafePointer<CChar>, _ attributes: XMLAttributes) {
         switch UInt8(bitPattern: name[0]) {
         case UInt8(ascii: "c") where name[1] == 0:
-            guard inRow else { return }
+            guard s.pointee.inRow else { return }
             startCell(attributes)
         case UInt8(ascii: "v") where name[1] == 0:
-            if inCell {
-                collecting = true
-                hasValue = true
+            if s.pointee.inCell {
+                s.pointee.collecting = true
+                s.pointee.hasValue = true
             }
         case UInt8(ascii: "t") where name[1] == 0:
-            if inInline && phoneticDepth == 0 {
-                collecting = true
-                hasValue = true
+            if s.pointee.inInline && s.pointee.phoneticDepth == 0 {
+                s.pointee.collecting = true
+                s.pointee.hasValue = true
             }
         case UInt8(ascii: "i") where XMLName.equals(name, "is"):
-            if inCell { inInline = true }
+            if s.pointee.inCell { s.pointee.inInline = true }
         case UInt8(ascii: "r"):
             if XMLName.equals(name, "row") {
                 startRow(attributes)
             } else if XMLName.equals(name, "rPh") {
-                phoneticDepth += 1
+                s.pointee.phoneticDepth += 1
             }
         default:
             return
@@ -94,16 +101,16 @@ final class SheetHandler: XMLEventHandler {
     override func endElement(_ name: UnsafePointer<CChar>) {
         switch UInt8(bitPattern: name[0]) {
         case UInt8(ascii: "c") where name[1] == 0:
-            if inCell { endCell() }
+            if s.pointee.inCell { endCell() }
         case UInt8(ascii: "v"), UInt8(ascii: "t"):
-            if name[1] == 0 { collecting = false }
+            if name[1] == 0 { s.pointee.collecting = false }
         case UInt8(ascii: "i") where XMLName.equals(name, "is"):
-            inInline = false
+            s.pointee.inInline = false
         case UInt8(ascii: "r"):
             if XMLName.equals(name, "row") {
                 endRow()
             } else if XMLName.equals(name, "rPh") {
-                phoneticDepth -= 1
+                s.pointee.phoneticDepth -= 1
             }
         default:
             return
@@ -111,20 +118,20 @@ final class SheetHandler: XMLEventHandler {
     }
 
     override func characters(_ text: UnsafeRawBufferPointer) {
-        guard collecting, let base = text.baseAddress else { return }
-        if arenaCount + text.count > arenaCapacity { growArena(text.count) }
-        (arena + arenaCount).copyMemory(from: base, byteCount: text.count)
-        arenaCount += text.count
+        guard s.pointee.collecting, let base = text.baseAddress else { return }
+        if s.pointee.arenaCount + text.count > s.pointee.arenaCapacity { growArena(text.count) }
+        (s.pointee.arena + s.pointee.arenaCount).copyMemory(from: base, byteCount: text.count)
+        s.pointee.arenaCount += text.count
     }
 
     private func growArena(_ extra: Int) {
-        var capacity = arenaCapacity * 2
-        while arenaCount + extra > capacity { capacity *= 2 }
+        var capacity = s.pointee.arenaCapacity * 2
+        while s.pointee.arenaCount + extra > capacity { capacity *= 2 }
         let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
-        grown.copyMemory(from: arena, byteCount: arenaCount)
-        arena.deallocate()
-        arena = grown
-        arenaCapacity = capacity
+        grown.copyMemory(from: s.pointee.arena, byteCount: s.pointee.arenaCount)
+        s.pointee.arena.deallocate()
+        s.pointee.arena = grown
+        s.pointee.arenaCapacity = capacity
     }
 
     private func startRow(_ attributes: XMLAttributes) {
@@ -133,75 +140,75 @@ final class SheetHandler: XMLEventHandler {
                 fail("row number '\(String(decoding: r, as: UTF8.self))' is not a number from 1 to 1048576")
                 return
             }
-            rowNumber = number
+            s.pointee.rowNumber = number
         } else {
-            rowNumber += 1
+            s.pointee.rowNumber += 1
         }
-        inRow = true
-        nextColumn = 0
-        arenaCount = 0
-        pending.removeAll(keepingCapacity: true)
+        s.pointee.inRow = true
+        s.pointee.nextColumn = 0
+        s.pointee.arenaCount = 0
+        s.pointee.pending.removeAll(keepingCapacity: true)
     }
 
     private func startCell(_ attributes: XMLAttributes) {
         if let r = attributes.value("r") {
             guard let column = Self.column(r) else {
-                fail("cell reference '\(String(decoding: r, as: UTF8.self))' in row \(rowNumber) is not like A1 to XFD1048576")
+                fail("cell reference '\(String(decoding: r, as: UTF8.self))' in row \(s.pointee.rowNumber) is not like A1 to XFD1048576")
                 return
             }
-            cellColumn = column
+            s.pointee.cellColumn = column
         } else {
-            cellColumn = nextColumn
+            s.pointee.cellColumn = s.pointee.nextColumn
         }
-        cellType = .number
+        s.pointee.cellType = .number
         if let t = attributes.value("t"), t.count > 0 {
             switch (t[0], t.count) {
-            case (UInt8(ascii: "s"), 1): cellType = .shared
-            case (UInt8(ascii: "n"), 1): cellType = .number
-            case (UInt8(ascii: "b"), 1): cellType = .boolean
-            case (UInt8(ascii: "e"), 1): cellType = .error
-            case (UInt8(ascii: "d"), 1): cellType = .isoDate
-            case (UInt8(ascii: "s"), 3): cellType = .formulaString
-            case (UInt8(ascii: "i"), 9): cellType = .inline
+            case (UInt8(ascii: "s"), 1): s.pointee.cellType = .shared
+            case (UInt8(ascii: "n"), 1): s.pointee.cellType = .number
+            case (UInt8(ascii: "b"), 1): s.pointee.cellType = .boolean
+            case (UInt8(ascii: "e"), 1): s.pointee.cellType = .error
+            case (UInt8(ascii: "d"), 1): s.pointee.cellType = .isoDate
+            case (UInt8(ascii: "s"), 3): s.pointee.cellType = .formulaString
+            case (UInt8(ascii: "i"), 9): s.pointee.cellType = .inline
             default:
-                fail("cell type '\(String(decoding: t, as: UTF8.self))' in row \(rowNumber) is not one of s, n, b, e, d, str, inlineStr")
+                fail("cell type '\(String(decoding: t, as: UTF8.self))' in row \(s.pointee.rowNumber) is not one of s, n, b, e, d, str, inlineStr")
                 return
             }
         }
-        cellIsDate = false
-        if cellType == .number, let s = attributes.value("s"), let style = Self.integer(s), style < dateStyles.count {
-            cellIsDate = dateStyles[style]
+        s.pointee.cellIsDate = false
+        if s.pointee.cellType == .number, let styleText = attributes.value("s"), let style = Self.integer(styleText), style < dateStyles.count {
+            s.pointee.cellIsDate = dateStyles[style]
         }
-        inCell = true
-        hasValue = false
-        valueStart = arenaCount
+        s.pointee.inCell = true
+        s.pointee.hasValue = false
+        s.pointee.valueStart = s.pointee.arenaCount
     }
 
     private func endCell() {
-        inCell = false
-        inInline = false
-        collecting = false
-        nextColumn = cellColumn + 1
-        guard hasValue else { return }
-        var cell = PendingCell(column: Int32(cellColumn), kind: .string, start: Int32(valueStart),
-                               length: Int32(arenaCount - valueStart), shared: -1)
-        switch cellType {
+        s.pointee.inCell = false
+        s.pointee.inInline = false
+        s.pointee.collecting = false
+        s.pointee.nextColumn = s.pointee.cellColumn + 1
+        guard s.pointee.hasValue else { return }
+        var cell = PendingCell(column: Int32(s.pointee.cellColumn), kind: .string, start: Int32(s.pointee.valueStart),
+                               length: Int32(s.pointee.arenaCount - s.pointee.valueStart), shared: -1)
+        switch s.pointee.cellType {
         case .number:
             guard cell.length > 0 else { return }
-            cell.kind = cellIsDate ? .date : .number
+            cell.kind = s.pointee.cellIsDate ? .date : .number
         case .shared:
-            let text = UnsafeRawBufferPointer(start: arena + valueStart, count: arenaCount - valueStart)
+            let text = UnsafeRawBufferPointer(start: s.pointee.arena + s.pointee.valueStart, count: s.pointee.arenaCount - s.pointee.valueStart)
             guard let index = Self.integer(text), let strings = sharedStrings, index < strings.count else {
-                fail("shared string index '\(String(decoding: text, as: UTF8.self))' in row \(rowNumber) is not one of the \(sharedStrings?.count ?? 0) shared strings")
+                fail("shared string index '\(String(decoding: text, as: UTF8.self))' in row \(s.pointee.rowNumber) is not one of the \(sharedStrings?.count ?? 0) shared strings")
                 return
             }
-            arenaCount = valueStart
+            s.pointee.arenaCount = s.pointee.valueStart
             if strings.bytes(at: index).isEmpty { return }
             cell.shared = Int32(index)
             cell.length = 0
         case .inline:
-            arenaCount = valueStart + OOXMLText.unescape(arena + valueStart, count: arenaCount - valueStart)
-            cell.length = Int32(arenaCount - valueStart)
+            s.pointee.arenaCount = s.pointee.valueStart + OOXMLText.unescape(s.pointee.arena + s.pointee.valueStart, count: s.pointee.arenaCount - s.pointee.valueStart)
+            cell.length = Int32(s.pointee.arenaCount - s.pointee.valueStart)
             guard cell.length > 0 else { return }
         case .formulaString:
             guard cell.length > 0 else { return }
@@ -212,25 +219,25 @@ final class SheetHandler: XMLEventHandler {
         case .isoDate:
             cell.kind = .isoDate
         }
-        pending.append(cell)
+        s.pointee.pending.append(cell)
     }
 
     private func endRow() {
-        inRow = false
-        guard !pending.isEmpty else { return }
-        if pending.count > cellsCapacity {
-            cells.deallocate()
-            cellsCapacity = pending.count * 2
-            cells = .allocate(capacity: cellsCapacity)
+        s.pointee.inRow = false
+        guard !s.pointee.pending.isEmpty else { return }
+        if s.pointee.pending.count > s.pointee.cellsCapacity {
+            s.pointee.cells.deallocate()
+            s.pointee.cellsCapacity = s.pointee.pending.count * 2
+            s.pointee.cells = .allocate(capacity: s.pointee.cellsCapacity)
         }
-        for (i, p) in pending.enumerated() {
+        for (i, p) in s.pointee.pending.enumerated() {
             let bytes = p.shared >= 0
                 ? sharedStrings!.bytes(at: Int(p.shared))
-                : UnsafeRawBufferPointer(start: arena + Int(p.start), count: Int(p.length))
-            (cells + i).initialize(to: XLSXCell(column: Int(p.column), kind: p.kind, bytes: bytes))
+                : UnsafeRawBufferPointer(start: s.pointee.arena + Int(p.start), count: Int(p.length))
+            (s.pointee.cells + i).initialize(to: XLSXCell(column: Int(p.column), kind: p.kind, bytes: bytes))
         }
         rowsRead += 1
-        let row = XLSXRow(number: rowNumber, cells: UnsafeBufferPointer(start: cells, count: pending.count))
+        let row = XLSXRow(number: s.pointee.rowNumber, cells: UnsafeBufferPointer(start: s.pointee.cells, count: s.pointee.pending.count))
         do {
             if try !body(row) {
                 stoppedByBody = true

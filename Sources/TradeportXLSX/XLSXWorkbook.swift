@@ -106,7 +106,7 @@ public final class XLSXWorkbook {
         let strings = try sharedStrings()
         let dateStyles = try self.dateStyles()
         // Inflating and parsing run on a thread of their own; rows come back here in batches.
-        let channel = RowChannel()
+        let channel = Handoff<RowBatch>(capacity: 4)
         let producer = SheetProducer(package: package, sheet: sheet, strings: strings, dateStyles: dateStyles, channel: channel)
         let thread = Thread { producer.run() }
         thread.stackSize = 8 << 20
@@ -152,9 +152,9 @@ public final class XLSXWorkbook {
         let sheet: Sheet
         let strings: SharedStrings?
         let dateStyles: [Bool]
-        let channel: RowChannel
+        let channel: Handoff<RowBatch>
 
-        init(package: XLSXPackage, sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool], channel: RowChannel) {
+        init(package: XLSXPackage, sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool], channel: Handoff<RowBatch>) {
             self.package = package
             self.sheet = sheet
             self.strings = strings
@@ -163,33 +163,86 @@ public final class XLSXWorkbook {
         }
 
         func run() {
-            var batch = RowBatch()
+            // The batch being filled sits behind a pointer: appending to it pays no exclusivity checks.
+            let batch = UnsafeMutablePointer<RowBatch>.allocate(capacity: 1)
+            batch.initialize(to: RowBatch())
+            defer {
+                batch.deinitialize(count: 1)
+                batch.deallocate()
+            }
             let sharedRange = strings.flatMap { s -> ClosedRange<UnsafeRawPointer>? in
                 s.byteCount == 0 ? nil : UnsafeRawPointer(s.storage)...UnsafeRawPointer(s.storage + s.byteCount - 1)
             }
             let channel = self.channel
             let handler = SheetHandler(part: sheet.part, sharedStrings: strings, dateStyles: dateStyles) { row in
-                batch.append(row, sharedStorage: sharedRange)
-                if batch.isFull {
-                    guard channel.send(batch) else { return false }
-                    batch = RowBatch()
+                batch.pointee.append(row, sharedStorage: sharedRange)
+                if batch.pointee.isFull {
+                    guard channel.send(batch.move()) else {
+                        batch.initialize(to: RowBatch())
+                        return false
+                    }
+                    batch.initialize(to: RowBatch())
                 }
                 return true
+            }
+            // Inflating runs on one more thread, a few chunks ahead of the parser.
+            let chunks = Handoff<[UInt8]>(capacity: 8)
+            let inflater = Inflater(package: package, part: sheet.part, chunks: chunks)
+            let thread = Thread { inflater.run() }
+            thread.stackSize = 1 << 20
+            thread.start()
+            defer {
+                chunks.cancel()
+                chunks.waitUntilFinished()
             }
             do {
                 let parser = try XMLPushParser(handler: handler, part: sheet.part)
                 do {
-                    try package.stream(sheet.part) { chunk in try parser.feed(chunk) }
+                    while let chunk = try chunks.receive() {
+                        try chunk.withUnsafeBytes { try parser.feed($0) }
+                    }
                     try parser.finish()
                 } catch is XMLParsingStopped {
                     if let error = handler.bodyError { throw error }
                     if !handler.stoppedByBody { throw XLSXError(.malformed, "parsing stopped", part: sheet.part) }
                 }
-                if !batch.rows.isEmpty && !handler.stoppedByBody { _ = channel.send(batch) }
+                if !batch.pointee.rows.isEmpty && !handler.stoppedByBody { _ = channel.send(batch.pointee) }
                 channel.finish(nil)
             } catch {
-                if !batch.rows.isEmpty && !handler.stoppedByBody { _ = channel.send(batch) }
+                if !batch.pointee.rows.isEmpty && !handler.stoppedByBody { _ = channel.send(batch.pointee) }
                 channel.finish(error)
+            }
+        }
+    }
+
+    /// Inflates a part in chunks and hands them over.
+    private final class Inflater: @unchecked Sendable {
+        let package: XLSXPackage
+        let part: String
+        let chunks: Handoff<[UInt8]>
+
+        init(package: XLSXPackage, part: String, chunks: Handoff<[UInt8]>) {
+            self.package = package
+            self.part = part
+            self.chunks = chunks
+        }
+
+        struct Stopped: Error {}
+
+        func run() {
+            do {
+                try package.stream(part) { chunk in
+                    let copy = [UInt8](unsafeUninitializedCapacity: chunk.count) { buffer, count in
+                        if let base = chunk.baseAddress { buffer.baseAddress!.initialize(from: base.assumingMemoryBound(to: UInt8.self), count: chunk.count) }
+                        count = chunk.count
+                    }
+                    guard chunks.send(copy) else { throw Stopped() }
+                }
+                chunks.finish(nil)
+            } catch is Stopped {
+                chunks.finish(nil)
+            } catch {
+                chunks.finish(error)
             }
         }
     }

@@ -139,6 +139,9 @@ final class BatchChannel<Element>: @unchecked Sendable {
         while head == queue.count && !closed { condition.wait() }
         if head == queue.count { return nil }
         let batch = queue[head]
+        // Release the taken batch at once: a slot kept until the next compaction would hold its
+        // operations alive (up to 64 batches of them, tens of megabytes).
+        queue[head] = []
         head += 1
         if head > 64 {
             queue.removeFirst(head)

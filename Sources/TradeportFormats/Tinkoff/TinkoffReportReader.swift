@@ -74,8 +74,7 @@ final class TinkoffReportReader {
             return  // the title block: broker, dates, investor
         case .executedTrades, .pendingTrades, .terminatedTrades, .repoChanges:
             if Self.has(row, Self.dealNumberHeader) {
-                tradeMaps.append(TableMap(fields: TradeField.table, header: row))
-                tradeMapIndex = tradeMaps.count - 1
+                tradeMapIndex = mapIndex(row, TradeField.table, &tradeMaps, &tradeLayouts)
                 return
             }
             tradeRow(row)
@@ -84,6 +83,25 @@ final class TinkoffReportReader {
         case .reference(let number):
             referenceRow(row, section: number)
         }
+    }
+
+    /// A header row's texts and columns: pages repeat a few layouts, each mapped once.
+    private struct Layout: Hashable {
+        let column: Int
+        let text: [UInt8]
+    }
+    private var tradeLayouts: [[Layout]: Int] = [:]
+    private var cashLayouts: [[Layout]: Int] = [:]
+
+    /// The index in `maps` of the map of header `row` (a layout seen before keeps its map, and the
+    /// header row messages name is the first one with that layout).
+    private func mapIndex(_ row: XLSXRow, _ fields: [TableField], _ maps: inout [TableMap], _ known: inout [[Layout]: Int]) -> Int {
+        let texts = TinkoffHeader.foldedTexts(row)
+        let layout = texts.map { Layout(column: $0.column, text: $0.text) }
+        if let index = known[layout] { return index }
+        maps.append(TableMap(fields: fields, headerRow: row.number, texts: texts))
+        known[layout] = maps.count - 1
+        return maps.count - 1
     }
 
     private func enter(section number: String, title: String) {
@@ -377,8 +395,7 @@ final class TinkoffReportReader {
             return
         }
         if Self.has(row, Self.operationHeader) {
-            cashMaps.append(TableMap(fields: CashField.table, header: row))
-            cashMapIndex = cashMaps.count - 1
+            cashMapIndex = mapIndex(row, CashField.table, &cashMaps, &cashLayouts)
             return
         }
         if let first = row.cells.first, first.kind == .string, TinkoffHeader.normalize(first.text) == "валюта" {

@@ -73,8 +73,9 @@ enum TinkoffHeader {
         }
     }
 
-    static func normalizedTexts(_ row: XLSXRow) -> [(column: Int, text: String)] {
-        row.cells.compactMap { $0.kind == .string ? ($0.column, normalize($0.bytes)) : nil }
+    /// The folded texts of a row's string cells, by column.
+    static func foldedTexts(_ row: XLSXRow) -> [(column: Int, text: [UInt8])] {
+        row.cells.compactMap { $0.kind == .string ? ($0.column, fold($0.bytes)) : nil }
     }
 }
 
@@ -84,12 +85,15 @@ struct TableField {
     let header: String
     let aliases: [String]
     let required: Bool
+    /// The header and its aliases as folded bytes, for comparing without strings.
+    let folded: [[UInt8]]
 
     init(_ name: String, _ header: String, aliases: [String] = [], required: Bool = false) {
         self.name = name
         self.header = header
         self.aliases = aliases
         self.required = required
+        folded = ([header] + aliases).map { Array($0.utf8) }
     }
 }
 
@@ -104,11 +108,15 @@ struct TableMap {
     let missing: [String]
 
     init(fields: [TableField], header: XLSXRow) {
-        headerRow = header.number
+        self.init(fields: fields, headerRow: header.number, texts: TinkoffHeader.foldedTexts(header))
+    }
+
+    init(fields: [TableField], headerRow: Int, texts: [(column: Int, text: [UInt8])]) {
+        self.headerRow = headerRow
         var columns = [Int?](repeating: nil, count: fields.count)
         var fieldOfColumn: [Int16] = []
-        for (column, text) in TinkoffHeader.normalizedTexts(header) {
-            guard let f = fields.firstIndex(where: { $0.header == text || $0.aliases.contains(text) }), columns[f] == nil else { continue }
+        for (column, text) in texts {
+            guard let f = fields.firstIndex(where: { $0.folded.contains(text) }), columns[f] == nil else { continue }
             columns[f] = column
             if column >= fieldOfColumn.count { fieldOfColumn += [Int16](repeating: -1, count: column + 1 - fieldOfColumn.count) }
             fieldOfColumn[column] = Int16(f)
