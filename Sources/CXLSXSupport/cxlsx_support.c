@@ -7,18 +7,25 @@
 #include <string.h>
 #include <zlib.h>
 
-struct cx_xml_parser {
+// What both parsers share, first in each, so the safety callbacks serve both (the sheet parser
+// in sheet_parser.c repeats this declaration).
+typedef struct {
     xmlParserCtxtPtr context;
+    int failed;
+    int refusal;
+    int error_line;
+    char error[256];
+} cx_common;
+
+struct cx_xml_parser {
+    cx_common common;
     void *user;
     cx_start_element_fn start;
     cx_end_element_fn end;
     cx_characters_fn characters;
-    int failed;
-    int error_line;
-    char error[256];
 };
 
-static void cx_fail(cx_xml_parser *p, const char *message, int line) {
+void cx_fail(cx_common *p, const char *message, int line) {
     if (p->failed) return;
     p->failed = 1;
     p->error_line = line;
@@ -26,25 +33,37 @@ static void cx_fail(cx_xml_parser *p, const char *message, int line) {
     xmlStopParser(p->context);
 }
 
+void cx_fail(cx_common *p, const char *message, int line);
+xmlParserCtxtPtr cx_create_context(void *owner, startElementNsSAX2Func start, endElementNsSAX2Func end,
+                                   charactersSAXFunc characters);
+int cx_feed(cx_common *p, const char *bytes, int length, int is_last);
+void cx_free_context(xmlParserCtxtPtr context);
+
+static void cx_refuse(cx_common *p, const char *message, int line) {
+    if (p->failed) return;
+    p->refusal = 1;
+    cx_fail(p, message, line);
+}
+
 static void on_start(void *ctx, const xmlChar *local_name, const xmlChar *prefix, const xmlChar *uri,
                      int namespace_count, const xmlChar **namespaces, int attribute_count, int defaulted,
                      const xmlChar **attributes) {
     (void)prefix; (void)namespace_count; (void)namespaces; (void)defaulted;
     cx_xml_parser *p = (cx_xml_parser *)((xmlParserCtxtPtr)ctx)->_private;
-    if (p->failed) return;
+    if (p->common.failed) return;
     p->start(p->user, (const char *)local_name, (const char *)uri, attribute_count, (const char *const *)attributes);
 }
 
 static void on_end(void *ctx, const xmlChar *local_name, const xmlChar *prefix, const xmlChar *uri) {
     (void)prefix; (void)uri;
     cx_xml_parser *p = (cx_xml_parser *)((xmlParserCtxtPtr)ctx)->_private;
-    if (p->failed) return;
+    if (p->common.failed) return;
     p->end(p->user, (const char *)local_name);
 }
 
 static void on_characters(void *ctx, const xmlChar *text, int length) {
     cx_xml_parser *p = (cx_xml_parser *)((xmlParserCtxtPtr)ctx)->_private;
-    if (p->failed) return;
+    if (p->common.failed) return;
     p->characters(p->user, (const char *)text, length);
 }
 
@@ -53,28 +72,28 @@ static void on_characters(void *ctx, const xmlChar *text, int length) {
 static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id) {
     (void)name; (void)external_id; (void)system_id;
     xmlParserCtxtPtr c = (xmlParserCtxtPtr)ctx;
-    cx_fail((cx_xml_parser *)c->_private, "a DTD (<!DOCTYPE>) is not allowed in a workbook part", xmlSAX2GetLineNumber(ctx));
+    cx_refuse((cx_common *)c->_private, "a DTD (<!DOCTYPE>) is not allowed in a workbook part", xmlSAX2GetLineNumber(ctx));
 }
 
 static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id, const xmlChar *system_id,
                            xmlChar *content) {
     (void)name; (void)type; (void)public_id; (void)system_id; (void)content;
     xmlParserCtxtPtr c = (xmlParserCtxtPtr)ctx;
-    cx_fail((cx_xml_parser *)c->_private, "an entity declaration is not allowed in a workbook part", xmlSAX2GetLineNumber(ctx));
+    cx_refuse((cx_common *)c->_private, "an entity declaration is not allowed in a workbook part", xmlSAX2GetLineNumber(ctx));
 }
 
 static xmlEntityPtr on_get_entity(void *ctx, const xmlChar *name) {
     (void)name;
     xmlParserCtxtPtr c = (xmlParserCtxtPtr)ctx;
-    cx_fail((cx_xml_parser *)c->_private, "an entity reference other than &amp; &lt; &gt; &quot; &apos; is not allowed",
-            xmlSAX2GetLineNumber(ctx));
+    cx_refuse((cx_common *)c->_private, "an entity reference other than &amp; &lt; &gt; &quot; &apos; is not allowed",
+              xmlSAX2GetLineNumber(ctx));
     return NULL;
 }
 
 static void on_structured_error(void *user, xmlErrorPtr error) {
     xmlParserCtxtPtr c = (xmlParserCtxtPtr)user;
     if (c == NULL || error == NULL || error->level < XML_ERR_ERROR) return;
-    cx_xml_parser *p = (cx_xml_parser *)c->_private;
+    cx_common *p = (cx_common *)c->_private;
     char message[240];
     snprintf(message, sizeof message, "%s", error->message ? error->message : "malformed XML");
     size_t n = strlen(message);
@@ -82,22 +101,16 @@ static void on_structured_error(void *user, xmlErrorPtr error) {
     cx_fail(p, message, error->line);
 }
 
-cx_xml_parser *cx_xml_parser_create(void *context, cx_start_element_fn start, cx_end_element_fn end,
-                                    cx_characters_fn characters) {
-    cx_xml_parser *p = calloc(1, sizeof *p);
-    if (p == NULL) return NULL;
-    p->user = context;
-    p->start = start;
-    p->end = end;
-    p->characters = characters;
-
+// A push parser context with the safety callbacks and the given element and text callbacks.
+xmlParserCtxtPtr cx_create_context(void *owner, startElementNsSAX2Func start, endElementNsSAX2Func end,
+                                          charactersSAXFunc characters) {
     xmlSAXHandler sax;
     memset(&sax, 0, sizeof sax);
     sax.initialized = XML_SAX2_MAGIC;
-    sax.startElementNs = on_start;
-    sax.endElementNs = on_end;
-    sax.characters = on_characters;
-    sax.cdataBlock = on_characters;
+    sax.startElementNs = start;
+    sax.endElementNs = end;
+    sax.characters = characters;
+    sax.cdataBlock = characters;
     sax.internalSubset = on_internal_subset;
     sax.externalSubset = on_internal_subset;
     sax.entityDecl = on_entity_decl;
@@ -105,21 +118,18 @@ cx_xml_parser *cx_xml_parser_create(void *context, cx_start_element_fn start, cx
     sax.getParameterEntity = on_get_entity;
     sax.serror = on_structured_error;
 
-    p->context = xmlCreatePushParserCtxt(&sax, NULL, NULL, 0, NULL);
-    if (p->context == NULL) {
-        free(p);
-        return NULL;
-    }
-    p->context->_private = p;
+    xmlParserCtxtPtr context = xmlCreatePushParserCtxt(&sax, NULL, NULL, 0, NULL);
+    if (context == NULL) return NULL;
+    context->_private = owner;
     // No network, no DTD loading, no entity substitution (XML_PARSE_NOENT is never set).
-    xmlCtxtUseOptions(p->context, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_COMPACT);
-    p->context->replaceEntities = 0;
-    p->context->loadsubset = 0;
-    p->context->validate = 0;
-    return p;
+    xmlCtxtUseOptions(context, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_COMPACT);
+    context->replaceEntities = 0;
+    context->loadsubset = 0;
+    context->validate = 0;
+    return context;
 }
 
-int cx_xml_parser_feed(cx_xml_parser *p, const char *bytes, int length, int is_last) {
+int cx_feed(cx_common *p, const char *bytes, int length, int is_last) {
     if (p->failed) return 1;
     int status = xmlParseChunk(p->context, bytes, length, is_last);
     if (p->failed) return 1;
@@ -131,20 +141,45 @@ int cx_xml_parser_feed(cx_xml_parser *p, const char *bytes, int length, int is_l
     return 0;
 }
 
-void cx_xml_parser_stop(cx_xml_parser *p) {
-    if (p->failed) return;
-    p->failed = 1;
-    xmlStopParser(p->context);
+void cx_free_context(xmlParserCtxtPtr context) {
+    if (context == NULL) return;
+    if (context->myDoc != NULL) xmlFreeDoc(context->myDoc);
+    xmlFreeParserCtxt(context);
 }
 
-const char *cx_xml_parser_error_message(const cx_xml_parser *p) { return p->error; }
+cx_xml_parser *cx_xml_parser_create(void *context, cx_start_element_fn start, cx_end_element_fn end,
+                                    cx_characters_fn characters) {
+    cx_xml_parser *p = calloc(1, sizeof *p);
+    if (p == NULL) return NULL;
+    p->user = context;
+    p->start = start;
+    p->end = end;
+    p->characters = characters;
+    p->common.context = cx_create_context(p, on_start, on_end, on_characters);
+    if (p->common.context == NULL) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
 
-int cx_xml_parser_error_line(const cx_xml_parser *p) { return p->error_line; }
+int cx_xml_parser_feed(cx_xml_parser *p, const char *bytes, int length, int is_last) {
+    return cx_feed(&p->common, bytes, length, is_last);
+}
+
+void cx_xml_parser_stop(cx_xml_parser *p) {
+    if (p->common.failed) return;
+    p->common.failed = 1;
+    xmlStopParser(p->common.context);
+}
+
+const char *cx_xml_parser_error_message(const cx_xml_parser *p) { return p->common.error; }
+
+int cx_xml_parser_error_line(const cx_xml_parser *p) { return p->common.error_line; }
 
 void cx_xml_parser_free(cx_xml_parser *p) {
     if (p == NULL) return;
-    if (p->context->myDoc != NULL) xmlFreeDoc(p->context->myDoc);
-    xmlFreeParserCtxt(p->context);
+    cx_free_context(p->common.context);
     free(p);
 }
 

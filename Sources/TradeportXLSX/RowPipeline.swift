@@ -1,60 +1,55 @@
+import CXLSXSupport
 import Foundation
 
-/// Rows copied out of the parser in batches, so that inflating and parsing a sheet (one thread)
-/// and using its rows (the caller's thread) overlap. A batch owns the bytes of its cells; cells
-/// holding shared strings point into the shared strings, which do not change while a sheet is read.
+/// Rows copied out of the C sheet parser in batches, so that inflating and parsing a sheet (its
+/// own threads) and using its rows (the caller's thread) overlap. Cells of shared strings hold the
+/// string's index; they are resolved, and number cells in date styles marked, when handed over.
 struct RowBatch {
-    struct Cell {
-        var column: Int32
-        var kind: XLSXCell.Kind
-        var length: Int32
-        /// Into `arena`, or nil with `shared` set.
-        var offset: Int32
-        var shared: UnsafeRawPointer?
-    }
-
-    var arena: [UInt8] = []
-    var cells: [Cell] = []
-    /// Each row's number and the end of its cells in `cells`.
-    var rows: [(number: Int, cellsEnd: Int)] = []
+    var rows: [cx_row] = []
+    var cells: [cx_cell] = []
+    var bytes: [UInt8] = []
 
     static let rowsPerBatch = 512
 
-    init() {
-        arena.reserveCapacity(64 * 1024)
-        cells.reserveCapacity(Self.rowsPerBatch * 32)
-        rows.reserveCapacity(Self.rowsPerBatch)
+    init(_ batch: UnsafePointer<cx_sheet_batch>) {
+        let b = batch.pointee
+        rows = Array(UnsafeBufferPointer(start: b.rows, count: Int(b.row_count)))
+        cells = Array(UnsafeBufferPointer(start: b.cells, count: Int(b.cell_count)))
+        bytes = Array(UnsafeBufferPointer(start: b.bytes, count: Int(b.byte_count)))
     }
-
-    mutating func append(_ row: XLSXRow, sharedStorage: ClosedRange<UnsafeRawPointer>?) {
-        for cell in row.cells {
-            let base = cell.bytes.baseAddress
-            if let base, let shared = sharedStorage, shared.contains(base) {
-                cells.append(Cell(column: Int32(cell.column), kind: cell.kind, length: Int32(cell.bytes.count), offset: 0, shared: base))
-            } else {
-                cells.append(Cell(column: Int32(cell.column), kind: cell.kind, length: Int32(cell.bytes.count),
-                                  offset: Int32(arena.count), shared: nil))
-                arena.append(contentsOf: cell.bytes)
-            }
-        }
-        rows.append((row.number, cells.count))
-    }
-
-    var isFull: Bool { rows.count >= Self.rowsPerBatch || arena.count > 1 << 20 }
 
     /// Hands each row over as an `XLSXRow`; stops when `body` returns false.
-    func forEachRow(_ scratch: inout [XLSXCell], _ body: (XLSXRow) throws -> Bool) rethrows -> Bool {
-        try arena.withUnsafeBytes { arenaBytes in
+    func forEachRow(_ scratch: inout [XLSXCell], strings: SharedStrings?, dateStyles: [Bool],
+                    _ body: (XLSXRow) throws -> Bool) rethrows -> Bool {
+        try bytes.withUnsafeBytes { arena in
             var start = 0
-            for (number, end) in rows {
+            for row in rows {
+                let end = Int(row.cells_end)
                 scratch.removeAll(keepingCapacity: true)
                 for c in cells[start..<end] {
-                    let pointer = c.shared ?? arenaBytes.baseAddress.map { UnsafeRawPointer($0 + Int(c.offset)) }
-                    scratch.append(XLSXCell(column: Int(c.column), kind: c.kind,
-                                            bytes: UnsafeRawBufferPointer(start: pointer, count: Int(c.length))))
+                    let text: UnsafeRawBufferPointer
+                    var kind: XLSXCell.Kind
+                    switch Int32(c.type) {
+                    case Int32(CX_SHARED.rawValue):
+                        text = strings!.bytes(at: Int(c.offset))
+                        if text.isEmpty { continue }
+                        kind = .string
+                    default:
+                        text = UnsafeRawBufferPointer(rebasing: arena[Int(c.offset)..<(Int(c.offset) + Int(c.length))])
+                        switch Int32(c.type) {
+                        case Int32(CX_NUMBER.rawValue):
+                            kind = c.style >= 0 && Int(c.style) < dateStyles.count && dateStyles[Int(c.style)] ? .date : .number
+                        case Int32(CX_BOOLEAN.rawValue): kind = .boolean
+                        case Int32(CX_ERROR.rawValue): kind = .error
+                        case Int32(CX_ISO_DATE.rawValue): kind = .isoDate
+                        default: kind = .string
+                        }
+                    }
+                    scratch.append(XLSXCell(column: Int(c.column), kind: kind, bytes: text))
                 }
                 start = end
-                let more = try scratch.withUnsafeBufferPointer { try body(XLSXRow(number: number, cells: $0)) }
+                if scratch.isEmpty { continue }
+                let more = try scratch.withUnsafeBufferPointer { try body(XLSXRow(number: Int(row.number), cells: $0)) }
                 if !more { return false }
             }
             return true

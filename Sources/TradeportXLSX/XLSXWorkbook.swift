@@ -1,3 +1,4 @@
+import CXLSXSupport
 import Foundation
 
 /// An XLSX workbook opened for reading: its sheets (found through `workbook.xml` and its
@@ -118,7 +119,7 @@ public final class XLSXWorkbook {
         var scratch: [XLSXCell] = []
         scratch.reserveCapacity(64)
         while let batch = try channel.receive() {
-            if try !batch.forEachRow(&scratch, body) { return }
+            if try !batch.forEachRow(&scratch, strings: strings, dateStyles: dateStyles, body) { return }
         }
     }
 
@@ -162,29 +163,10 @@ public final class XLSXWorkbook {
             self.channel = channel
         }
 
+        /// Set by the C parser's batch callback when the receiver stopped listening.
+        var receiverStopped = false
+
         func run() {
-            // The batch being filled sits behind a pointer: appending to it pays no exclusivity checks.
-            let batch = UnsafeMutablePointer<RowBatch>.allocate(capacity: 1)
-            batch.initialize(to: RowBatch())
-            defer {
-                batch.deinitialize(count: 1)
-                batch.deallocate()
-            }
-            let sharedRange = strings.flatMap { s -> ClosedRange<UnsafeRawPointer>? in
-                s.byteCount == 0 ? nil : UnsafeRawPointer(s.storage)...UnsafeRawPointer(s.storage + s.byteCount - 1)
-            }
-            let channel = self.channel
-            let handler = SheetHandler(part: sheet.part, sharedStrings: strings, dateStyles: dateStyles) { row in
-                batch.pointee.append(row, sharedStorage: sharedRange)
-                if batch.pointee.isFull {
-                    guard channel.send(batch.move()) else {
-                        batch.initialize(to: RowBatch())
-                        return false
-                    }
-                    batch.initialize(to: RowBatch())
-                }
-                return true
-            }
             // Inflating runs on one more thread, a few chunks ahead of the parser.
             let chunks = Handoff<[UInt8]>(capacity: 8)
             let inflater = Inflater(package: package, part: sheet.part, chunks: chunks)
@@ -195,21 +177,35 @@ public final class XLSXWorkbook {
                 chunks.cancel()
                 chunks.waitUntilFinished()
             }
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            guard let parser = cx_sheet_parser_create(context, { context, batch in
+                let producer = Unmanaged<SheetProducer>.fromOpaque(context!).takeUnretainedValue()
+                if producer.channel.send(RowBatch(batch!)) { return 1 }
+                producer.receiverStopped = true
+                return 0
+            }, UInt32(clamping: strings?.count ?? 0), UInt32(RowBatch.rowsPerBatch)) else {
+                channel.finish(XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: sheet.part))
+                return
+            }
+            defer { cx_sheet_parser_free(parser) }
             do {
-                let parser = try XMLPushParser(handler: handler, part: sheet.part)
-                do {
-                    while let chunk = try chunks.receive() {
-                        try chunk.withUnsafeBytes { try parser.feed($0) }
-                    }
-                    try parser.finish()
-                } catch is XMLParsingStopped {
-                    if let error = handler.bodyError { throw error }
-                    if !handler.stoppedByBody { throw XLSXError(.malformed, "parsing stopped", part: sheet.part) }
+                func feed(_ bytes: UnsafeRawBufferPointer, last: Bool) throws -> Bool {
+                    let status = cx_sheet_parser_feed(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                                      Int32(bytes.count), last ? 1 : 0)
+                    if status == 0 { return true }
+                    if cx_sheet_parser_stopped(parser) != 0 { return false }
+                    let message = String(cString: cx_sheet_parser_error_message(parser))
+                    let refused = cx_sheet_parser_error_is_refusal(parser) != 0
+                    throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not a well-formed sheet: \(message)",
+                                    part: sheet.part, line: Int(cx_sheet_parser_error_line(parser)))
                 }
-                if !batch.pointee.rows.isEmpty && !handler.stoppedByBody { _ = channel.send(batch.pointee) }
+                var more = true
+                while more, let chunk = try chunks.receive() {
+                    more = try chunk.withUnsafeBytes { try feed($0, last: false) }
+                }
+                if more { _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
                 channel.finish(nil)
             } catch {
-                if !batch.pointee.rows.isEmpty && !handler.stoppedByBody { _ = channel.send(batch.pointee) }
                 channel.finish(error)
             }
         }

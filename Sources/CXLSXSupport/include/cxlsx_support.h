@@ -30,6 +30,52 @@ const char *cx_xml_parser_error_message(const cx_xml_parser *parser);
 int cx_xml_parser_error_line(const cx_xml_parser *parser);
 void cx_xml_parser_free(cx_xml_parser *parser);
 
+/// A worksheet's rows, read by a SAX2 push parser whose callbacks stay in C: the parser fills a
+/// batch of rows (cells as column, type, style and bytes) and hands it over when it is full.
+enum cx_cell_type {
+    CX_NUMBER = 0, CX_SHARED = 1, CX_INLINE = 2, CX_FORMULA_STRING = 3, CX_BOOLEAN = 4, CX_ERROR = 5, CX_ISO_DATE = 6
+};
+
+typedef struct {
+    int32_t column;       // 0-based
+    int32_t style;        // the `s` attribute, -1 when none
+    uint32_t offset;      // into the batch's bytes; for CX_SHARED, the shared string's index
+    uint32_t length;      // 0 for CX_SHARED
+    uint8_t type;         // enum cx_cell_type
+} cx_cell;
+
+typedef struct {
+    int64_t number;       // 1-based row number
+    uint32_t cells_end;   // end of the row's cells in `cells`
+} cx_row;
+
+typedef struct {
+    cx_row *rows;
+    uint32_t row_count;
+    cx_cell *cells;
+    uint32_t cell_count;
+    unsigned char *bytes;
+    uint32_t byte_count;
+} cx_sheet_batch;
+
+/// Receives a full batch (and the last one); returns 0 to stop reading. The batch is reused after.
+typedef int (*cx_batch_fn)(void *context, const cx_sheet_batch *batch);
+
+typedef struct cx_sheet_parser cx_sheet_parser;
+
+/// `shared_count` bounds shared-string indexes; a batch is handed over at `rows_per_batch` rows.
+cx_sheet_parser *cx_sheet_parser_create(void *context, cx_batch_fn on_batch, uint32_t shared_count, uint32_t rows_per_batch);
+/// Feeds the next bytes; `is_last` ends the document (and hands over the last batch). Returns 0,
+/// or non-zero on a malformed or refused document, or once `on_batch` asked to stop.
+int cx_sheet_parser_feed(cx_sheet_parser *parser, const char *bytes, int length, int is_last);
+/// Whether parsing ended because `on_batch` asked to stop.
+int cx_sheet_parser_stopped(const cx_sheet_parser *parser);
+/// The first error's message (empty when none), its line, and whether it was a refusal (DTD, entity).
+const char *cx_sheet_parser_error_message(const cx_sheet_parser *parser);
+int cx_sheet_parser_error_line(const cx_sheet_parser *parser);
+int cx_sheet_parser_error_is_refusal(const cx_sheet_parser *parser);
+void cx_sheet_parser_free(cx_sheet_parser *parser);
+
 /// zlib's CRC-32 over `length` bytes, continuing from `crc` (0 to start).
 uint32_t cx_crc32(uint32_t crc, const unsigned char *bytes, size_t length);
 

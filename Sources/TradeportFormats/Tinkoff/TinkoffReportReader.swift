@@ -15,11 +15,12 @@ final class TinkoffReportReader {
     /// (its cells' columns, kinds and bytes) to be read at the end.
     private enum Held {
         case record(SourceRecord, rawEnd: Int)
-        case tradeRow(number: Int, map: Int, cellsEnd: Int)
+        /// A trade read while the sheet streams by, waiting for its ISIN.
+        case trade(Trade, ticker: String?, rawEnd: Int)
         case cashRow(number: Int, map: Int, currency: AssetCode, cellsEnd: Int)
     }
 
-    private enum RowKind { case trade, cash }
+    private enum RowKind { case cash }
 
     private let location: SourceLocation
     private var zone: SourceTimeZone.Converter
@@ -42,7 +43,7 @@ final class TinkoffReportReader {
     private var securityCells = [XLSXCell?](repeating: nil, count: SecurityField.allCases.count)
 
     private var held: [Held] = []
-    private var recordRaw: [UInt8] = []
+    private var recordRaw = ChunkedArray<UInt8>()
     /// Per held cell: column (14 bits), kind (3 bits), length (15 bits; longer ones in `longLengths`).
     private var heldCells = ChunkedArray<UInt32>()
     private var longLengths: [Int: Int] = [:]
@@ -169,11 +170,22 @@ final class TinkoffReportReader {
             try emit(record) { row.text }
             return
         }
+        keepRaw(row)
+        held.append(.record(record, rawEnd: recordRaw.count))
+    }
+
+    /// The row's cells joined by tabs, for the raw text of a later conflict.
+    private func keepRaw(_ row: XLSXRow) {
         for (i, cell) in row.cells.enumerated() {
             if i > 0 { recordRaw.append(0x09) }
-            recordRaw.append(contentsOf: cell.bytes)
+            recordRaw.append(contentsOf: cell.bytes.bindMemory(to: UInt8.self))
         }
-        held.append(.record(record, rawEnd: recordRaw.count))
+    }
+
+    private func rawText(_ range: Range<Int>) -> String {
+        var bytes: [UInt8] = []
+        recordRaw.copy(from: range.lowerBound, count: range.count, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func skip(_ row: XLSXRow, _ reason: String) throws {
@@ -196,7 +208,6 @@ final class TinkoffReportReader {
             heldBytes.append(contentsOf: cell.bytes.bindMemory(to: UInt8.self))
         }
         switch kind {
-        case .trade: held.append(.tradeRow(number: row.number, map: tradeMapIndex!, cellsEnd: heldCells.count))
         case .cash: held.append(.cashRow(number: row.number, map: cashMapIndex!, currency: currency!, cellsEnd: heldCells.count))
         }
     }
@@ -217,7 +228,6 @@ final class TinkoffReportReader {
         var scratch: [XLSXCell] = []
         var rowBytes: [UInt8] = []
         var lengths: [(Int, XLSXCell.Kind, Int)] = []
-        let recordRaw = self.recordRaw
         func row(_ cellsEnd: Int) {
             scratch.removeAll(keepingCapacity: true)
             rowBytes.removeAll(keepingCapacity: true)
@@ -244,13 +254,12 @@ final class TinkoffReportReader {
             case .record(let record, let rawEnd):
                 let range = rawStart..<rawEnd
                 rawStart = rawEnd
-                try emit(record) { String(decoding: recordRaw[range], as: UTF8.self) }
-            case .tradeRow(let number, let map, let cellsEnd):
-                row(cellsEnd)
-                // `scratch` points into `rowBytes`, which does not change until the next row.
-                try withExtendedLifetime(rowBytes) {
-                    try scratch.withUnsafeBufferPointer { try readTrade(XLSXRow(number: number, cells: $0), tradeMaps[map]) }
-                }
+                try emit(record) { self.rawText(range) }
+            case .trade(var trade, let ticker, let rawEnd):
+                let range = rawStart..<rawEnd
+                rawStart = rawEnd
+                if let ticker, let isin = isinByTicker[ticker] { trade.isin = isin }
+                try emit(.operation(.trade(trade))) { self.rawText(range) }
             case .cashRow(let number, let map, let currency, let cellsEnd):
                 row(cellsEnd)
                 try withExtendedLifetime(rowBytes) {
@@ -287,7 +296,7 @@ final class TinkoffReportReader {
         if !map.missing.isEmpty {
             return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 1.1 has no column \(map.missing.map { "'\(TradeField.printed[$0] ?? $0)'" }.joined(separator: ", ")), which a trade needs")])
         }
-        holdRow(row, .trade)
+        try readTrade(row, map)
     }
 
     /// A row of section 1.1 as a trade (or a repo skip, or a reject).
@@ -361,7 +370,10 @@ final class TinkoffReportReader {
             amount: amount, accruedInterest: interest.flatMap { $0.isZero ? nil : $0 }, fees: fees,
             isin: codeText.flatMap { isinByTicker[$0] }, name: name,
             venue: venue, settlementDate: settlementDate, orderId: order, source: at(row))
-        try output(.operation(.trade(trade)), row)
+        // Read while the sheet streams by (the other threads are busy inflating and parsing); held
+        // for its ISIN, which section 4.1 gives at the end.
+        keepRaw(row)
+        held.append(.trade(trade, ticker: codeText, rawEnd: recordRaw.count))
     }
 
     /// `USDRUB_TOM` with a price in RUB → USD.
