@@ -188,8 +188,21 @@ static void start_row(cx_sheet_parser *p, const xmlChar **attributes, int count)
 }
 
 static void start_cell(cx_sheet_parser *p, const xmlChar **attributes, int count) {
-    int length;
-    const xmlChar *r = attribute(attributes, count, "r", &length);
+    // One pass over the attributes for r, t and s.
+    const xmlChar *r = NULL, *t = NULL, *s = NULL;
+    int r_length = 0, t_length = 0, s_length = 0;
+    for (int i = 0; i < count; i++) {
+        const xmlChar *local = attributes[i * 5];
+        if (local[0] == 0 || local[1] != 0) continue;
+        int value_length = (int)(attributes[i * 5 + 4] - attributes[i * 5 + 3]);
+        switch (local[0]) {
+        case 'r': r = attributes[i * 5 + 3]; r_length = value_length; break;
+        case 't': t = attributes[i * 5 + 3]; t_length = value_length; break;
+        case 's': s = attributes[i * 5 + 3]; s_length = value_length; break;
+        default: break;
+        }
+    }
+    int length = r_length;
     if (r != NULL) {
         int32_t column = parse_column(r, length);
         if (column < 0) {
@@ -201,7 +214,7 @@ static void start_cell(cx_sheet_parser *p, const xmlChar **attributes, int count
         p->cell_column = p->next_column;
     }
     p->cell_type = CX_NUMBER;
-    const xmlChar *t = attribute(attributes, count, "t", &length);
+    length = t_length;
     if (t != NULL && length > 0) {
         if (length == 1 && t[0] == 's') p->cell_type = CX_SHARED;
         else if (length == 1 && t[0] == 'n') p->cell_type = CX_NUMBER;
@@ -216,9 +229,8 @@ static void start_cell(cx_sheet_parser *p, const xmlChar **attributes, int count
         }
     }
     p->cell_style = -1;
-    const xmlChar *s = attribute(attributes, count, "s", &length);
     int64_t style;
-    if (s != NULL && parse_uint(s, length, &style) && style < 0x7FFFFFFF) p->cell_style = (int32_t)style;
+    if (s != NULL && parse_uint(s, s_length, &style) && style < 0x7FFFFFFF) p->cell_style = (int32_t)style;
     p->in_cell = 1;
     p->has_value = 0;
     p->value_start = p->byte_count;
