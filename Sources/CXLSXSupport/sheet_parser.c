@@ -127,8 +127,7 @@ static void flush(cx_sheet_parser *p) {
     }
 }
 
-// Decodes OOXML's _xHHHH_ escapes in place; returns the new length.
-static uint32_t unescape(unsigned char *b, uint32_t count) {
+uint32_t cx_unescape(unsigned char *b, uint32_t count) {
     if (count < 7 || memchr(b, '_', count) == NULL) return count;
     uint32_t read = 0, write = 0, high = 0;
     while (read < count) {
@@ -263,7 +262,7 @@ static void end_cell(cx_sheet_parser *p) {
         break;
     }
     case CX_INLINE:
-        cell.length = unescape(p->bytes + p->value_start, cell.length);
+        cell.length = cx_unescape(p->bytes + p->value_start, cell.length);
         p->byte_count = p->value_start + cell.length;
         if (cell.length == 0) return;
         break;

@@ -1,3 +1,4 @@
+import CXLSXSupport
 import Foundation
 
 /// The workbook's shared strings, held as one block of UTF-8 bytes with an end offset per string.
@@ -31,7 +32,7 @@ final class SharedStrings {
 
     /// Ends the string begun at `start`, decoding `_xHHHH_` escapes in place.
     func endString(startingAt start: Int) {
-        byteCount = start + OOXMLText.unescape(storage + start, count: byteCount - start)
+        byteCount = start + Int(cx_unescape(storage.assumingMemoryBound(to: UInt8.self) + start, UInt32(byteCount - start)))
         ends.append(byteCount)
     }
 
@@ -78,56 +79,5 @@ final class SharedStringsHandler: XMLEventHandler {
 
     override func characters(_ text: UnsafeRawBufferPointer) {
         if collecting { strings.append(text) }
-    }
-}
-
-/// OOXML's escaping of characters XML cannot hold: `_xHHHH_` is the UTF-16 unit HHHH, `_x005F_` a `_`.
-enum OOXMLText {
-    /// Decodes the escapes in the `count` bytes at `bytes`, in place; returns the new length.
-    static func unescape(_ bytes: UnsafeMutableRawPointer, count: Int) -> Int {
-        let b = bytes.assumingMemoryBound(to: UInt8.self)
-        guard count >= 7, memchr(bytes, Int32(UInt8(ascii: "_")), count) != nil else { return count }
-        var read = 0
-        var write = 0
-        var pendingHigh: UInt32?
-        while read < count {
-            if read + 7 <= count, b[read] == UInt8(ascii: "_"), b[read + 1] == UInt8(ascii: "x"), b[read + 6] == UInt8(ascii: "_"),
-               let unit = hex4(b + read + 2) {
-                read += 7
-                if (0xD800..<0xDC00).contains(unit) { pendingHigh = unit; continue }
-                var scalar = unit
-                if (0xDC00..<0xE000).contains(unit), let high = pendingHigh {
-                    scalar = 0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00)
-                }
-                pendingHigh = nil
-                guard let s = Unicode.Scalar(scalar) else { continue }
-                for byte in UTF8.encode(s)! {
-                    b[write] = byte
-                    write += 1
-                }
-                continue
-            }
-            pendingHigh = nil
-            b[write] = b[read]
-            write += 1
-            read += 1
-        }
-        return write
-    }
-
-    private static func hex4(_ p: UnsafeMutablePointer<UInt8>) -> UInt32? {
-        var v: UInt32 = 0
-        for i in 0..<4 {
-            let c = p[i]
-            let d: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - 48)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - 87)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - 55)
-            default: return nil
-            }
-            v = v << 4 | d
-        }
-        return v
     }
 }

@@ -163,9 +163,6 @@ public final class XLSXWorkbook {
             self.channel = channel
         }
 
-        /// Set by the C parser's batch callback when the receiver stopped listening.
-        var receiverStopped = false
-
         func run() {
             // Inflating runs on one more thread, a few chunks ahead of the parser.
             let chunks = Handoff<[UInt8]>(capacity: 8)
@@ -180,9 +177,7 @@ public final class XLSXWorkbook {
             let context = Unmanaged.passUnretained(self).toOpaque()
             guard let parser = cx_sheet_parser_create(context, { context, batch in
                 let producer = Unmanaged<SheetProducer>.fromOpaque(context!).takeUnretainedValue()
-                if producer.channel.send(RowBatch(batch!)) { return 1 }
-                producer.receiverStopped = true
-                return 0
+                return producer.channel.send(RowBatch(batch!)) ? 1 : 0
             }, UInt32(clamping: strings?.count ?? 0), UInt32(RowBatch.rowsPerBatch)) else {
                 channel.finish(XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: sheet.part))
                 return

@@ -76,6 +76,10 @@ int cx_sheet_parser_error_line(const cx_sheet_parser *parser);
 int cx_sheet_parser_error_is_refusal(const cx_sheet_parser *parser);
 void cx_sheet_parser_free(cx_sheet_parser *parser);
 
+/// Decodes OOXML's `_xHHHH_` escapes (a UTF-16 unit each; `_x005F_` is `_`) in the `count` bytes at
+/// `bytes`, in place; returns the new length.
+uint32_t cx_unescape(unsigned char *bytes, uint32_t count);
+
 /// zlib's CRC-32 over `length` bytes, continuing from `crc` (0 to start).
 uint32_t cx_crc32(uint32_t crc, const unsigned char *bytes, size_t length);
 
