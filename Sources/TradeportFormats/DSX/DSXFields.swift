@@ -14,15 +14,7 @@ enum DSX {
         guard n == 18 || n == 19, f[4] == UInt8(ascii: "-"), f[7] == UInt8(ascii: "-"), f[10] == UInt8(ascii: " ") else {
             return nil
         }
-        func digits(_ at: Int, _ count: Int) -> Int? {
-            var v = 0
-            for k in at..<(at + count) {
-                let d = f[k] &- 48
-                guard d < 10 else { return nil }
-                v = v * 10 + Int(d)
-            }
-            return v
-        }
+        func digits(_ at: Int, _ count: Int) -> Int? { DecimalDigits.value(f, at, count) }
         let hourDigits = n - 17
         let m = 11 + hourDigits
         guard f[m] == UInt8(ascii: ":"), f[m + 3] == UInt8(ascii: ":"),

@@ -167,13 +167,6 @@ struct TinkoffValues {
     }
 
     private static func digits(_ b: UnsafeRawBufferPointer, _ at: Int, _ count: Int) -> Int? {
-        guard at + count <= b.count else { return nil }
-        var v = 0
-        for k in at..<(at + count) {
-            let d = b[k] &- 48
-            guard d < 10 else { return nil }
-            v = v * 10 + Int(d)
-        }
-        return v
+        DecimalDigits.value(b, at, count)
     }
 }
