@@ -32,8 +32,14 @@ public struct XLSXCell {
     /// The cell's text (for a number, its exact stored text).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// A number cell's value as a plain decimal (`1.5E-3` → `0.0015`), or nil when it is not one.
+    /// A number cell's value as a plain decimal (`1.5E-3` → `0.0015`), exactly as stored, or nil
+    /// when it is not one.
     public var plainNumber: String? { XLSXNumber.plain(bytes) }
+
+    /// A number cell's value as the spreadsheet means it: a number cell holds a binary double, which
+    /// writers store with up to 17 significant digits (`9379.450000000001` for 9379.45); rounded to
+    /// the 15 significant digits a double holds (and Excel shows), by decimal rounding of the text.
+    public var number: String? { XLSXNumber.plain(bytes, significantDigits: 15) }
 }
 
 /// A row of a sheet: its 1-based number and its non-empty cells in the order the sheet lists
@@ -62,7 +68,7 @@ public struct XLSXRow {
 public enum XLSXNumber {
     /// The plain decimal form of a number in a sheet's notation (optional sign, digits, optional
     /// fraction, optional exponent), shifting the point by hand; nil when it is not a number.
-    public static func plain(_ bytes: UnsafeRawBufferPointer) -> String? {
+    public static func plain(_ bytes: UnsafeRawBufferPointer, significantDigits: Int? = nil) -> String? {
         var i = 0
         let n = bytes.count
         var negative = false
@@ -72,10 +78,13 @@ public enum XLSXNumber {
         }
         var digits: [UInt8] = []
         var pointPosition: Int?
+        var sawDigit = false
         while i < n {
             let c = bytes[i]
             if c >= 48 && c <= 57 {
-                digits.append(c)
+                sawDigit = true
+                // Leading zeros before the point carry nothing.
+                if !(c == 48 && digits.isEmpty && pointPosition == nil) { digits.append(c) }
             } else if c == UInt8(ascii: "."), pointPosition == nil {
                 pointPosition = digits.count
             } else {
@@ -83,7 +92,7 @@ public enum XLSXNumber {
             }
             i += 1
         }
-        guard !digits.isEmpty else { return nil }
+        guard sawDigit else { return nil }
         var exponent = 0
         if i < n, bytes[i] == UInt8(ascii: "E") || bytes[i] == UInt8(ascii: "e") {
             i += 1
@@ -92,20 +101,44 @@ public enum XLSXNumber {
                 expNegative = bytes[i] == UInt8(ascii: "-")
                 i += 1
             }
-            var sawDigit = false
+            var sawExponentDigit = false
             while i < n, bytes[i] >= 48, bytes[i] <= 57 {
                 exponent = exponent * 10 + Int(bytes[i] - 48)
                 guard exponent <= 400 else { return nil }
-                sawDigit = true
+                sawExponentDigit = true
                 i += 1
             }
-            guard sawDigit else { return nil }
+            guard sawExponentDigit else { return nil }
             if expNegative { exponent = -exponent }
         }
         guard i == n else { return nil }
-        // The value is 0.digits × 10^(point + exponent), point counted from the left.
-        let point = (pointPosition ?? digits.count) + exponent
-        var out: [UInt8] = []
+        // The value is 0.digits × 10^point (the point counted from the left of `digits`).
+        var point = (pointPosition ?? digits.count) + exponent
+        // Leading zeros after the point move the point, so that `digits` starts significant.
+        while digits.first == 48 {
+            digits.removeFirst()
+            point -= 1
+        }
+        if digits.isEmpty { return "0" }
+        if let significantDigits, digits.count > significantDigits {
+            // Round half up at the last significant digit, by hand.
+            let roundUp = digits[significantDigits] >= 53
+            digits.removeSubrange(significantDigits...)
+            if roundUp {
+                var k = digits.count - 1
+                while k >= 0 && digits[k] == 57 {
+                    digits[k] = 48
+                    k -= 1
+                }
+                if k >= 0 {
+                    digits[k] += 1
+                } else {
+                    digits.insert(49, at: 0)
+                    point += 1
+                }
+            }
+        }
+        var out: [UInt8]
         if point <= 0 {
             out = [48, UInt8(ascii: ".")] + [UInt8](repeating: 48, count: -point) + digits
         } else if point >= digits.count {
@@ -113,13 +146,12 @@ public enum XLSXNumber {
         } else {
             out = Array(digits[0..<point]) + [UInt8(ascii: ".")] + Array(digits[point...])
         }
-        // Trim a fraction's trailing zeros and leading zeros of the whole part.
         if out.contains(UInt8(ascii: ".")) {
             while out.last == 48 { out.removeLast() }
             if out.last == UInt8(ascii: ".") { out.removeLast() }
         }
-        while out.count > 1, out[0] == 48, out[1] != UInt8(ascii: ".") { out.removeFirst() }
         let isZero = out.allSatisfy { $0 == 48 || $0 == UInt8(ascii: ".") }
-        return (negative && !isZero ? "-" : "") + String(decoding: out, as: UTF8.self)
+        if isZero { return "0" }
+        return (negative ? "-" : "") + String(decoding: out, as: UTF8.self)
     }
 }

@@ -87,7 +87,7 @@ struct TinkoffCommandTests {
     func generatedReports(writer: String) throws {
         let dir = try CLI.temporaryDirectory()
         let report = dir + "/report-\(writer).xlsx"
-        let generated = try CLI.shell("python3", [SharedFolder.generator, "300", report, "--writer", writer, "--seed", "11"])
+        let generated = try CLI.shell("python3", [SharedFolder.generator, "1500", report, "--writer", writer, "--seed", "11"])
         #expect(generated.status == 0, "\(generated.output)")
         let summary = try JSONSerialization.jsonObject(with: Data(generated.output.utf8)) as! [String: Any]
         let r = try CLI.run(["convert", report, "-o", dir + "/out.json"])

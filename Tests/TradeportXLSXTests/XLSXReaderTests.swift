@@ -160,6 +160,22 @@ struct XLSXValueTests {
         #expect(plain("1,5") == nil)
         #expect(plain("") == nil)
         #expect(plain("1E") == nil)
+        #expect(plain("0.000") == "0")
+        #expect(plain(".5") == "0.5")
+    }
+
+    @Test("a number cell's double, read as the 15 significant digits it holds, by decimal rounding")
+    func fifteenDigits() {
+        func number(_ s: String) -> String? { Array(s.utf8).withUnsafeBytes { XLSXNumber.plain($0, significantDigits: 15) } }
+        #expect(number("9379.450000000001") == "9379.45")
+        #expect(number("8345.379999999999") == "8345.38")
+        #expect(number("0.30000000000000004") == "0.3")
+        #expect(number("999999999999999.5") == "1000000000000000")
+        #expect(number("-0.1234567890123456") == "-0.123456789012346")
+        #expect(number("1.5E-3") == "0.0015")
+        #expect(number("12345678901234567890") == "12345678901234600000")
+        #expect(number("0.000000000000000000012345") == "0.000000000000000000012345")
+        #expect(number("10000") == "10000")
     }
 
     @Test("date styles: built-in 14–22 and 45–47, custom date codes; not numbers, text or General")

@@ -29,7 +29,7 @@ struct TinkoffValues {
             if required { add(cell, column, field, "empty; expected a value") }
             return nil
         }
-        if cell.kind == .number, let plain = cell.plainNumber { return plain }
+        if cell.kind == .number, let plain = cell.number { return plain }
         guard let text = TextDecoding.utf8(cell.bytes) else {
             add(cell, column, field, "not valid UTF-8 text")
             return nil
@@ -62,15 +62,13 @@ struct TinkoffValues {
         let result: Result<ExactDecimal, NumberParseError>
         switch cell.kind {
         case .number:
-            if cell.bytes.contains(UInt8(ascii: "E")) || cell.bytes.contains(UInt8(ascii: "e")) {
-                guard let plain = cell.plainNumber else {
-                    add(cell, column, field, "'\(cell.text)' is not a number")
-                    return nil
-                }
-                result = ExactDecimal.parse(plain, style: .canonical)
-            } else {
-                result = ExactDecimal.parse(cell.bytes, style: .canonical)
+            // A number cell is a binary double written out with up to 17 digits: read as the
+            // 15 significant digits it holds (9379.450000000001 is 9379.45).
+            guard let number = cell.number else {
+                add(cell, column, field, "'\(cell.text)' is not a number")
+                return nil
             }
+            result = ExactDecimal.parse(number, style: .canonical)
         case .string:
             let b = cell.bytes
             let noBreak = b.contains(0xA0)
