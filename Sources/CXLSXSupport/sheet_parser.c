@@ -51,7 +51,10 @@ struct cx_sheet_parser {
     int collecting;
     int in_inline;
     int phonetic_depth;
+    int seen_root;
 };
+
+#define CX_MAX_CELL_BYTES (1u << 20)
 
 static cx_sheet_parser *owner(void *ctx) { return (cx_sheet_parser *)((xmlParserCtxtPtr)ctx)->_private; }
 
@@ -98,18 +101,24 @@ static int parse_uint(const xmlChar *text, int length, int64_t *value) {
     return 1;
 }
 
-// The 0-based column of a reference like AB12, or -1.
+// The 0-based column of a reference like AB12 (letters A to XFD, a row number from 1), or -1.
 static int32_t parse_column(const xmlChar *ref, int length) {
     int32_t column = 0;
     int i = 0;
     while (i < length) {
         unsigned c = ref[i] | 0x20;
         if (c < 'a' || c > 'z') break;
+        if (++i > 3) return -1;
         column = column * 26 + (int32_t)(c - 'a' + 1);
-        i++;
     }
-    if (i == 0 || i > 3 || column > 16384 || i == length) return -1;
-    for (; i < length; i++) if ((unsigned)(ref[i] - '0') > 9) return -1;
+    if (i == 0 || column > 16384 || i == length) return -1;
+    int64_t row = 0;
+    for (; i < length; i++) {
+        if ((unsigned)(ref[i] - '0') > 9) return -1;
+        row = row * 10 + (ref[i] - '0');
+        if (row > 1048576) return -1;
+    }
+    if (row < 1) return -1;
     return column - 1;
 }
 
@@ -147,11 +156,15 @@ uint32_t cx_unescape(unsigned char *b, uint32_t count) {
             continue;
         }
         read += 7;
-        if (unit >= 0xD800 && unit < 0xDC00) { high = unit; continue; }
         unsigned scalar = unit;
-        if (unit >= 0xDC00 && unit < 0xE000) {
-            if (!high) continue;
-            scalar = 0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00);
+        if (unit >= 0xD800 && unit < 0xDC00) {
+            // A high surrogate: its low half should follow; alone, it becomes U+FFFD.
+            int low_follows = read + 7 <= count && b[read] == '_' && b[read + 1] == 'x' && b[read + 6] == '_' &&
+                              (b[read + 2] | 0x20) == 'd' && ((b[read + 3] | 0x20) >= 'c' && (b[read + 3] | 0x20) <= 'f');
+            if (low_follows) { high = unit; continue; }
+            scalar = 0xFFFD;
+        } else if (unit >= 0xDC00 && unit < 0xE000) {
+            scalar = high ? 0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00) : 0xFFFD;
         }
         high = 0;
         if (scalar < 0x80) b[write++] = (unsigned char)scalar;
@@ -167,6 +180,10 @@ uint32_t cx_unescape(unsigned char *b, uint32_t count) {
 }
 
 static void start_row(cx_sheet_parser *p, const xmlChar **attributes, int count) {
+    if (p->in_row) {
+        cx_fail(&p->common, "a <row> inside a <row>: not a well-formed worksheet", xmlSAX2GetLineNumber(p->common.context));
+        return;
+    }
     int length;
     const xmlChar *r = attribute(attributes, count, "r", &length);
     if (r != NULL) {
@@ -210,6 +227,12 @@ static void start_cell(cx_sheet_parser *p, const xmlChar **attributes, int count
         }
         p->cell_column = column;
     } else {
+        if (p->next_column > 16383) {
+            char message[160];
+            snprintf(message, sizeof message, "row %lld has a cell past column XFD, the last one a sheet can have", (long long)p->row_number);
+            cx_fail(&p->common, message, xmlSAX2GetLineNumber(p->common.context));
+            return;
+        }
         p->cell_column = p->next_column;
     }
     p->cell_type = CX_NUMBER;
@@ -250,9 +273,13 @@ static void end_cell(cx_sheet_parser *p) {
         int64_t index;
         if (!parse_uint(p->bytes + p->value_start, (int)cell.length, &index) || index >= p->shared_count) {
             char message[256];
-            snprintf(message, sizeof message, "shared string index '%.*s' in row %lld is not one of the %u shared strings",
-                     (int)(cell.length > 40 ? 40 : cell.length), (const char *)(p->bytes + p->value_start),
-                     (long long)p->row_number, p->shared_count);
+            if (p->shared_count == 0)
+                snprintf(message, sizeof message, "row %lld refers to shared string '%.*s', but the workbook has no shared strings part",
+                         (long long)p->row_number, (int)(cell.length > 40 ? 40 : cell.length), (const char *)(p->bytes + p->value_start));
+            else
+                snprintf(message, sizeof message, "shared string index '%.*s' in row %lld is not one of the %u shared strings",
+                         (int)(cell.length > 40 ? 40 : cell.length), (const char *)(p->bytes + p->value_start),
+                         (long long)p->row_number, p->shared_count);
             cx_fail(&p->common, message, xmlSAX2GetLineNumber(p->common.context));
             return;
         }
@@ -298,6 +325,15 @@ static void on_sheet_start(void *ctx, const xmlChar *name, const xmlChar *prefix
     (void)prefix; (void)uri; (void)namespace_count; (void)namespaces; (void)defaulted;
     cx_sheet_parser *p = owner(ctx);
     if (p->common.failed) return;
+    if (!p->seen_root) {
+        p->seen_root = 1;
+        if (strcmp((const char *)name, "worksheet") != 0) {
+            char message[200];
+            snprintf(message, sizeof message, "the part is a <%.60s>, not a <worksheet>", (const char *)name);
+            cx_fail(&p->common, message, xmlSAX2GetLineNumber(p->common.context));
+            return;
+        }
+    }
     switch (name[0]) {
     case 'c':
         if (name[1] == 0 && p->in_row) start_cell(p, attributes, attribute_count);
@@ -347,6 +383,14 @@ static void on_sheet_end(void *ctx, const xmlChar *name, const xmlChar *prefix, 
 static void on_sheet_characters(void *ctx, const xmlChar *text, int length) {
     cx_sheet_parser *p = owner(ctx);
     if (p->common.failed || !p->collecting || length <= 0) return;
+    // Excel holds at most 32,767 characters a cell; a megabyte of text in one is not a spreadsheet's.
+    if ((uint64_t)p->byte_count - p->value_start + (uint64_t)length > CX_MAX_CELL_BYTES) {
+        char message[200];
+        snprintf(message, sizeof message, "a cell in row %lld holds more than %u bytes of text (Excel's limit is 32,767 characters)",
+                 (long long)p->row_number, (unsigned)CX_MAX_CELL_BYTES);
+        cx_fail(&p->common, message, xmlSAX2GetLineNumber(p->common.context));
+        return;
+    }
     if (!grow((void **)&p->bytes, &p->byte_capacity, (uint64_t)p->byte_count + (uint64_t)length, 1)) {
         cx_fail(&p->common, "a row holds more text than tradeport can hold", xmlSAX2GetLineNumber(p->common.context));
         return;

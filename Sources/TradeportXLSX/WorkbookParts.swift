@@ -27,6 +27,9 @@ final class RelationshipsHandler: XMLEventHandler {
 
 /// The sheets listed by `workbook.xml` (name, relationship id, state) and its date system.
 final class WorkbookHandler: XMLEventHandler {
+    let part: String
+    init(part: String) { self.part = part }
+
     struct SheetEntry {
         let name: String
         let relationshipId: String
@@ -40,7 +43,7 @@ final class WorkbookHandler: XMLEventHandler {
             guard let sheetName = attributes.string("name"),
                   let id = attributes.value("id", namespaceEndingWith: "relationships").map({ String(decoding: $0, as: UTF8.self) })
             else {
-                stop(XLSXError(.malformed, "a <sheet> without a name or a relationship id", part: "workbook"))
+                stop(XLSXError(.malformed, "a <sheet> without a name or a relationship id", part: part))
                 return
             }
             sheets.append(SheetEntry(name: sheetName, relationshipId: id, state: attributes.string("state")))
@@ -83,8 +86,9 @@ final class StylesHandler: XMLEventHandler {
 
 /// Whether a number format shows a date or a time.
 enum DateFormatCode {
-    /// Built-in formats 14–22 (dates, times, both) and 45–47 (minutes and seconds, elapsed hours).
-    static let builtInDateFormats: Set<Int> = Set(14...22).union(45...47)
+    /// Built-in formats 14–22 (dates, times, both), 45–47 (minutes and seconds, elapsed hours), and
+    /// the East Asian locales' date formats 27–36 and 50–58.
+    static let builtInDateFormats: Set<Int> = Set(14...22).union(45...47).union(27...36).union(50...58)
 
     /// Whether `code` has a date or time token (d, m, y, h, s, or an elapsed `[h]`) outside quoted
     /// text, escapes and other bracketed parts (colors, conditions, locales), in its first section.

@@ -51,7 +51,7 @@ public final class XLSXWorkbook {
             throw XLSXError(.notAWorkbook, "a ZIP archive without a workbook part (\(workbookPart)); not an XLSX workbook")
         }
         self.workbookPart = workbookPart
-        let workbook = try Self.parse(package, workbookPart, WorkbookHandler())
+        let workbook = try Self.parse(package, workbookPart, WorkbookHandler(part: workbookPart))
         dateSystem = workbook.uses1904 ? .from1904 : .from1900
 
         let folder = Self.folder(of: workbookPart)
@@ -199,10 +199,18 @@ public final class XLSXWorkbook {
                     more = try chunk.withUnsafeBytes { try feed($0, last: false) }
                 }
                 if more { _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
-                channel.finish(nil)
+                finish(nil, chunks)
             } catch {
-                channel.finish(error)
+                finish(error, chunks)
             }
+        }
+
+        /// Ends the hand-over only once the inflating thread has stopped, so that when `readRows`
+        /// returns no thread is still reading the archive.
+        private func finish(_ error: Error?, _ chunks: Handoff<[UInt8]>) {
+            chunks.cancel()
+            chunks.waitUntilFinished()
+            channel.finish(error)
         }
     }
 

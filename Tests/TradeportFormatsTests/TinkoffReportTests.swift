@@ -207,3 +207,63 @@ struct TinkoffReportTests {
         #expect(FormatRegistry.builtIn.adapter(id: "tinkoff-report") != nil)
     }
 }
+
+@Suite("Tinkoff broker report: layouts that must be loud or still right")
+struct TinkoffLayoutTests {
+    @Test("a row before any section heading is rejected; a sheet without sections 1.1 and 2 is not a report")
+    func preambleAndNoSections() throws {
+        var rows = TinkoffFixture.title
+        rows.append([0: "Номер сделки", 4: "Дата"])
+        rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
+        let doc = try TinkoffFixture.convert(rows)
+        #expect(doc.rejected.map(\.source.row) == [5])
+        #expect(doc.rejected.first?.errors.first?.message.contains("before any section heading") == true)
+
+        let plain = try TestWorkbook.rows([[0: "Date", 1: "Amount"], [0: "01.01.2021", 1: 5]]).writeTemporary()
+        #expect(throws: InputError.self) { _ = try TestKit.convert(paths: [plain], with: TinkoffReportAdapter()) }
+    }
+
+    @Test("a currency block's heading may carry spaces or lower case; the balance summary ends at the block's header")
+    func currencyHeading() throws {
+        var rows = TinkoffFixture.title
+        rows.append([0: "2. Операции с денежными средствами"])
+        rows.append([0: "Валюта", 13: "Входящий остаток на начало периода:"])
+        rows.append([0: "RUB", 13: "0"])
+        rows.append([0: "Rub "])
+        rows.append(TinkoffFixture.row(TinkoffFixture.cashColumns, TinkoffFixture.cashHeaders))
+        rows.append(TinkoffFixture.row(TinkoffFixture.cashColumns, ["04.02.2021", "12:00:00", "04.02.2021", "Пополнение счета", "500", "0", "10 шт."]))
+        rows.append([0: "10 шт. Итого"])
+        let doc = try TinkoffFixture.convert(rows)
+        #expect(doc.allTransactions.map { "\($0.type.rawValue) \($0.asset) \($0.amount)" } == ["deposit RUB 500"])
+        #expect(doc.skipped.map(\.reason).contains { $0.hasPrefix("balance summary") })
+        // A one-cell row that is not a heading is a row of the block, not a new section.
+        #expect(doc.rejected.map(\.source.row) == [11])
+    }
+
+    @Test("each page of section 4.1 is mapped by its own header; currency deals are known by their code without a name; bond amounts exclude accrued interest")
+    func securitiesPagesCurrencyCodesAndBonds() throws {
+        let headers = ["Номер сделки", "Дата заключения", "Время", "Вид сделки", "Код актива", "Цена за единицу", "Валюта цены",
+                       "Количество", "Сумма (без НКД)", "НКД", "Сумма сделки"]
+        var rows = TinkoffFixture.title
+        rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
+        rows.append(Dictionary(uniqueKeysWithValues: headers.enumerated().map { ($0.offset * 5, $0.element as Any) }))
+        let deals: [[String]] = [
+            ["1", "05.02.2021", "10:00:00", "Покупка", "MSFT", "230", "USD", "1", "230", "0", "230"],
+            ["2", "05.02.2021", "10:00:00", "Продажа", "USD000UTSTOM", "76,09", "RUB", "300", "22827", "0", "22827"],
+            ["3", "05.02.2021", "10:00:00", "Покупка", "SU26207RMFS9", "1005", "RUB", "1", "1005", "15,2", "1020,2"],
+        ]
+        for deal in deals { rows.append(Dictionary(uniqueKeysWithValues: deal.enumerated().map { ($0.offset * 5, $0.element as Any) })) }
+        rows.append([0: "4.1 Информация о ценных бумагах"])
+        rows.append([0: "Сокращенное наименование актива", 21: "Код актива", 36: "ISIN"])
+        rows.append([0: "Apple", 21: "AAPL", 36: "US0378331005"])
+        rows.append([144: "2 из ", 148: 3])
+        rows.append([0: "Сокращенное наименование актива", 25: "Код актива", 40: "ISIN"])
+        rows.append([0: "Microsoft", 25: "MSFT", 40: "US5949181045"])
+        let doc = try TinkoffFixture.convert(rows)
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        let trades = doc.allTrades
+        #expect(trades.map(\.isin) == ["US5949181045", nil, nil])
+        #expect(trades[1].base.text == "USD" && trades[1].quote.text == "RUB")
+        #expect(trades[2].amount == ExactDecimal("1005") && trades[2].accruedInterest == ExactDecimal("15.2"))
+    }
+}

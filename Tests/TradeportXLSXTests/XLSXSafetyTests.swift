@@ -92,3 +92,29 @@ struct XLSXSafetyTests {
         #expect(e5?.message.contains("password") == true)
     }
 }
+
+@Suite("XLSX reader: sheets that are not what they claim")
+struct XLSXSheetShapeTests {
+    @Test("a row inside a row, a part that is not a worksheet, a reference to row 0, and an oversized cell are errors")
+    func shapes() throws {
+        let nested = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1\"><c><v>1</v></c><row r=\"2\"/></row>")]).writeTemporary()
+        #expect(xlsxError { _ = try readAll(nested) }?.message.contains("<row> inside a <row>") == true)
+
+        let notSheet = try HostileWorkbooks.sheet("<chartsheet xmlns=\"\(TestWorkbook.mainNamespace)\"/>").writeTemporary()
+        #expect(xlsxError { _ = try readAll(notSheet) }?.message.contains("not a <worksheet>") == true)
+
+        let rowZero = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1\"><c r=\"A0\"><v>1</v></c></row>")]).writeTemporary()
+        #expect(xlsxError { _ = try readAll(rowZero) }?.message.contains("'A0'") == true)
+
+        let big = String(repeating: "x", count: 1_100_000)
+        let huge = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1\"><c t=\"inlineStr\"><is><t>\(big)</t></is></c></row>")]).writeTemporary()
+        #expect(xlsxError { _ = try readAll(huge) }?.message.contains("more than 1048576 bytes") == true)
+    }
+
+    @Test("a lone surrogate escape becomes U+FFFD; a pair becomes its character")
+    func surrogates() throws {
+        let data = "<row r=\"1\"><c t=\"inlineStr\"><is><t>a_xD800_b_xD83D__xDE00_c</t></is></c></row>"
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", data)]).writeTemporary()
+        #expect(try readAll(path).first?.1.first?.text == "a\u{FFFD}b😀c")
+    }
+}

@@ -25,6 +25,10 @@ public struct TinkoffReportAdapter: FormatAdapter {
 
     public func detect(_ probe: FormatProbe) -> Detection {
         guard probe.head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
+            // An OLE container is an encrypted workbook or an old .xls: say which.
+            if probe.head.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]), let path = probe.filePath {
+                do { _ = try XLSXWorkbook(path: path) } catch { return .noMatch("\(error)") }
+            }
             return .noMatch("not an XLSX workbook (no ZIP signature)")
         }
         guard let path = probe.filePath else {
@@ -79,6 +83,9 @@ public struct TinkoffReportAdapter: FormatAdapter {
                 }
             } catch let error as XLSXError {
                 throw InputError(path: input.path, message: error.description)
+            }
+            guard reader.sawOperationsSection else {
+                throw InputError(path: input.path, message: "sheet '\(sheet.name)' has neither section 1.1 (executed deals) nor section 2 (cash operations): not a Tinkoff broker report tradeport can read")
             }
             try reader.finish(emit: emit)
         }

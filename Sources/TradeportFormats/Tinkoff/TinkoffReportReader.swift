@@ -72,7 +72,10 @@ final class TinkoffReportReader {
         }
         switch section {
         case .preamble:
-            return  // the title block: broker, dates, investor
+            // The title block (broker, dates, investor) is one text cell a line; anything else
+            // before the first section is a layout tradeport does not know, and said so.
+            if row.cells.count == 1 && row.cells[0].kind == .string { return }
+            try? reject(row, [FieldError(column: nil, field: nil, message: "a row before any section heading (1.1 Информация о совершенных и исполненных сделках…, 2. Операции с денежными средствами, …): the layout is not one tradeport knows")])
         case .executedTrades, .pendingTrades, .terminatedTrades, .repoChanges:
             if Self.has(row, Self.dealNumberHeader) {
                 tradeMapIndex = mapIndex(row, TradeField.table, &tradeMaps, &tradeLayouts)
@@ -105,8 +108,13 @@ final class TinkoffReportReader {
         return maps.count - 1
     }
 
+    /// Whether the sheet had a section tradeport reads (1.1 or 2): a workbook without one is not
+    /// a report of this kind, whatever its title says.
+    private(set) var sawOperationsSection = false
+
     private func enter(section number: String, title: String) {
         sectionTitle = title
+        if number == "1.1" || number == "2" { sawOperationsSection = true }
         tradeMapIndex = nil
         cashMapIndex = nil
         inBalanceSummary = false
@@ -139,14 +147,15 @@ final class TinkoffReportReader {
 
     /// The number of a section heading (`1.1 Информация…` → `1.1`, `2. Операции…` → `2`).
     private static func sectionNumber(_ cell: XLSXCell) -> String? {
-        guard cell.kind == .string, let first = cell.bytes.first, first &- 48 < 10 else { return nil }
+        guard cell.kind == .string, cell.column == 0, let first = cell.bytes.first, first &- 48 < 10 else { return nil }
         let text = cell.text
         let number = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         let rest = text.dropFirst(number.count)
-        guard rest.first == " ", rest.contains(where: \.isLetter), !number.hasSuffix("..") else { return nil }
+        guard rest.first == " ", let letter = rest.dropFirst().first(where: { $0 != " " }), letter.isUppercase else { return nil }
         var n = String(number)
         if n.hasSuffix(".") { n.removeLast() }
-        guard !n.isEmpty, !n.contains("..") else { return nil }
+        let parts = n.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ (1...2).contains($0.count) }) else { return nil }
         return n
     }
 
@@ -325,8 +334,15 @@ final class TinkoffReportReader {
         let quote = check.asset(tradeCells[TradeField.priceCurrency.rawValue], map.columns[TradeField.priceCurrency.rawValue], "quote", required: true)
         let price = check.number(tradeCells[TradeField.price.rawValue], map.columns[TradeField.price.rawValue], "price", .nonNegative, required: true)
         let quantity = check.number(tradeCells[TradeField.quantity.rawValue], map.columns[TradeField.quantity.rawValue], "quantity", .positive, required: true)
-        let amount = check.number(tradeCells[TradeField.amount.rawValue], map.columns[TradeField.amount.rawValue], "amount", .nonNegative, required: false)
+        // The model's amount is without accrued interest: Сумма (без НКД) when the report has it,
+        // else Сумма сделки less НКД.
+        let amountWithoutInterest = check.number(tradeCells[TradeField.amountWithoutInterest.rawValue], map.columns[TradeField.amountWithoutInterest.rawValue], "amount", .nonNegative, required: false)
+        let dealAmount = check.number(tradeCells[TradeField.amount.rawValue], map.columns[TradeField.amount.rawValue], "amount", .nonNegative, required: false)
         let interest = check.number(tradeCells[TradeField.accruedInterest.rawValue], map.columns[TradeField.accruedInterest.rawValue], "accruedInterest", .nonNegative, required: false)
+        var amount = amountWithoutInterest
+        if amount == nil, let dealAmount {
+            amount = interest.map { dealAmount.subtracting($0) ?? dealAmount } ?? dealAmount
+        }
         let settlementCurrency = check.asset(tradeCells[TradeField.settlementCurrency.rawValue], map.columns[TradeField.settlementCurrency.rawValue], "settlementCurrency", required: false)
         let settlementDate = check.date(tradeCells[TradeField.settlementDate.rawValue], map.columns[TradeField.settlementDate.rawValue], "settlementDate", required: false)
         let venue = check.text(tradeCells[TradeField.venue.rawValue], map.columns[TradeField.venue.rawValue], "venue", required: false)
@@ -352,9 +368,9 @@ final class TinkoffReportReader {
         // A currency deal (USDRUB_TOM, code USD000UTSTOM) trades the currency itself.
         var base: AssetCode?
         if let codeText {
-            if let name, let quote, let currencyBase = Self.currencyPairBase(name: name, quote: quote) {
+            if let quote, let currencyBase = Self.currencyPairBase(name: name, code: codeText, quote: quote) {
                 base = currencyBase
-            } else if let code = AssetCode(codeText) {
+            } else if let code = AssetCode(codeText.trimmedOfSpaces) {
                 base = code
             } else {
                 check.add(tradeCells[TradeField.code.rawValue], map.columns[TradeField.code.rawValue], "base",
@@ -376,13 +392,24 @@ final class TinkoffReportReader {
         held.append(.trade(trade, ticker: codeText, rawEnd: recordRaw.count))
     }
 
-    /// `USDRUB_TOM` with a price in RUB → USD.
-    static func currencyPairBase(name: String, quote: AssetCode) -> AssetCode? {
-        let u = Array(name.utf8)
-        guard u.count > 7, u[6] == UInt8(ascii: "_"), u[0..<6].allSatisfy({ $0 >= 65 && $0 <= 90 }),
-              String(decoding: u[3..<6], as: UTF8.self) == quote.text
-        else { return nil }
-        return AssetCode(String(decoding: u[0..<3], as: UTF8.self))
+    /// The currency a currency deal buys or sells: by its name (`USDRUB_TOM`, `CNYRUB_TOD`) or, when
+    /// the name is missing, by its Moscow Exchange code (`USD000UTSTOM`, `USD000000TOD`,
+    /// `EUR_RUB__TOM`), with the price in the other currency of the pair.
+    static func currencyPairBase(name: String?, code: String, quote: AssetCode) -> AssetCode? {
+        func letters(_ u: ArraySlice<UInt8>) -> Bool { u.allSatisfy { $0 >= 65 && $0 <= 90 } }
+        if let name {
+            let u = Array(name.utf8)
+            if u.count > 7, u[6] == UInt8(ascii: "_"), letters(u[0..<6]), String(decoding: u[3..<6], as: UTF8.self) == quote.text {
+                return AssetCode(String(decoding: u[0..<3], as: UTF8.self))
+            }
+        }
+        let c = Array(code.utf8)
+        guard c.count >= 10, letters(c[0..<3]) else { return nil }
+        let base = String(decoding: c[0..<3], as: UTF8.self)
+        let rest = String(decoding: c[3...], as: UTF8.self)
+        let isPair = rest.hasPrefix("000") || rest.hasPrefix("_\(quote.text)_") || rest.hasPrefix("\(quote.text)_")
+        guard isPair, base != quote.text, rest.hasSuffix("TOM") || rest.hasSuffix("TOD") || rest.hasSuffix("SPT") else { return nil }
+        return AssetCode(base)
     }
 
     // MARK: - Section 2: cash
@@ -408,6 +435,7 @@ final class TinkoffReportReader {
         }
         if Self.has(row, Self.operationHeader) {
             cashMapIndex = mapIndex(row, CashField.table, &cashMaps, &cashLayouts)
+            inBalanceSummary = false
             return
         }
         if let first = row.cells.first, first.kind == .string, TinkoffHeader.normalize(first.text) == "валюта" {
@@ -415,7 +443,7 @@ final class TinkoffReportReader {
             return
         }
         guard let map = cashMap, currency != nil else {
-            if inBalanceSummary { return try skip(row, "balance summary (section 2), not an operation") }
+            if inBalanceSummary && cashMap == nil { return try skip(row, "balance summary (section 2), not an operation") }
             return try reject(row, [FieldError(column: nil, field: nil, message: "a row of section 2 outside a currency block with a header row (Дата, Операция, Сумма зачисления, …): the layout is not one tradeport knows")])
         }
         if !map.missing.isEmpty {
@@ -487,26 +515,27 @@ final class TinkoffReportReader {
 
     /// A currency block's heading: a row holding just a code such as `RUB`.
     private static func currencyHeading(_ cell: XLSXCell) -> AssetCode? {
-        let b = cell.bytes
-        guard b.count == 3, b.allSatisfy({ $0 >= 65 && $0 <= 90 }) else { return nil }
-        return AssetCode(bytes: b)
+        let text = cell.text.trimmedOfSpaces
+        guard text.utf8.count == 3, text.utf8.allSatisfy({ ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 }) else { return nil }
+        return AssetCode(text)
     }
 
     // MARK: - Other sections
 
     private func referenceRow(_ row: XLSXRow, section number: String) {
-        let texts = row.cells.map { $0.kind == .string ? TinkoffHeader.normalize($0.text) : "" }
-        if referenceHeader == nil {
+        let texts = row.cells.map { $0.kind == .string ? TinkoffHeader.normalize($0.bytes) : "" }
+        // The first row of a reference table is its header; a row with the same texts repeats it
+        // on a later page, where the columns may have moved: each maps its own.
+        if referenceHeader == nil || texts == referenceHeader {
             referenceHeader = texts
             if number == "4.1" { securitiesMap = TableMap(fields: SecurityField.table, header: row) }
             return
         }
-        if texts == referenceHeader { return }
         if let map = securitiesMap, map.missing.isEmpty {
             map.cells(of: row, into: &securityCells)
-            if let code = securityCells[SecurityField.code.rawValue]?.text {
-                if let isin = securityCells[SecurityField.isin.rawValue]?.text, !isin.isEmpty { isinByTicker[code] = isin }
-                if let name = securityCells[SecurityField.name.rawValue]?.text, !name.isEmpty { tickerBySecurityName[name] = code }
+            if let code = securityCells[SecurityField.code.rawValue]?.text.trimmedOfSpaces, !code.isEmpty {
+                if let isin = securityCells[SecurityField.isin.rawValue]?.text.trimmedOfSpaces, !isin.isEmpty { isinByTicker[code] = isin }
+                if let name = securityCells[SecurityField.name.rawValue]?.text.trimmedOfSpaces, !name.isEmpty { tickerBySecurityName[name] = code }
             }
         }
         let title = sectionTitle.count > 60 ? String(sectionTitle.prefix(60)) + "…" : sectionTitle

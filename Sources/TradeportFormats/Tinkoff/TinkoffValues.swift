@@ -83,7 +83,7 @@ struct TinkoffValues {
         }
         switch result {
         case .failure(let e):
-            add(cell, column, field, "'\(cell.text)' is not a number: \(e.message); expected a number like 138,28 or 0.55")
+            add(cell, column, field, "'\(cell.text)' is not a number: \(e.message.contains("expected") ? e.message : e.message + "; expected a number like 138,28 or 0.55")")
             return nil
         case .success(let value):
             switch sign {
