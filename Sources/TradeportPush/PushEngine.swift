@@ -1,0 +1,247 @@
+import TradeportBalances
+
+/// What to load into one server portfolio: records already mapped from canonical operations.
+public struct PortfolioLoad: Sendable {
+    public var name: String
+    public var trades: [TradeRecord]
+    public var transactions: [TransactionRecord]
+    /// Operations that will not be sent, with why (counted as failed).
+    public var refused: [String]
+    /// Transactions not sent because they are not complete (the server takes only complete ones).
+    public var incomplete = 0
+
+    public init(name: String, trades: [TradeRecord] = [], transactions: [TransactionRecord] = [], refused: [String] = []) {
+        self.name = name
+        self.trades = trades
+        self.transactions = transactions
+        self.refused = refused
+    }
+
+    public var operationCount: Int { trades.count + transactions.count }
+}
+
+/// What became of one portfolio's operations.
+public struct PortfolioOutcome: Sendable, Equatable {
+    public var name: String
+    public var sent = 0
+    public var alreadyPresent = 0
+    public var failed = 0
+    /// Operations the server held more than once before this run (a server without the
+    /// uniqueness rule, loaded by something else): reported, left alone.
+    public var heldTwice = 0
+    /// Why the portfolio stopped, when it did.
+    public var stopped: String?
+
+    public init(name: String) { self.name = name }
+}
+
+/// How `push` talks to the server.
+public struct PushOptions: Sendable {
+    /// Requests in flight at once.
+    public var concurrency = 4
+    /// Records per batch request.
+    public var batchSize = 1000
+    /// Create portfolios the server lacks.
+    public var createPortfolios = true
+
+    public init(concurrency: Int = 4, batchSize: Int = 1000, createPortfolios: Bool = true) {
+        self.concurrency = concurrency
+        self.batchSize = batchSize
+        self.createPortfolios = createPortfolios
+    }
+}
+
+/// Progress, as operations are settled (sent or found present).
+public protocol PushProgress: Sendable {
+    func update(portfolio: String, settled: Int, of total: Int) async
+}
+
+/// Loads portfolios into a server idempotently: reads what each portfolio holds, sends only the
+/// value ids it lacks, in batches when the server has them and one by one when it does not.
+public actor PushEngine {
+    private let client: BalancesClient
+    private let options: PushOptions
+    private let progress: (any PushProgress)?
+    /// Whether the server has the batch endpoint: unknown until the first batch is tried.
+    private var batches: Bool?
+
+    public init(client: BalancesClient, options: PushOptions, progress: (any PushProgress)? = nil) {
+        self.client = client
+        self.options = options
+        self.progress = progress
+    }
+
+    /// Loads every portfolio in turn. A refusal (4xx) or an unreachable server stops the run:
+    /// the outcomes so far are returned with the failure.
+    public func push(_ loads: [PortfolioLoad]) async -> (outcomes: [PortfolioOutcome], failure: ServerFailure?) {
+        var outcomes: [PortfolioOutcome] = []
+        for load in loads {
+            var outcome = PortfolioOutcome(name: load.name)
+            outcome.failed = load.refused.count
+            do {
+                try await push(load, into: &outcome)
+                outcomes.append(outcome)
+            } catch {
+                let failure = error as? ServerFailure
+                    ?? ServerFailure(kind: .unreachable, call: "push", status: nil, message: "\(error)")
+                outcome.failed += load.operationCount - outcome.sent - outcome.alreadyPresent
+                outcome.stopped = failure.description
+                outcomes.append(outcome)
+                // The portfolios not reached count as failed.
+                for rest in loads.dropFirst(outcomes.count) {
+                    var o = PortfolioOutcome(name: rest.name)
+                    o.failed = rest.operationCount + rest.refused.count
+                    o.stopped = "not reached"
+                    outcomes.append(o)
+                }
+                return (outcomes, failure)
+            }
+        }
+        return (outcomes, nil)
+    }
+
+    private func push(_ load: PortfolioLoad, into outcome: inout PortfolioOutcome) async throws {
+        let portfolio: PortfolioRecord
+        if let found = try await client.portfolio(named: load.name) {
+            portfolio = found
+        } else if options.createPortfolios {
+            portfolio = try await client.createPortfolio(named: load.name)
+        } else {
+            throw ServerFailure(kind: .refused, call: "GET /portfolios/by_name", status: 404,
+                                message: "the server has no portfolio named '\(load.name)' (and --no-create was given)")
+        }
+        let total = load.operationCount
+        var settled = 0
+        for kind in [0, 1] {
+            let counts = kind == 0
+                ? try await pushRecords(load.trades, portfolio: portfolio.id, name: load.name, settledBefore: settled, total: total)
+                : try await pushRecords(load.transactions, portfolio: portfolio.id, name: load.name, settledBefore: settled, total: total)
+            outcome.sent += counts.sent
+            outcome.alreadyPresent += counts.present
+            outcome.heldTwice += counts.heldTwice
+            settled += counts.sent + counts.present
+        }
+    }
+
+    /// The records the portfolio lacks, by value id.
+    private func missing<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (missing: [R], present: Int, heldTwice: Int) {
+        let held = try await client.records(R.self, portfolio: portfolio)
+        var ids: [String: Int] = [:]
+        ids.reserveCapacity(held.count)
+        for r in held { if let v = r.valueId { ids[v, default: 0] += 1 } }
+        var missing: [R] = []
+        var present = 0
+        var heldTwice = 0
+        for r in records {
+            guard let v = r.valueId, let n = ids[v] else {
+                missing.append(r)
+                continue
+            }
+            present += 1
+            if n > 1 { heldTwice += 1 }
+        }
+        return (missing, present, heldTwice)
+    }
+
+    private func pushRecords<R: OperationRecord>(
+        _ records: [R], portfolio: Int64, name: String, settledBefore: Int, total: Int
+    ) async throws -> (sent: Int, present: Int, heldTwice: Int) {
+        guard !records.isEmpty else { return (0, 0, 0) }
+        let (missing, present, heldTwice) = try await self.missing(records, portfolio: portfolio)
+        var settled = settledBefore + present
+        await progress?.update(portfolio: name, settled: settled, of: total)
+        var sent = 0
+        var alsoPresent = 0
+        var rest = missing[...]
+        // The first batch tells whether the server has the endpoint.
+        if batches != false, !rest.isEmpty {
+            let first = Array(rest.prefix(options.batchSize))
+            if let answer = try await client.postBatch(first, portfolio: portfolio) {
+                batches = true
+                sent += answer.created.count
+                alsoPresent += answer.existing.count
+                rest = rest.dropFirst(first.count)
+                settled += first.count
+                await progress?.update(portfolio: name, settled: settled, of: total)
+            } else {
+                batches = false
+            }
+        }
+        if batches == true {
+            let chunks = stride(from: rest.startIndex, to: rest.endIndex, by: options.batchSize).map {
+                Array(rest[$0..<min($0 + options.batchSize, rest.endIndex)])
+            }
+            try await inParallel(chunks) { [client] chunk in
+                guard let answer = try await client.postBatch(chunk, portfolio: portfolio) else {
+                    throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
+                }
+                return (answer.created.count, answer.existing.count)
+            } onResult: { created, existing in
+                sent += created
+                alsoPresent += existing
+                settled += created + existing
+                await self.progress?.update(portfolio: name, settled: settled, of: total)
+            }
+        } else {
+            try await inParallel(Array(rest)) { [client] record in
+                try await Self.postOnce(record, portfolio: portfolio, client: client)
+            } onResult: { created, existing in
+                sent += created
+                alsoPresent += existing
+                settled += created + existing
+                if settled % 50 == 0 || settled == total { await self.progress?.update(portfolio: name, settled: settled, of: total) }
+            }
+        }
+        return (sent, present + alsoPresent, heldTwice)
+    }
+
+    /// Posts one record so that it is stored once even against a server that stores duplicates:
+    /// after a failed attempt (the post may have arrived), it looks before posting again.
+    private static func postOnce<R: OperationRecord>(_ record: R, portfolio: Int64, client: BalancesClient) async throws -> (Int, Int) {
+        var delay = client.retry.initialDelay
+        var attempt = 1
+        while true {
+            do {
+                switch try await client.post(record, portfolio: portfolio) {
+                case .created: return (1, 0)
+                case .alreadyPresent: return (0, 1)
+                }
+            } catch let failure as ServerFailure where failure.kind == .unreachable {
+                guard attempt < client.retry.attempts else { throw failure }
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, client.retry.maximumDelay)
+                attempt += 1
+                if let valueId = record.valueId,
+                   let held = try? await client.records(R.self, portfolio: portfolio),
+                   held.contains(where: { $0.valueId == valueId }) {
+                    return (1, 0)
+                }
+            }
+        }
+    }
+
+    /// Runs `work` on every item with at most `options.concurrency` in flight, handing each
+    /// result to `onResult` here; the first error cancels the rest and is thrown.
+    private func inParallel<Item: Sendable>(
+        _ items: [Item], _ work: @escaping @Sendable (Item) async throws -> (Int, Int),
+        onResult: (Int, Int) async -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            var next = 0
+            let limit = max(options.concurrency, 1)
+            while next < items.count && next < limit {
+                let item = items[next]
+                group.addTask { try await work(item) }
+                next += 1
+            }
+            while let (a, b) = try await group.next() {
+                await onResult(a, b)
+                if next < items.count {
+                    let item = items[next]
+                    group.addTask { try await work(item) }
+                    next += 1
+                }
+            }
+        }
+    }
+}
