@@ -71,7 +71,10 @@ let package = Package(
         .testTarget(name: "TradeportBalancesTests", dependencies: ["TradeportBalances", "TradeportCore"]),
         .testTarget(
             name: "TradeportEndToEndTests",
-            dependencies: ["TradeportCLI", "TradeportCore", "TradeportBalances", "TradeportPush", "TradeportServe", "TradeportTestKit"],
+            dependencies: [
+                "TradeportCLI", "TradeportCore", "TradeportBalances", "TradeportPush", "TradeportServe", "TradeportTestKit",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             exclude: ["Fixtures"]
         ),
     ],

@@ -26,12 +26,13 @@ public struct ServerFailure: Error, Sendable, CustomStringConvertible {
 /// How often and how patiently to retry connection errors and 5xx answers.
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included.
-    public var attempts = 5
-    /// The first pause; each next one doubles, up to `maximumDelay`.
-    public var initialDelay: Duration = .milliseconds(200)
-    public var maximumDelay: Duration = .seconds(3)
+    public var attempts = 6
+    /// The first pause; each next one doubles, up to `maximumDelay` (by default 0.5 s, 1, 2, 4,
+    /// 8: about 15 s before giving up).
+    public var initialDelay: Duration = .milliseconds(500)
+    public var maximumDelay: Duration = .seconds(8)
 
-    public init(attempts: Int = 5, initialDelay: Duration = .milliseconds(200), maximumDelay: Duration = .seconds(3)) {
+    public init(attempts: Int = 6, initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(8)) {
         self.attempts = attempts
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
@@ -55,6 +56,8 @@ public final class BalancesClient: Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(300))
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(connections, 1))
+        // A refused connection fails the attempt at once; `retry` decides what comes next.
+        configuration.connectionPool.retryConnectionEstablishment = false
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

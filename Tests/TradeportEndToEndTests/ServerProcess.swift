@@ -82,11 +82,27 @@ final class ServerProcess: @unchecked Sendable {
     /// A new account's token.
     func register(_ username: String, password: String = "secret-password") async throws -> String {
         let client = client()
-        defer { Task { await client.shutdown() } }
-        guard let token = try await client.register(username: username, password: password, email: "\(username)@example.com") else {
-            throw ServerStartFailure(log: "username \(username) taken")
+        let token: String?
+        do {
+            token = try await client.register(username: username, password: password, email: "\(username)@example.com")
+        } catch {
+            await client.shutdown()
+            throw error
         }
+        await client.shutdown()
+        guard let token else { throw ServerStartFailure(log: "username \(username) taken") }
         return token
+    }
+
+    /// A client logged in as `username` (shut it down at the end).
+    func logIn(_ username: String, password: String = "secret-password") async throws -> BalancesClient {
+        let client = client()
+        do {
+            return client.with(token: try await client.logIn(username: username, password: password))
+        } catch {
+            await client.shutdown()
+            throw error
+        }
     }
 }
 

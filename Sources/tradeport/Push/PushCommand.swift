@@ -75,8 +75,8 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Operations per batch request, when the server takes batches.", valueName: "N"))
     var batchSize = 1000
 
-    @Option(help: ArgumentHelp("Attempts per request on connection errors and 5xx answers, with backoff.", valueName: "N"))
-    var attempts = 5
+    @Option(help: ArgumentHelp("Attempts per request on connection errors and 5xx answers, pausing 0.5 s, 1, 2, 4, 8 between them.", valueName: "N"))
+    var attempts = 6
 
     @Flag(name: [.short, .long], help: "Print no summary and no progress.")
     var quiet = false
