@@ -294,7 +294,7 @@ struct PushServeTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("Only Main   9 sent"), "\(r.stderr)")
         #expect(r.stderr.contains("Everything  13 sent"), "\(r.stderr)")
-        #expect(r.stderr.contains("sub-account 'Savings'") && r.stderr.contains("no portfolio of the manifest"), "\(r.stderr)")
+        #expect(r.stderr.contains("not pushed: sub-account 'Savings'") && r.stderr.contains("(2 trades, 2 transactions) is in no portfolio of the manifest"), "\(r.stderr)")
 
         try #"{"portfolios": [{"name": "x", "inputs": [{"format": "dsx-trades"}]}]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         let bad = try Push.run(["--manifest", "bad.json"], server: server, in: dir)

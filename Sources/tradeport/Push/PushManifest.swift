@@ -67,8 +67,10 @@ struct PushManifest: Decodable {
             if !names.insert(entry.name).inserted {
                 throw CommandFailure(message: "\(path): the portfolio '\(entry.name)' is named twice")
             }
-            for j in entry.inputs.indices where !entry.inputs[j].path.hasPrefix("/") {
-                manifest.portfolios[i].inputs[j].path = directory.appendingPathComponent(entry.inputs[j].path).standardized.path
+            for j in entry.inputs.indices {
+                let given = entry.inputs[j].path
+                let url = given.hasPrefix("/") ? URL(fileURLWithPath: given) : directory.appendingPathComponent(given)
+                manifest.portfolios[i].inputs[j].path = url.standardized.path
             }
         }
         if manifest.portfolios.isEmpty { throw CommandFailure(message: "\(path): the manifest names no portfolio") }

@@ -55,11 +55,12 @@ struct PushPlan {
             plan.loads.append(load(portfolio))
         }
         for (key, accounts) in claimed {
+            let inputs = key.inputs.map { $0.split(separator: "\u{0}").last.map(String.init) ?? "" }.joined(separator: ", ")
             for p in converted[key]?.portfolios ?? [] where !accounts.contains(p.name) {
-                let inputs = key.inputs.map { $0.split(separator: "\u{0}").last.map(String.init) ?? "" }.joined(separator: ", ")
-                plan.notLoaded.append("sub-account '\(p.name)' of \(inputs): \(p.trades.count) trades and \(p.transactions.count) transactions are in no portfolio of the manifest; not pushed")
+                plan.notLoaded.append("not pushed: sub-account '\(p.name)' of \(inputs) (\(SummaryText.plural(p.trades.count, "trade")), \(SummaryText.plural(p.transactions.count, "transaction"))) is in no portfolio of the manifest")
             }
         }
+        plan.notLoaded.sort()
         return plan
     }
 
