@@ -205,6 +205,8 @@ public protocol OperationRecord: Sendable, Hashable {
     var id: Int64? { get set }
     /// `tradeValueId` or `transactionValueId`.
     var valueId: String? { get }
+    /// The value id's member name in the JSON.
+    static var valueIdKey: String { get }
     init(json: JSONValue) throws(RecordError)
     func write(to w: inout JSONWriter, secondsAlways: Bool)
 }
@@ -212,9 +214,11 @@ public protocol OperationRecord: Sendable, Hashable {
 extension TradeRecord: OperationRecord {
     public static var resource: String { "trades" }
     public var valueId: String? { tradeValueId }
+    public static var valueIdKey: String { "tradeValueId" }
 }
 
 extension TransactionRecord: OperationRecord {
     public static var resource: String { "transactions" }
     public var valueId: String? { transactionValueId }
+    public static var valueIdKey: String { "transactionValueId" }
 }

@@ -245,6 +245,19 @@ public final class BalancesClient: Sendable {
         }
     }
 
+    /// The value ids a portfolio holds of one kind, one per record (`nil` for a record without
+    /// one), read without decoding the rest of each record.
+    public func valueIds<R: OperationRecord>(_: R.Type, portfolio: Int64) async throws -> [String?] {
+        let call = "GET /\(R.resource)"
+        let answer = try await self.call(.GET, "/\(R.resource)", query: [("portfolioId", String(portfolio))])
+        guard answer.status == 200 else { throw Self.refused(answer, call) }
+        do {
+            return try JSONValue.member(R.valueIdKey, ofEachElementOf: answer.body)
+        } catch {
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: error.description)
+        }
+    }
+
     /// What one post did.
     public enum PostOutcome<R: Sendable>: Sendable {
         case created(R)

@@ -125,10 +125,10 @@ public actor PushEngine {
 
     /// The records the portfolio lacks, by value id.
     private func missing<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (missing: [R], present: Int, heldTwice: Int) {
-        let held = try await client.records(R.self, portfolio: portfolio)
+        let held = try await client.valueIds(R.self, portfolio: portfolio)
         var ids: [String: Int] = [:]
         ids.reserveCapacity(held.count)
-        for r in held { if let v = r.valueId { ids[v, default: 0] += 1 } }
+        for v in held { if let v { ids[v, default: 0] += 1 } }
         var missing: [R] = []
         var present = 0
         var heldTwice = 0
@@ -212,8 +212,7 @@ public actor PushEngine {
                 delay = min(delay * 2, client.retry.maximumDelay)
                 attempt += 1
                 if let valueId = record.valueId,
-                   let held = try? await client.records(R.self, portfolio: portfolio),
-                   held.contains(where: { $0.valueId == valueId }) {
+                   let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
                     return (1, 0)
                 }
             }

@@ -45,3 +45,17 @@ struct JSONValueTests {
         #expect(try JSONValue.parse(w.bytes)["name"] == .string("a \"quoted\"\nname\\"))
     }
 }
+
+@Suite("Skimming a member of each element")
+struct JSONSkimTests {
+    @Test func findsTheMemberAndSkipsTheRest() throws {
+        let text = #"[{"id": 1, "nested": {"tradeValueId": "inner"}, "tradeValueId": "a\"b", "x": [1, {"y": null}]}, {"tradeValueId": 42}, {}, {"tradeValueId": null}, {"trade\u0056alueId": "escaped"}]"#
+        #expect(try JSONValue.member("tradeValueId", ofEachElementOf: Array(text.utf8)) == ["a\"b", "42", nil, nil, "escaped"])
+        #expect(try JSONValue.member("tradeValueId", ofEachElementOf: Array("[]".utf8)) == [])
+    }
+
+    @Test(arguments: ["", "{}", "[1]", #"[{"a": 1,}]"#, #"[{"a": "x}]"#, "[{}] x", #"[{"a": 01}]"#])
+    func rejectsWhatIsNotAnArrayOfObjects(_ text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.member("a", ofEachElementOf: Array(text.utf8)) }
+    }
+}

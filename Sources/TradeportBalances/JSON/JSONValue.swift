@@ -77,6 +77,17 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// For a JSON array of objects, the string (or number text) of member `key` in each element
+    /// (`nil` where it is absent or null), without building the rest: reading which value ids a
+    /// portfolio of 100,000 trades holds is then a scan, not a tree of 1.1 million values. The
+    /// structure of the whole text is still checked; escapes in skipped strings are not decoded.
+    public static func member(_ key: String, ofEachElementOf bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> [String?] {
+        var parser = JSONParser(bytes: Array(bytes))
+        return try parser.memberOfEachElement(Array(key.utf8))
+    }
+}
+
 private struct JSONParser {
     let bytes: [UInt8]
     var i = 0
@@ -178,6 +189,11 @@ private struct JSONParser {
 
     mutating func number() throws(JSONSyntaxError) -> String {
         let start = i
+        try skipNumber()
+        return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    mutating func skipNumber() throws(JSONSyntaxError) {
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
         func digits(_ p: inout JSONParser) -> Int {
             let s = p.i
@@ -197,7 +213,103 @@ private struct JSONParser {
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard digits(&self) > 0 else { throw fail("expected a digit in the exponent") }
         }
-        return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    // MARK: Skimming
+
+    mutating func memberOfEachElement(_ key: [UInt8]) throws(JSONSyntaxError) -> [String?] {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { throw fail("expected an array") }
+        i += 1
+        var result: [String?] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+            i += 1
+        } else {
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { throw fail("expected an object in the array") }
+                result.append(try memberOfObject(key))
+                skipSpace()
+                guard i < bytes.count else { throw fail("the text ends inside an array") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; break }
+                throw fail("expected ',' or ']' in an array")
+            }
+        }
+        skipSpace()
+        guard i == bytes.count else { throw fail("unexpected '\(printable(bytes[i]))' after the value") }
+        return result
+    }
+
+    /// The object at `i`: the text of member `key` (the last one, when repeated); the rest skipped.
+    mutating func memberOfObject(_ key: [UInt8]) throws(JSONSyntaxError) -> String? {
+        try enter()
+        defer { depth -= 1 }
+        i += 1
+        var found: String?
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            return nil
+        }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
+            let nameStart = i + 1
+            try skipString()
+            let raw = bytes[nameStart..<(i - 1)]
+            // A name with escapes is compared decoded; plain ones (all of the server's) as bytes.
+            let matches: Bool
+            if raw.contains(UInt8(ascii: "\\")) {
+                var nameParser = JSONParser(bytes: Array(bytes[(nameStart - 1)..<i]))
+                matches = try nameParser.string() == String(decoding: key, as: UTF8.self)
+            } else {
+                matches = raw.elementsEqual(key)
+            }
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
+            i += 1
+            skipSpace()
+            if matches {
+                switch try value() {
+                case .string(let s): found = s
+                case .number(let n): found = n
+                default: found = nil
+                }
+            } else {
+                try skipValue()
+            }
+            skipSpace()
+            guard i < bytes.count else { throw fail("the text ends inside an object") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return found }
+            throw fail("expected ',' or '}' in an object")
+        }
+    }
+
+    mutating func skipString() throws(JSONSyntaxError) {
+        i += 1
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                return
+            }
+            if b < 0x20 { throw fail("a control character inside a string must be escaped") }
+            i += b == UInt8(ascii: "\\") ? 2 : 1
+        }
+        throw fail("the text ends inside a string")
+    }
+
+    mutating func skipValue() throws(JSONSyntaxError) {
+        skipSpace()
+        guard i < bytes.count else { throw fail("the text ends where a value was expected") }
+        switch bytes[i] {
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+        default: _ = try value()
+        }
     }
 
     mutating func string() throws(JSONSyntaxError) -> String {

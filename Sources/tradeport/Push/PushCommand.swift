@@ -198,8 +198,8 @@ struct PushCommand: AsyncParsableCommand {
             var exists = false
             if let reader, let p = try await reader.portfolio(named: load.name) {
                 exists = true
-                let heldTrades = Set(try await reader.records(TradeRecord.self, portfolio: p.id).compactMap(\.valueId))
-                let heldTransactions = Set(try await reader.records(TransactionRecord.self, portfolio: p.id).compactMap(\.valueId))
+                let heldTrades = Set(try await reader.valueIds(TradeRecord.self, portfolio: p.id).compactMap { $0 })
+                let heldTransactions = Set(try await reader.valueIds(TransactionRecord.self, portfolio: p.id).compactMap { $0 })
                 trades.removeAll { $0.valueId.map(heldTrades.contains) ?? false }
                 transactions.removeAll { $0.valueId.map(heldTransactions.contains) ?? false }
             }
