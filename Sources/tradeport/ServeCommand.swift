@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import TradeportServe
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,6 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.compatOriginal = compatOriginal
         configuration.bcryptCost = UInt8(bcryptCost)
         configuration.logLevel = verbose ? .info : .warning
+        // The server stops gracefully on SIGTERM and SIGINT (its service group watches them);
+        // the process-wide handlers that end a conversion at once must not run first.
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
         let host = self.host, contextPath = self.contextPath, database = self.database, compat = compatOriginal
         do {
             try await BalancesServer.run(configuration) { port in
