@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "TradeportServe",
             dependencies: [
-                "TradeportBalances", "CSQLite",
+                "TradeportBalances", "TradeportCore", "TradeportFormats", "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -74,6 +74,8 @@ let package = Package(
             dependencies: [
                 "TradeportCLI", "TradeportCore", "TradeportBalances", "TradeportPush", "TradeportServe", "TradeportTestKit",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             exclude: ["Fixtures"]
         ),

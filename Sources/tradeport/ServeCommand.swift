@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
             already holds is answered 409 with the held record and not stored again; and \
             POST /trades/batch and /transactions/batch take an array and answer \
             {"created": […], "existing": […]}. --compat-original turns both off, to behave as the \
-            original.
+            original. …/uploadFile reads DSX exports with tradeport's adapters.
 
             Passwords are kept as bcrypt hashes. Tokens are JWTs (HS256, one hour) signed with \
             TRADEPORT_JWT_SECRET, or with a secret generated on first start and kept beside the \

@@ -1,4 +1,6 @@
 import Foundation
+import AsyncHTTPClient
+import NIOCore
 import NIOHTTP1
 import Testing
 import TradeportBalances
@@ -176,6 +178,57 @@ struct ServeAPITests {
         let a = try await alice.call(.POST, "/transactions", query: [("portfolioId", "\(p.id)")], body: Array(Self.transaction.utf8))
         #expect(String(decoding: a.body, as: UTF8.self).contains(#""dateTime":"2019-11-27T15:29","#))
         #expect(try await alice.records(TransactionRecord.self, portfolio: p.id).first?.dateTime.textWithSeconds == "2019-11-27T15:29:00")
+        await alice.shutdown()
+    }
+}
+
+extension ServeAPITests {
+    /// Uploads a file as the original apps do: multipart part `file`, `csvFileFormat=Dsx`.
+    static func upload(_ path: String, to resource: String, portfolio: Int64, client: BalancesClient, server: ServerProcess) async throws -> (status: Int, json: JSONValue?) {
+        let boundary = "----tradeport-test-\(UUID().uuidString)"
+        var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"export.csv\"\r\nContent-Type: text/csv\r\n\r\n".utf8)
+        body += Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        body += Array("\r\n--\(boundary)--\r\n".utf8)
+        var request = HTTPClientRequest(url: "\(server.base)/\(resource)/uploadFile?portfolioId=\(portfolio)&csvFileFormat=Dsx")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Token_" + (client.token ?? ""))
+        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let response = try await http.execute(request, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 24)
+            try await http.shutdown()
+            return (Int(response.status.code), try? JSONValue.parse(bytes.readableBytesView))
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func anUploadedDSXExportIsStoredAndARepeatedUploadOnlyByTheOriginal(compat: Bool) async throws {
+        let server = try ServerProcess(compat: compat)
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        let p = try await alice.createPortfolio(named: "P")
+        let file = CLI.repositoryRoot + "/formats/samples/dsx-trades-example.csv"
+        let first = try await Self.upload(file, to: "trades", portfolio: p.id, client: alice, server: server)
+        #expect(first.status == 200)
+        guard case .array(let created)? = first.json?["created"] else { Issue.record("no created list"); return }
+        #expect(created.count == 6)
+        let second = try await Self.upload(file, to: "trades", portfolio: p.id, client: alice, server: server)
+        guard case .array(let existing)? = second.json?["existing"] else { Issue.record("no existing list"); return }
+        #expect(existing.count == (compat ? 0 : 6))
+        #expect(try await alice.records(TradeRecord.self, portfolio: p.id).count == (compat ? 12 : 6))
+        // What the upload stored is what push sends for the same file.
+        let doc = try CLI.decode(try CLI.run(["convert", file]).stdoutData)
+        let expected = try doc.portfolios[0].trades.map { try BalancesMapping.record($0).get() }
+        let held = try await alice.records(TradeRecord.self, portfolio: p.id).map(\.withoutId)
+        #expect(Set(held) == Set(expected))
+        let corrupted = try await Self.upload(CLI.fixtures + "/corrupted-trades.csv", to: "trades", portfolio: p.id, client: alice, server: server)
+        guard case .array(let problems)? = corrupted.json?["problems"] else { Issue.record("no problems list"); return }
+        #expect(problems.count == 8)
         await alice.shutdown()
     }
 }

@@ -131,10 +131,41 @@ struct BalancesAPI: Sendable {
                 return Response(status: .ok)
             }
         }
+        // The original's upload of a DSX export (multipart part `file`), read by tradeport's
+        // adapters; with the uniqueness rule a re-upload stores nothing twice.
         api.post(RouterPath("\(resource)/uploadFile")) { request, _ in
             await respond(request) {
-                _ = try await requestPortfolio(request)
-                throw APIError(status: .notImplemented, message: "file upload is not implemented by tradeport serve; use tradeport push")
+                let portfolio = try await requestPortfolio(request)
+                let format = request.uri.queryParameters["csvFileFormat"].map(String.init) ?? "Dsx"
+                guard format.lowercased() == "dsx" else { throw APIError.badRequest("csvFileFormat: only Dsx is read, not '\(format)'") }
+                guard let contentType = request.headers[.contentType], let boundary = MultipartForm.boundary(contentType: contentType) else {
+                    throw APIError.badRequest("expected a multipart/form-data body with a part named 'file'")
+                }
+                let form: MultipartForm
+                do {
+                    form = try MultipartForm(body: try await bytes(request), boundary: boundary)
+                } catch let e as MultipartForm.Malformed {
+                    throw APIError.badRequest("malformed multipart body: \(e.description)")
+                }
+                guard let file = form.parts.first(where: { $0.name == "file" }) else {
+                    throw APIError.badRequest("expected a multipart/form-data body with a part named 'file'")
+                }
+                let result = await offload { Result { try UploadedExport(bytes: file.body, resource: resource, filename: file.filename) } }
+                let export: UploadedExport
+                switch result {
+                case .success(let e): export = e
+                case .failure(let error): throw APIError.badRequest("the file cannot be read as a DSX \(resource) export: \(error)")
+                }
+                let answers = try await kind.add(Kind.records(of: export), portfolio: portfolio, deduplicate: !compatOriginal)
+                var w = JSONWriter(capacity: 1 << 12)
+                w.beginObject()
+                writeCreatedAndExisting(answers, kind, to: &w)
+                w.key("problems")
+                w.beginArray()
+                for p in export.problems { w.string(p) }
+                w.endArray()
+                w.endObject()
+                return jsonResponse(.ok, w.bytes)
             }
         }
         guard !compatOriginal else { return }
@@ -159,14 +190,7 @@ struct BalancesAPI: Sendable {
                 let answers = try await kind.add(records, portfolio: portfolio, deduplicate: true)
                 var w = JSONWriter(capacity: 1 << 16)
                 w.beginObject()
-                w.key("created")
-                w.beginArray()
-                for (r, created) in answers where created { Kind.write(r, to: &w) }
-                w.endArray()
-                w.key("existing")
-                w.beginArray()
-                for (r, created) in answers where !created { Kind.write(r, to: &w) }
-                w.endArray()
+                writeCreatedAndExisting(answers, kind, to: &w)
                 w.endObject()
                 return jsonResponse(.ok, w.bytes)
             }
@@ -252,19 +276,34 @@ struct BalancesAPI: Sendable {
         return id
     }
 
-    private func json(_ request: Request) async throws -> JSONValue {
+    private func bytes(_ request: Request) async throws -> [UInt8] {
         var request = request
-        let buffer: NIOCore.ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: Self.bodyLimit)
+            return Array(try await request.collectBody(upTo: Self.bodyLimit).readableBytesView)
         } catch {
             throw APIError(status: .contentTooLarge, message: "the body is larger than \(Self.bodyLimit) bytes")
         }
+    }
+
+    private func json(_ request: Request) async throws -> JSONValue {
+        let body = try await bytes(request)
         do {
-            return try JSONValue.parse(buffer.readableBytesView)
+            return try JSONValue.parse(body)
         } catch {
             throw APIError.badRequest(error.description)
         }
+    }
+
+    /// `"created": […], "existing": […]` of a batch or an upload.
+    private func writeCreatedAndExisting<Kind: OperationKind>(_ answers: [(Kind.Record, created: Bool)], _: Kind, to w: inout JSONWriter) {
+        w.key("created")
+        w.beginArray()
+        for (r, created) in answers where created { Kind.write(r, to: &w) }
+        w.endArray()
+        w.key("existing")
+        w.beginArray()
+        for (r, created) in answers where !created { Kind.write(r, to: &w) }
+        w.endArray()
     }
 
     private func portfolioResponse(_ p: PortfolioRecord, _ status: HTTPResponse.Status) -> Response {
