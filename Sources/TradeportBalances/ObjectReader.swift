@@ -15,7 +15,16 @@ extension ExactDecimal {
         var exponent = 0
         if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
             mantissaText = text[..<e]
-            guard let x = Int(text[text.index(after: e)...].replacingOccurrences(of: "+", with: "")), abs(x) <= 100 else { return nil }
+            var exponentText = text[text.index(after: e)...]
+            var negative = false
+            if let sign = exponentText.first, sign == "+" || sign == "-" {
+                negative = sign == "-"
+                exponentText = exponentText.dropFirst()
+            }
+            guard !exponentText.isEmpty, exponentText.count <= 4, exponentText.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let magnitude = Int(exponentText), magnitude <= 100
+            else { return nil }
+            let x = negative ? -magnitude : magnitude
             exponent = x
         }
         guard case .success(let base) = ExactDecimal.parse(String(mantissaText), style: .canonical) else { return nil }

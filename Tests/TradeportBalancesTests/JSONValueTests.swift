@@ -18,6 +18,8 @@ struct JSONValueTests {
         #expect(ExactDecimal(jsonNumber: "-0.10")?.description == "-0.1")
         #expect(ExactDecimal(jsonNumber: "1,5") == nil)
         #expect(ExactDecimal(jsonNumber: "1e400") == nil)
+        #expect(ExactDecimal(jsonNumber: "1e+2")?.description == "100")
+        #expect(ExactDecimal(jsonNumber: "1e++2") == nil)
     }
 
     @Test func stringsAndEscapes() throws {

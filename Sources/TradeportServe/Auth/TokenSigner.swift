@@ -55,7 +55,7 @@ public struct TokenSigner: Sendable {
             throw .badSignature
         }
         guard case .string(let subject)? = payload["sub"], case .number(let expText)? = payload["exp"],
-              let exp = Int64(expText) ?? Double(expText).map({ Int64($0) })
+              let exp = Int64(expText) ?? Double(expText).flatMap({ Int64(exactly: $0.rounded(.down)) })
         else { throw .malformed }
         guard now < exp else { throw .expired }
         return subject
