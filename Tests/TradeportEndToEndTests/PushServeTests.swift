@@ -117,12 +117,16 @@ struct PushServeTests {
         let first = try Push.run(["--register", "--split-accounts"] + examples, server: server)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("total: 13 sent, 0 already present, 0 failed"), "\(first.stderr)")
-        let second = try Push.run(["--split-accounts"] + examples, server: server)
+        // The re-run with a token from a file, and no username or password around.
+        let alice = try await server.logIn("alice")
+        let dir = try CLI.temporaryDirectory()
+        try ((alice.token ?? "") + "\n").write(toFile: dir + "/token", atomically: true, encoding: .utf8)
+        let second = try CLI.run(["push", "--server", server.base, "--token-file", dir + "/token", "--split-accounts"] + examples,
+                                 environment: ["TRADEPORT_USERNAME": "", "TRADEPORT_PASSWORD": "", "TRADEPORT_TOKEN": ""])
         #expect(second.status == 0)
         #expect(second.stderr.contains("total: 0 sent, 13 already present, 0 failed"), "\(second.stderr)")
 
         let client = server.client().with(token: try await server.register("bob-reader"))
-        let alice = try await server.logIn("alice")
         for p in doc.portfolios {
             let held = try #require(try await ExpectedRecords.held(in: p.name, client: alice))
             #expect(held.sorted == (try ExpectedRecords(p)).sorted)
