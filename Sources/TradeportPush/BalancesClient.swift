@@ -4,41 +4,6 @@ import NIOCore
 import NIOHTTP1
 import TradeportBalances
 
-/// Why a call to the server failed, for the user: refused (a 4xx, with the server's message) or
-/// unreachable (connection errors and 5xx answers, after the retries).
-public struct ServerFailure: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable { case refused, unreachable, unreadableAnswer }
-    public let kind: Kind
-    /// The call: `POST /trades/batch`.
-    public let call: String
-    public let status: Int?
-    public let message: String
-
-    public var description: String {
-        switch kind {
-        case .refused: return "the server refused \(call) (\(status.map(String.init) ?? "?")): \(message)"
-        case .unreachable: return "the server could not be reached for \(call): \(message)"
-        case .unreadableAnswer: return "the server's answer to \(call) could not be read: \(message)"
-        }
-    }
-}
-
-/// How often and how patiently to retry connection errors and 5xx answers.
-public struct RetryPolicy: Sendable {
-    /// Attempts in all, the first included.
-    public var attempts = 6
-    /// The first pause; each next one doubles, up to `maximumDelay` (by default 0.5 s, 1, 2, 4,
-    /// 8: about 15 s before giving up).
-    public var initialDelay: Duration = .milliseconds(500)
-    public var maximumDelay: Duration = .seconds(8)
-
-    public init(attempts: Int = 6, initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(8)) {
-        self.attempts = attempts
-        self.initialDelay = initialDelay
-        self.maximumDelay = maximumDelay
-    }
-}
-
 /// A client of the balances API: `base` holds the context path (`http://host:9999/bcv`).
 public final class BalancesClient: Sendable {
     public let base: String
