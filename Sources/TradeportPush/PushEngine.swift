@@ -8,6 +8,11 @@ public actor PushEngine {
     private let progress: (any PushProgress)?
     /// Whether the server has the batch endpoint: unknown until the first batch is tried.
     private var batches: Bool?
+    /// The portfolio being loaded: what is settled so far, kept here so that a run stopped
+    /// part-way still reports what it did.
+    private var current = PortfolioOutcome(name: "")
+    /// Operations of the current portfolio settled (sent or found present), for the progress.
+    private var settled = 0
 
     public init(client: BalancesClient, options: PushOptions, progress: (any PushProgress)? = nil) {
         self.client = client
@@ -20,17 +25,19 @@ public actor PushEngine {
     public func push(_ loads: [PortfolioLoad]) async -> (outcomes: [PortfolioOutcome], failure: ServerFailure?) {
         var outcomes: [PortfolioOutcome] = []
         for load in loads {
-            var outcome = PortfolioOutcome(name: load.name)
-            outcome.failed = load.refused.count
+            current = PortfolioOutcome(name: load.name)
+            current.failed = load.refused.count
+            settled = 0
             do {
-                try await push(load, into: &outcome)
-                outcomes.append(outcome)
+                try await push(load)
+                outcomes.append(current)
             } catch {
                 let failure = error as? ServerFailure
                     ?? ServerFailure(kind: .unreachable, call: "push", status: nil, message: "\(error)")
-                outcome.failed += load.operationCount - outcome.sent - outcome.alreadyPresent
-                outcome.stopped = failure.description
-                outcomes.append(outcome)
+                // What was not seen settled failed here (a re-run finds what did arrive).
+                current.failed += load.operationCount - current.sent - current.alreadyPresent
+                current.stopped = failure.description
+                outcomes.append(current)
                 // The portfolios not reached count as failed.
                 for rest in loads.dropFirst(outcomes.count) {
                     var o = PortfolioOutcome(name: rest.name)
@@ -44,7 +51,7 @@ public actor PushEngine {
         return (outcomes, nil)
     }
 
-    private func push(_ load: PortfolioLoad, into outcome: inout PortfolioOutcome) async throws {
+    private func push(_ load: PortfolioLoad) async throws {
         let portfolio: PortfolioRecord
         if let found = try await client.portfolio(named: load.name) {
             portfolio = found
@@ -54,16 +61,17 @@ public actor PushEngine {
             throw ServerFailure(kind: .refused, call: "GET /portfolios/by_name", status: 404,
                                 message: "the server has no portfolio named '\(load.name)' (and --no-create was given)")
         }
-        let total = load.operationCount
-        var settled = 0
-        for kind in [0, 1] {
-            let counts = kind == 0
-                ? try await pushRecords(load.trades, portfolio: portfolio.id, name: load.name, settledBefore: settled, total: total)
-                : try await pushRecords(load.transactions, portfolio: portfolio.id, name: load.name, settledBefore: settled, total: total)
-            outcome.sent += counts.sent
-            outcome.alreadyPresent += counts.present
-            outcome.heldTwice += counts.heldTwice
-            settled += counts.sent + counts.present
+        try await pushRecords(load.trades, portfolio: portfolio.id, total: load.operationCount)
+        try await pushRecords(load.transactions, portfolio: portfolio.id, total: load.operationCount)
+    }
+
+    /// Counts what a request settled and shows the progress.
+    private func settle(sent: Int, present: Int, total: Int, everyTime: Bool = true) async {
+        current.sent += sent
+        current.alreadyPresent += present
+        settled += sent + present
+        if everyTime || settled % 50 == 0 || settled == total {
+            await progress?.update(portfolio: current.name, settled: settled, of: total)
         }
     }
 
@@ -87,26 +95,20 @@ public actor PushEngine {
         return (missing, present, heldTwice)
     }
 
-    private func pushRecords<R: OperationRecord>(
-        _ records: [R], portfolio: Int64, name: String, settledBefore: Int, total: Int
-    ) async throws -> (sent: Int, present: Int, heldTwice: Int) {
-        guard !records.isEmpty else { return (0, 0, 0) }
+    private func pushRecords<R: OperationRecord>(_ records: [R], portfolio: Int64, total: Int) async throws {
+        guard !records.isEmpty else { return }
         let (missing, present, heldTwice) = try await self.missing(records, portfolio: portfolio)
-        var settled = settledBefore + present
-        await progress?.update(portfolio: name, settled: settled, of: total)
-        var sent = 0
-        var alsoPresent = 0
+        current.heldTwice += heldTwice
+        await settle(sent: 0, present: present, total: total)
         var rest = missing[...]
         // The first batch tells whether the server has the endpoint.
         if batches != false, !rest.isEmpty {
             let first = Array(rest.prefix(options.batchSize))
             if let answer = try await client.postBatch(first, portfolio: portfolio) {
                 batches = true
-                sent += answer.created.count
-                alsoPresent += answer.existing.count
+                try Self.check(answer, covers: first.count)
                 rest = rest.dropFirst(first.count)
-                settled += first.count
-                await progress?.update(portfolio: name, settled: settled, of: total)
+                await settle(sent: answer.created.count, present: answer.existing.count, total: total)
             } else {
                 batches = false
             }
@@ -119,24 +121,26 @@ public actor PushEngine {
                 guard let answer = try await client.postBatch(chunk, portfolio: portfolio) else {
                     throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
                 }
+                try Self.check(answer, covers: chunk.count)
                 return (answer.created.count, answer.existing.count)
             } onResult: { created, existing in
-                sent += created
-                alsoPresent += existing
-                settled += created + existing
-                await self.progress?.update(portfolio: name, settled: settled, of: total)
+                await self.settle(sent: created, present: existing, total: total)
             }
         } else {
             try await inParallel(Array(rest)) { [client] record in
                 try await Self.postOnce(record, portfolio: portfolio, client: client)
             } onResult: { created, existing in
-                sent += created
-                alsoPresent += existing
-                settled += created + existing
-                if settled % 50 == 0 || settled == total { await self.progress?.update(portfolio: name, settled: settled, of: total) }
+                await self.settle(sent: created, present: existing, total: total, everyTime: false)
             }
         }
-        return (sent, present + alsoPresent, heldTwice)
+    }
+
+    /// A batch's answer accounts for every record sent, or the server is not one to trust.
+    private static func check<R: OperationRecord>(_ answer: BatchAnswer<R>, covers count: Int) throws {
+        guard answer.created.count + answer.existing.count == count else {
+            throw ServerFailure(kind: .unreadableAnswer, call: "POST /\(R.resource)/batch", status: 200,
+                                message: "\(count) records sent, \(answer.created.count) created and \(answer.existing.count) existing answered")
+        }
     }
 
     /// Posts one record so that it is stored once even against a server that stores duplicates:

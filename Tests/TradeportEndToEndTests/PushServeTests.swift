@@ -177,7 +177,8 @@ struct PushServeTests {
         try syntheticTrades(count).write(toFile: dir + "/trades.csv", atomically: true, encoding: .utf8)
         var server = try ServerProcess(directory: dir, compat: compat)
         let token = try await server.register("alice")
-        let push = try Push.start(["--batch-size", "25", "--concurrency", "2", "--attempts", "2", "--portfolio", "Big", dir + "/trades.csv"], server: server)
+        let push = try Push.start(["--batch-size", "25", "--concurrency", "2", "--attempts", "2", "--portfolio", "Big", dir + "/trades.csv"],
+                                  server: server, stderr: dir + "/interrupted.txt")
         // Wait until part of it is there, then stop the server.
         var client = server.client().with(token: token)
         var held = 0
@@ -192,7 +193,12 @@ struct PushServeTests {
         push.waitUntilExit()
         await client.shutdown()
         #expect(held > 0)
-        #expect(push.terminationStatus == 3 || push.terminationStatus == 0)
+        // The interrupted run says how far it got, and why it stopped.
+        let interrupted = try String(contentsOfFile: dir + "/interrupted.txt", encoding: .utf8)
+        #expect(push.terminationStatus == 3, "\(interrupted)")
+        #expect(interrupted.contains("could not be reached") && interrupted.contains("stopped:"), "\(interrupted)")
+        let before = try #require(sentAndPresent(interrupted), "\(interrupted)")
+        #expect(before.sent > 0 && before.present == 0, "\(interrupted)")
 
         server = try ServerProcess(directory: dir, compat: compat)
         defer { server.kill() }
@@ -201,6 +207,8 @@ struct PushServeTests {
         // It was interrupted midway: the re-run found part and sent the rest.
         let counts = try #require(sentAndPresent(rerun.stderr))
         #expect(counts.sent > 0 && counts.present > 0 && counts.sent + counts.present == count, "\(rerun.stderr)")
+        // What the stopped run saw acknowledged is there; what was in flight may be too.
+        #expect(counts.present >= before.sent, "\(rerun.stderr)")
         client = server.client().with(token: token)
         let p = try #require(try await client.portfolio(named: "Big"))
         let stored = try await client.records(TradeRecord.self, portfolio: p.id)

@@ -117,7 +117,7 @@ enum Push {
     }
 
     /// Starts `tradeport push` without waiting for it.
-    static func start(_ arguments: [String], server: ServerProcess, username: String = "alice") throws -> Process {
+    static func start(_ arguments: [String], server: ServerProcess, username: String = "alice", stderr: String? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.arguments = ["push", "--server", server.base] + arguments
@@ -127,8 +127,16 @@ enum Push {
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: CLI.repositoryRoot)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        if let stderr {
+            _ = FileManager.default.createFile(atPath: stderr, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
+            process.standardError = handle
+            try process.run()
+            try handle.close()
+        } else {
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
         return process
     }
 }
