@@ -95,6 +95,21 @@ struct PushServeTests {
         for p in split.portfolios {
             let held = try #require(try await ExpectedRecords.held(in: "DSX \(p.name)", client: client))
             #expect(held.sorted == (try ExpectedRecords(p)).sorted, "portfolio \(p.name)")
+            // And field by field against convert's JSON, without the mapping's code.
+            let trades = Dictionary(uniqueKeysWithValues: held.trades.map { ($0.tradeValueId ?? "", $0) })
+            for t in p.trades {
+                let r = try #require(trades[t.externalId ?? ""])
+                #expect("\(r.dateTime.textWithSeconds)Z" == "\(t.time)")
+                #expect(r.instrument == "\(t.base)-\(t.quote)".lowercased() && r.tradeType.rawValue.lowercased() == t.side.rawValue)
+                #expect(r.tradedQuantity == t.quantity && r.tradedPrice == t.price && r.tradedQuantityCurrency == t.base.text.lowercased())
+                #expect(t.fees.count == 1 && r.commission == t.fees[0].amount && r.commissionCurrency == t.fees[0].currency.text.lowercased())
+            }
+            let transactions = Dictionary(uniqueKeysWithValues: held.transactions.map { ($0.transactionValueId ?? "", $0) })
+            for t in p.transactions {
+                let r = try #require(transactions[t.externalId ?? ""])
+                #expect("\(r.dateTime.textWithSeconds)Z" == "\(t.time)" && r.amount == t.amount && r.currency == t.asset.text.lowercased())
+                #expect(r.transactionType == (t.type == .deposit ? .deposit : .withdraw) && r.commission == (t.fee?.amount ?? .zero))
+            }
         }
         let examplesHeld = try #require(try await ExpectedRecords.held(in: "Examples", client: client))
         #expect(examplesHeld.sorted == (try ExpectedRecords(other.portfolios[0])).sorted)
