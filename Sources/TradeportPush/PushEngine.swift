@@ -3,7 +3,9 @@ import TradeportBalances
 /// Loads portfolios into a server idempotently: reads what each portfolio holds, sends only the
 /// value ids it lacks, in batches when the server has them and one by one when it does not.
 public actor PushEngine {
-    private let client: BalancesClient
+    private var client: BalancesClient
+    /// Logs in again for a new token, when push has a username and password.
+    private let logIn: (@Sendable () async throws -> String)?
     private let options: PushOptions
     private let progress: (any PushProgress)?
     /// Whether the server has the batch endpoint: unknown until the first batch is tried.
@@ -14,8 +16,14 @@ public actor PushEngine {
     /// Operations of the current portfolio settled (sent or found present), for the progress.
     private var settled = 0
 
-    public init(client: BalancesClient, options: PushOptions, progress: (any PushProgress)? = nil) {
+    /// `logIn`, when given, is how to get a new token when the server refuses one as expired
+    /// (tokens live an hour; a long load can outlive one).
+    public init(
+        client: BalancesClient, options: PushOptions, progress: (any PushProgress)? = nil,
+        logIn: (@Sendable () async throws -> String)? = nil
+    ) {
         self.client = client
+        self.logIn = logIn
         self.options = options
         self.progress = progress
     }
@@ -53,10 +61,11 @@ public actor PushEngine {
 
     private func push(_ load: PortfolioLoad) async throws {
         let portfolio: PortfolioRecord
-        if let found = try await client.portfolio(named: load.name) {
+        let name = load.name
+        if let found = try await authorized({ try await $0.portfolio(named: name) }) {
             portfolio = found
         } else if options.createPortfolios {
-            portfolio = try await client.createPortfolio(named: load.name)
+            portfolio = try await authorized { try await $0.createPortfolio(named: name) }
         } else {
             throw ServerFailure(kind: .refused, call: "GET /portfolios/by_name", status: 404,
                                 message: "the server has no portfolio named '\(load.name)' (and --no-create was given)")
@@ -77,7 +86,7 @@ public actor PushEngine {
 
     /// The records the portfolio lacks, by value id.
     private func missing<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (missing: [R], present: Int, heldTwice: Int) {
-        let held = try await client.valueIds(R.self, portfolio: portfolio)
+        let held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
         var ids: [String: Int] = [:]
         ids.reserveCapacity(held.count)
         for v in held { if let v { ids[v, default: 0] += 1 } }
@@ -104,7 +113,7 @@ public actor PushEngine {
         // The first batch tells whether the server has the endpoint.
         if batches != false, !rest.isEmpty {
             let first = Array(rest.prefix(options.batchSize))
-            if let answer = try await client.postBatch(first, portfolio: portfolio) {
+            if let answer = try await authorized({ try await $0.postBatch(first, portfolio: portfolio) }) {
                 batches = true
                 try Self.check(answer, covers: first.count)
                 rest = rest.dropFirst(first.count)
@@ -117,8 +126,8 @@ public actor PushEngine {
             let chunks = stride(from: rest.startIndex, to: rest.endIndex, by: options.batchSize).map {
                 Array(rest[$0..<min($0 + options.batchSize, rest.endIndex)])
             }
-            try await inParallel(chunks) { [client] chunk in
-                guard let answer = try await client.postBatch(chunk, portfolio: portfolio) else {
+            try await inParallel(chunks) { chunk in
+                guard let answer = try await self.authorized({ try await $0.postBatch(chunk, portfolio: portfolio) }) else {
                     throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
                 }
                 try Self.check(answer, covers: chunk.count)
@@ -127,11 +136,25 @@ public actor PushEngine {
                 await self.settle(sent: created, present: existing, total: total)
             }
         } else {
-            try await inParallel(Array(rest)) { [client] record in
-                try await Self.postOnce(record, portfolio: portfolio, client: client)
+            try await inParallel(Array(rest)) { record in
+                // A 401 means the post was not stored: posting again after a new login is safe.
+                try await self.authorized { try await Self.postOnce(record, portfolio: portfolio, client: $0) }
             } onResult: { created, existing in
                 await self.settle(sent: created, present: existing, total: total, everyTime: false)
             }
+        }
+    }
+
+    /// Runs a call with the current token. When the server answers 401 and push can log in, it
+    /// logs in again (once for the calls that saw the same token refused) and repeats the call.
+    private func authorized<T: Sendable>(_ call: @Sendable (BalancesClient) async throws -> T) async throws -> T {
+        let used = client
+        do {
+            return try await call(used)
+        } catch let failure as ServerFailure where failure.kind == .refused && failure.status == 401 {
+            guard let logIn else { throw failure }
+            if client === used { client = used.with(token: try await logIn()) }
+            return try await call(client)
         }
     }
 

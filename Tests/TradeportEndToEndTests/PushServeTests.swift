@@ -3,6 +3,7 @@ import Testing
 import TradeportBalances
 import TradeportCore
 import TradeportPush
+import TradeportServe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -278,6 +279,19 @@ struct PushServeTests {
         let client = try await server.logIn("alice")
         #expect(try await client.portfolios().map(\.name).sorted() == ["Main", "Savings"])
         await client.shutdown()
+    }
+
+    @Test func anExpiredTokenIsRenewedWhenPushCanLogIn() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        _ = try await server.register("alice")
+        let expired = TokenSigner(secret: Array(ServerProcess.secret.utf8)).token(for: "alice", now: Int64(Date().timeIntervalSince1970) - 7200)
+        let renewed = try Push.run(["--split-accounts"] + examples, server: server, environment: ["TRADEPORT_TOKEN": expired])
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+        #expect(renewed.stderr.contains("total: 13 sent"), "\(renewed.stderr)")
+        let refused = try CLI.run(["push", "--server", server.base, "--split-accounts"] + examples,
+                                  environment: ["TRADEPORT_TOKEN": expired, "TRADEPORT_USERNAME": "", "TRADEPORT_PASSWORD": ""])
+        #expect(refused.status == 3 && refused.stderr.contains("expired"), "\(refused.stderr)")
     }
 
     @Test func noCreateRefusesAMissingPortfolio() async throws {

@@ -110,10 +110,10 @@ final class ServerProcess: @unchecked Sendable {
 enum Push {
     static func run(
         _ arguments: [String], server: ServerProcess, username: String = "alice", password: String = "secret-password",
-        in directory: String = CLI.repositoryRoot
+        in directory: String = CLI.repositoryRoot, environment: [String: String] = [:]
     ) throws -> CLI.Result {
         try CLI.run(["push", "--server", server.base] + arguments, in: directory,
-                    environment: ["TRADEPORT_USERNAME": username, "TRADEPORT_PASSWORD": password])
+                    environment: ["TRADEPORT_USERNAME": username, "TRADEPORT_PASSWORD": password].merging(environment) { $1 })
     }
 
     /// Starts `tradeport push` without waiting for it.

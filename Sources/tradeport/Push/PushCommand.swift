@@ -120,10 +120,15 @@ struct PushCommand: AsyncParsableCommand {
         do {
             let token = try await authenticate(client, environment: environment)
             let progress = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
+            var logIn: (@Sendable () async throws -> String)?
+            if let username = environment["TRADEPORT_USERNAME"], !username.isEmpty,
+               let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty {
+                logIn = { try await client.logIn(username: username, password: password) }
+            }
             let engine = PushEngine(
                 client: client.with(token: token),
                 options: PushOptions(concurrency: concurrency, batchSize: batchSize, createPortfolios: !noCreate),
-                progress: progress)
+                progress: progress, logIn: logIn)
             (outcomes, failure) = await engine.push(plan.loads)
             await progress?.finish()
         } catch let f as ServerFailure {
