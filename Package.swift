@@ -9,12 +9,19 @@ let package = Package(
         // No command-line parsing and no networking in it.
         .library(name: "Tradeport", targets: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportFormats"]),
         .library(name: "TradeportTestKit", targets: ["TradeportTestKit"]),
+        // The balances server's API as values, and a client for it (networking: not in `Tradeport`).
+        .library(name: "TradeportPush", targets: ["TradeportBalances", "TradeportPush"]),
         .executable(name: "tradeport", targets: ["TradeportCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -37,10 +44,36 @@ let package = Package(
             dependencies: ["CXLSXSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX"]),
+        // The balances API's values: what goes over the wire, read and written with exact numbers.
+        .target(name: "TradeportBalances", dependencies: ["TradeportCore"]),
+        // The client `tradeport push` uses.
+        .target(
+            name: "TradeportPush",
+            dependencies: [
+                "TradeportBalances", "TradeportCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // SQLite from the system (libsqlite3-dev), for the server's storage.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The server `tradeport serve` runs.
+        .target(
+            name: "TradeportServe",
+            dependencies: [
+                "TradeportBalances", "TradeportCore", "TradeportFormats", "CSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "TradeportCLI",
             dependencies: [
-                "TradeportCore", "TradeportFormats",
+                "TradeportCore", "TradeportFormats", "TradeportBalances", "TradeportPush", "TradeportServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/tradeport"
@@ -57,9 +90,15 @@ let package = Package(
             dependencies: ["TradeportXLSX", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit"]),
+        .testTarget(name: "TradeportBalancesTests", dependencies: ["TradeportBalances", "TradeportCore"]),
         .testTarget(
             name: "TradeportEndToEndTests",
-            dependencies: ["TradeportCLI", "TradeportCore", "TradeportTestKit"],
+            dependencies: [
+                "TradeportCLI", "TradeportCore", "TradeportBalances", "TradeportPush", "TradeportServe", "TradeportTestKit",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             exclude: ["Fixtures"]
         ),
     ],

@@ -11,6 +11,8 @@ enum ExitStatus {
     static let rowsRejected: Int32 = 1
     /// Usage, I/O, an unreadable or unrecognized input: nothing written.
     static let failure: Int32 = 2
+    /// `push`: the server refused a call (4xx) or could not be reached after retries.
+    static let serverFailure: Int32 = 3
 }
 
 /// A failure that ends the run with a message and an exit status.
@@ -25,7 +27,7 @@ struct TradeportCommand: ParsableCommand {
         abstract: "Turn broker and exchange exports into canonical portfolio operations.",
         discussion: exitCodeHelp,
         version: "0.1.0",
-        subcommands: [ConvertCommand.self, DetectCommand.self, FormatsCommand.self]
+        subcommands: [ConvertCommand.self, DetectCommand.self, FormatsCommand.self, PushCommand.self, ServeCommand.self]
     )
 
     static let exitCodeHelp = """
@@ -34,14 +36,19 @@ struct TradeportCommand: ParsableCommand {
           1  some rows rejected: the output is still written, with the rejects in it
              (with --strict nothing is written)
           2  usage error, I/O error, or an unreadable or unrecognized input: nothing written
+          3  push: the server refused a call or could not be reached
         """
 
     /// Runs the command line and exits with a documented status: argument errors are usage
     /// errors (2), not ArgumentParser's own 64.
-    static func runAndExit() -> Never {
+    static func runAndExit() async -> Never {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
             Foundation.exit(ExitStatus.success)
         } catch let failure as CommandFailure {
             if !failure.message.isEmpty { printError(failure.message) }

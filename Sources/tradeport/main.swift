@@ -18,4 +18,4 @@ for sig in [SIGINT, SIGTERM, SIGHUP] {
 
 sigprocmask(SIG_UNBLOCK, &handled, nil)
 
-TradeportCommand.runAndExit()
+await TradeportCommand.runAndExit()

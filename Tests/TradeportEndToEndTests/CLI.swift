@@ -27,10 +27,13 @@ enum CLI {
     /// Runs `tradeport arguments…` in `directory`, feeding `input` to standard input.
     @discardableResult
     static func run(_ arguments: [String], in directory: String = repositoryRoot, input: Data? = nil,
-                    timeout: TimeInterval = 120) throws -> Result {
+                    environment: [String: String] = [:], timeout: TimeInterval = 120) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let out = Pipe(), inPipe = Pipe()
         // Standard error goes to a file, so that neither stream can block the child.

@@ -1,0 +1,74 @@
+import TradeportCore
+
+/// How canonical operations become the server's records (documented in the README).
+///
+/// - A trade: instrument `base-quote` lower case; quantity and price as they are; its fees summed
+///   into one commission when they share a currency (commission 0 in the quote currency when it
+///   has none). Fees in more than one currency have no faithful form (one commission, one
+///   currency): such a trade is not sent and is reported.
+/// - A cash transaction: `Deposit` when money comes in, `Withdraw` when it goes out (by the type's
+///   direction); its fee as the commission when it is in the transaction's own currency (the
+///   server's commission has no currency), otherwise not sent and reported. Only complete
+///   transactions are sent.
+/// - The value id (`tradeValueId`/`transactionValueId`) is the operation's external id, or its
+///   canonical id when it has none: what makes re-runs idempotent.
+/// - `dateTime` is the operation's time in UTC, with seconds.
+public enum BalancesMapping {
+    /// Why an operation is not sent.
+    public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
+        public let operationId: String
+        public let source: SourceLocation
+        public let reason: String
+        public var description: String { "\(source): \(operationId): \(reason)" }
+    }
+
+    public static func valueId(_ operation: Operation) -> String {
+        operation.externalId ?? operation.id
+    }
+
+    public static func record(_ trade: Trade) -> Result<TradeRecord, Refusal> {
+        var commission = ExactDecimal.zero
+        var commissionCurrency = trade.quote
+        let fees = trade.fees
+        if let first = fees.first {
+            commissionCurrency = first.currency
+            guard fees.allSatisfy({ $0.currency == first.currency }) else {
+                let currencies = Set(fees.map(\.currency.text)).sorted().joined(separator: ", ")
+                return .failure(Refusal(operationId: trade.id, source: trade.source,
+                                        reason: "fees in more than one currency (\(currencies)); the server holds one commission in one currency"))
+            }
+            for fee in fees {
+                guard let sum = commission.adding(fee.amount) else {
+                    return .failure(Refusal(operationId: trade.id, source: trade.source, reason: "the fees' sum does not fit in 38 digits"))
+                }
+                commission = sum
+            }
+        }
+        return .success(TradeRecord(
+            dateTime: ServerDateTime(utc: trade.time),
+            instrument: "\(trade.base.text.lowercased())-\(trade.quote.text.lowercased())",
+            tradeType: trade.side == .buy ? .buy : .sell,
+            tradedQuantity: trade.quantity, tradedQuantityCurrency: trade.base.text.lowercased(),
+            tradedPrice: trade.price, tradedPriceCurrency: trade.quote.text.lowercased(),
+            commission: commission, commissionCurrency: commissionCurrency.text.lowercased(),
+            tradeValueId: valueId(.trade(trade))))
+    }
+
+    /// The record for a complete transaction; `nil` for one that is not complete (never sent).
+    public static func record(_ transaction: CashTransaction) -> Result<TransactionRecord, Refusal>? {
+        guard transaction.status == .complete else { return nil }
+        var commission = ExactDecimal.zero
+        if let fee = transaction.fee {
+            guard fee.currency == transaction.asset || fee.amount.isZero else {
+                return .failure(Refusal(operationId: transaction.id, source: transaction.source,
+                                        reason: "its fee is in \(fee.currency), not in \(transaction.asset); the server's commission has no currency of its own"))
+            }
+            commission = fee.amount
+        }
+        return .success(TransactionRecord(
+            dateTime: ServerDateTime(utc: transaction.time),
+            transactionType: transaction.type.isIncoming ? .deposit : .withdraw,
+            currency: transaction.asset.text.lowercased(), amount: transaction.amount, commission: commission,
+            transactionValueId: valueId(.transaction(transaction))))
+    }
+}

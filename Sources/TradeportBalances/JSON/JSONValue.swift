@@ -1,0 +1,386 @@
+/// A JSON value whose numbers keep their text, so that a BigDecimal the server sends
+/// (`0.00000051`, `1E-8`) reaches an `ExactDecimal` without passing through a binary float.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// The number exactly as written.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// Members in document order (a repeated key: the last one wins on lookup).
+    case object([(key: String, value: JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)): return x.map(\.key) == y.map(\.key) && x.map(\.value) == y.map(\.value)
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): hasher.combine(s)
+        case .array(let a): hasher.combine(a)
+        case .object(let o):
+            for (k, v) in o {
+                hasher.combine(k)
+                hasher.combine(v)
+            }
+        }
+    }
+
+    /// The member named `key` of an object (the last one, when repeated).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last { $0.key == key }?.value
+    }
+
+    /// What kind of value this is, for messages.
+    public var kind: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// Why a text is not JSON: where, and what was expected.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The 0-based byte offset of the problem.
+    public let offset: Int
+    public let message: String
+
+    public var description: String { "malformed JSON at byte \(offset): \(message)" }
+}
+
+extension JSONValue {
+    /// Parses one JSON value (RFC 8259) from `bytes`, with nothing but whitespace after it.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes))
+        return try parser.document()
+    }
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+}
+
+extension JSONValue {
+    /// For a JSON array of objects, the string (or number text) of member `key` in each element
+    /// (`nil` where it is absent or null), without building the rest: reading which value ids a
+    /// portfolio of 100,000 trades holds is then a scan, not a tree of 1.1 million values. The
+    /// structure of the whole text is still checked; escapes in skipped strings are not decoded.
+    public static func member(_ key: String, ofEachElementOf bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> [String?] {
+        var parser = JSONParser(bytes: Array(bytes))
+        return try parser.memberOfEachElement(Array(key.utf8))
+    }
+}
+
+private struct JSONParser {
+    let bytes: [UInt8]
+    var i = 0
+    var depth = 0
+    static let maxDepth = 256
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func document() throws(JSONSyntaxError) -> JSONValue {
+        let value = try self.value()
+        skipSpace()
+        guard i == bytes.count else { throw fail("unexpected '\(printable(bytes[i]))' after the value") }
+        return value
+    }
+
+    func fail(_ message: String) -> JSONSyntaxError { JSONSyntaxError(offset: i, message: message) }
+
+    func printable(_ b: UInt8) -> String {
+        b >= 0x20 && b < 0x7F ? String(UnicodeScalar(b)) : "\\u{\(String(b, radix: 16))}"
+    }
+
+    mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+    }
+
+    mutating func value() throws(JSONSyntaxError) -> JSONValue {
+        skipSpace()
+        guard i < bytes.count else { throw fail("the text ends where a value was expected") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw fail("expected a value, found '\(printable(bytes[i]))'")
+        }
+    }
+
+    mutating func literal(_ word: String) throws(JSONSyntaxError) {
+        let w = Array(word.utf8)
+        guard bytes.count - i >= w.count, bytes[i..<i + w.count].elementsEqual(w) else {
+            throw fail("expected \(word)")
+        }
+        i += w.count
+    }
+
+    mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > Self.maxDepth { throw fail("nested deeper than \(Self.maxDepth) levels") }
+    }
+
+    mutating func object() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        i += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            return .object(members)
+        }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
+            let key = try string()
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
+            i += 1
+            members.append((key, try value()))
+            skipSpace()
+            guard i < bytes.count else { throw fail("the text ends inside an object") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            throw fail("expected ',' or '}' in an object")
+        }
+    }
+
+    mutating func array() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        i += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+            i += 1
+            return .array(items)
+        }
+        while true {
+            items.append(try value())
+            skipSpace()
+            guard i < bytes.count else { throw fail("the text ends inside an array") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            throw fail("expected ',' or ']' in an array")
+        }
+    }
+
+    mutating func number() throws(JSONSyntaxError) -> String {
+        let start = i
+        try skipNumber()
+        return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    mutating func skipNumber() throws(JSONSyntaxError) {
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        func digits(_ p: inout JSONParser) -> Int {
+            let s = p.i
+            while p.i < p.bytes.count, p.bytes[p.i] >= 0x30, p.bytes[p.i] <= 0x39 { p.i += 1 }
+            return p.i - s
+        }
+        let intStart = i
+        let n = digits(&self)
+        guard n > 0 else { throw fail("expected a digit") }
+        if n > 1, bytes[intStart] == UInt8(ascii: "0") { throw JSONSyntaxError(offset: intStart, message: "a number cannot start with 0") }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits(&self) > 0 else { throw fail("expected a digit after '.'") }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard digits(&self) > 0 else { throw fail("expected a digit in the exponent") }
+        }
+    }
+
+    // MARK: Skimming
+
+    mutating func memberOfEachElement(_ key: [UInt8]) throws(JSONSyntaxError) -> [String?] {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { throw fail("expected an array") }
+        i += 1
+        var result: [String?] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+            i += 1
+        } else {
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { throw fail("expected an object in the array") }
+                result.append(try memberOfObject(key))
+                skipSpace()
+                guard i < bytes.count else { throw fail("the text ends inside an array") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; break }
+                throw fail("expected ',' or ']' in an array")
+            }
+        }
+        skipSpace()
+        guard i == bytes.count else { throw fail("unexpected '\(printable(bytes[i]))' after the value") }
+        return result
+    }
+
+    /// The object at `i`: the text of member `key` (the last one, when repeated); the rest skipped.
+    mutating func memberOfObject(_ key: [UInt8]) throws(JSONSyntaxError) -> String? {
+        try enter()
+        defer { depth -= 1 }
+        i += 1
+        var found: String?
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            return nil
+        }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
+            let nameStart = i + 1
+            try skipString()
+            let raw = bytes[nameStart..<(i - 1)]
+            // A name with escapes is compared decoded; plain ones (all of the server's) as bytes.
+            let matches: Bool
+            if raw.contains(UInt8(ascii: "\\")) {
+                var nameParser = JSONParser(bytes: Array(bytes[(nameStart - 1)..<i]))
+                matches = try nameParser.string() == String(decoding: key, as: UTF8.self)
+            } else {
+                matches = raw.elementsEqual(key)
+            }
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
+            i += 1
+            skipSpace()
+            if matches {
+                switch try value() {
+                case .string(let s): found = s
+                case .number(let n): found = n
+                default: found = nil
+                }
+            } else {
+                try skipValue()
+            }
+            skipSpace()
+            guard i < bytes.count else { throw fail("the text ends inside an object") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return found }
+            throw fail("expected ',' or '}' in an object")
+        }
+    }
+
+    mutating func skipString() throws(JSONSyntaxError) {
+        i += 1
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                return
+            }
+            if b < 0x20 { throw fail("a control character inside a string must be escaped") }
+            i += b == UInt8(ascii: "\\") ? 2 : 1
+        }
+        throw fail("the text ends inside a string")
+    }
+
+    mutating func skipValue() throws(JSONSyntaxError) {
+        skipSpace()
+        guard i < bytes.count else { throw fail("the text ends where a value was expected") }
+        switch bytes[i] {
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+        default: _ = try value()
+        }
+    }
+
+    mutating func string() throws(JSONSyntaxError) -> String {
+        i += 1
+        var out: [UInt8] = []
+        var runStart = i
+        while true {
+            guard i < bytes.count else { throw fail("the text ends inside a string") }
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                out.append(contentsOf: bytes[runStart..<i])
+                i += 1
+                break
+            }
+            if b < 0x20 { throw fail("a control character inside a string must be escaped") }
+            if b != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            out.append(contentsOf: bytes[runStart..<i])
+            i += 1
+            guard i < bytes.count else { throw fail("the text ends inside a string") }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        throw fail("a lone high surrogate in a \\u escape")
+                    }
+                    i += 2
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw fail("a high surrogate not followed by a low one") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    throw fail("a lone low surrogate in a \\u escape")
+                }
+                out.append(contentsOf: Array(String(Character(UnicodeScalar(scalar)!)).utf8))
+            default:
+                throw fail("unknown escape '\\\(printable(e))'")
+            }
+            runStart = i
+        }
+        guard let text = String(validating: out, as: UTF8.self) else { throw fail("a string is not valid UTF-8") }
+        return text
+    }
+
+    mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard bytes.count - i >= 4 else { throw fail("expected 4 hex digits after \\u") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[i]
+            let d: UInt32
+            switch b {
+            case 0x30...0x39: d = UInt32(b - 0x30)
+            case 0x41...0x46: d = UInt32(b - 0x41 + 10)
+            case 0x61...0x66: d = UInt32(b - 0x61 + 10)
+            default: throw fail("expected 4 hex digits after \\u")
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+}

@@ -1,0 +1,224 @@
+import TradeportCore
+
+/// A value the server's API cannot take or an answer the client cannot read: which field, and why.
+public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// `Buy` or `Sell`, spelled as the server spells them.
+public enum ServerTradeType: String, Sendable, Hashable, CaseIterable {
+    case buy = "Buy", sell = "Sell"
+}
+
+/// `Deposit` or `Withdraw`.
+public enum ServerTransactionType: String, Sendable, Hashable, CaseIterable {
+    case deposit = "Deposit", withdraw = "Withdraw"
+}
+
+/// A portfolio as the server answers it.
+public struct PortfolioRecord: Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+
+    public init(id: Int64, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    public init(json: JSONValue) throws(RecordError) {
+        let r = try ObjectReader(json, what: "portfolio")
+        id = try r.integer("id")
+        name = try r.string("name")
+    }
+
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("id"); w.number(id)
+        w.key("name"); w.string(name)
+        w.endObject()
+    }
+}
+
+/// The server's TradeVO.
+public struct TradeRecord: Sendable, Hashable {
+    /// The server's id; ignored when posting.
+    public var id: Int64?
+    public var dateTime: ServerDateTime
+    /// `base-quote`, lower case.
+    public var instrument: String
+    public var tradeType: ServerTradeType
+    public var tradedQuantity: ExactDecimal
+    public var tradedQuantityCurrency: String
+    public var tradedPrice: ExactDecimal
+    public var tradedPriceCurrency: String
+    public var commission: ExactDecimal?
+    public var commissionCurrency: String?
+    /// The venue's id of the trade: what makes a post idempotent.
+    public var tradeValueId: String?
+
+    public init(
+        id: Int64? = nil, dateTime: ServerDateTime, instrument: String, tradeType: ServerTradeType,
+        tradedQuantity: ExactDecimal, tradedQuantityCurrency: String, tradedPrice: ExactDecimal,
+        tradedPriceCurrency: String, commission: ExactDecimal?, commissionCurrency: String?, tradeValueId: String?
+    ) {
+        self.id = id
+        self.dateTime = dateTime
+        self.instrument = instrument
+        self.tradeType = tradeType
+        self.tradedQuantity = tradedQuantity
+        self.tradedQuantityCurrency = tradedQuantityCurrency
+        self.tradedPrice = tradedPrice
+        self.tradedPriceCurrency = tradedPriceCurrency
+        self.commission = commission
+        self.commissionCurrency = commissionCurrency
+        self.tradeValueId = tradeValueId
+    }
+
+    /// Reads a TradeVO, checking what the original server checks: an instrument of two codes
+    /// joined by `-`, a known trade type. Codes are lower-cased, as the server stores them.
+    public init(json: JSONValue) throws(RecordError) {
+        let r = try ObjectReader(json, what: "trade")
+        id = try r.optionalInteger("id")
+        dateTime = try r.dateTime("dateTime")
+        let instrument = try r.string("instrument").lowercased()
+        let parts = instrument.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ isAssetCode($0) }) else {
+            throw RecordError("instrument: expected two codes joined by '-' (eos-btc), found '\(instrument)'")
+        }
+        self.instrument = instrument
+        tradeType = try r.enumeration("tradeType", ServerTradeType.self)
+        tradedQuantity = try r.decimal("tradedQuantity")
+        tradedQuantityCurrency = try r.code("tradedQuantityCurrency")
+        tradedPrice = try r.decimal("tradedPrice")
+        tradedPriceCurrency = try r.code("tradedPriceCurrency")
+        commission = try r.optionalDecimal("commission")
+        commissionCurrency = try r.optionalCode("commissionCurrency")
+        tradeValueId = try r.optionalString("tradeValueId")
+    }
+
+    /// The TradeVO's JSON. `secondsAlways`: write `:00` seconds (what the client sends); without
+    /// it zero seconds are dropped (what the server answers).
+    public func write(to w: inout JSONWriter, secondsAlways: Bool) {
+        w.beginObject()
+        if let id { w.key("id"); w.number(id) }
+        w.key("dateTime"); w.string(secondsAlways ? dateTime.textWithSeconds : dateTime.description)
+        w.key("instrument"); w.string(instrument)
+        w.key("tradeType"); w.string(tradeType.rawValue)
+        w.key("tradedQuantity"); w.number(tradedQuantity)
+        w.key("tradedQuantityCurrency"); w.string(tradedQuantityCurrency)
+        w.key("tradedPrice"); w.number(tradedPrice)
+        w.key("tradedPriceCurrency"); w.string(tradedPriceCurrency)
+        w.key("commission"); if let commission { w.number(commission) } else { w.null() }
+        w.key("commissionCurrency"); w.string(commissionCurrency)
+        w.key("tradeValueId"); w.string(tradeValueId)
+        w.endObject()
+    }
+
+    /// The same record without the server's id, for comparing content.
+    public var withoutId: TradeRecord {
+        var copy = self
+        copy.id = nil
+        return copy
+    }
+}
+
+/// The server's TransactionVO.
+public struct TransactionRecord: Sendable, Hashable {
+    public var id: Int64?
+    public var dateTime: ServerDateTime
+    public var transactionType: ServerTransactionType
+    public var currency: String
+    public var amount: ExactDecimal
+    public var commission: ExactDecimal?
+    /// The original accepts only `Complete`.
+    public var transactionStatus: String
+    public var transactionValueId: String?
+
+    public init(
+        id: Int64? = nil, dateTime: ServerDateTime, transactionType: ServerTransactionType, currency: String,
+        amount: ExactDecimal, commission: ExactDecimal?, transactionValueId: String?
+    ) {
+        self.id = id
+        self.dateTime = dateTime
+        self.transactionType = transactionType
+        self.currency = currency
+        self.amount = amount
+        self.commission = commission
+        self.transactionStatus = "Complete"
+        self.transactionValueId = transactionValueId
+    }
+
+    public init(json: JSONValue) throws(RecordError) {
+        let r = try ObjectReader(json, what: "transaction")
+        id = try r.optionalInteger("id")
+        dateTime = try r.dateTime("dateTime")
+        transactionType = try r.enumeration("transactionType", ServerTransactionType.self)
+        currency = try r.code("currency")
+        amount = try r.decimal("amount")
+        commission = try r.optionalDecimal("commission")
+        let status = try r.optionalString("transactionStatus") ?? "Complete"
+        guard status == "Complete" else {
+            throw RecordError("transactionStatus: expected Complete, found '\(status)'")
+        }
+        transactionStatus = status
+        transactionValueId = try r.optionalString("transactionValueId")
+    }
+
+    public func write(to w: inout JSONWriter, secondsAlways: Bool) {
+        w.beginObject()
+        if let id { w.key("id"); w.number(id) }
+        w.key("dateTime"); w.string(secondsAlways ? dateTime.textWithSeconds : dateTime.description)
+        w.key("transactionType"); w.string(transactionType.rawValue)
+        w.key("currency"); w.string(currency)
+        w.key("amount"); w.number(amount)
+        w.key("commission"); if let commission { w.number(commission) } else { w.null() }
+        w.key("transactionStatus"); w.string(transactionStatus)
+        w.key("transactionValueId"); w.string(transactionValueId)
+        w.endObject()
+    }
+
+    public var withoutId: TransactionRecord {
+        var copy = self
+        copy.id = nil
+        return copy
+    }
+}
+
+/// What the batch endpoint answers: the records it created and those it already held.
+public struct BatchAnswer<Record: Sendable>: Sendable {
+    public var created: [Record]
+    public var existing: [Record]
+
+    public init(created: [Record], existing: [Record]) {
+        self.created = created
+        self.existing = existing
+    }
+}
+
+/// A trade or a transaction record: what the client and the server treat alike.
+public protocol OperationRecord: Sendable, Hashable {
+    /// The resource's path: `trades` or `transactions`.
+    static var resource: String { get }
+    /// The server's id; ignored when posting.
+    var id: Int64? { get set }
+    /// `tradeValueId` or `transactionValueId`.
+    var valueId: String? { get }
+    /// The value id's member name in the JSON.
+    static var valueIdKey: String { get }
+    init(json: JSONValue) throws(RecordError)
+    func write(to w: inout JSONWriter, secondsAlways: Bool)
+}
+
+extension TradeRecord: OperationRecord {
+    public static var resource: String { "trades" }
+    public var valueId: String? { tradeValueId }
+    public static var valueIdKey: String { "tradeValueId" }
+}
+
+extension TransactionRecord: OperationRecord {
+    public static var resource: String { "transactions" }
+    public var valueId: String? { transactionValueId }
+    public static var valueIdKey: String { "transactionValueId" }
+}

@@ -1,0 +1,217 @@
+import TradeportBalances
+
+/// Loads portfolios into a server idempotently: reads what each portfolio holds, sends only the
+/// value ids it lacks, in batches when the server has them and one by one when it does not.
+public actor PushEngine {
+    private var client: BalancesClient
+    /// Logs in again for a new token, when push has a username and password.
+    private let logIn: (@Sendable () async throws -> String)?
+    private let options: PushOptions
+    private let progress: (any PushProgress)?
+    /// Whether the server has the batch endpoint: unknown until the first batch is tried.
+    private var batches: Bool?
+    /// The portfolio being loaded: what is settled so far, kept here so that a run stopped
+    /// part-way still reports what it did.
+    private var current = PortfolioOutcome(name: "")
+    /// Operations of the current portfolio settled (sent or found present), for the progress.
+    private var settled = 0
+
+    /// `logIn`, when given, is how to get a new token when the server refuses one as expired
+    /// (tokens live an hour; a long load can outlive one).
+    public init(
+        client: BalancesClient, options: PushOptions, progress: (any PushProgress)? = nil,
+        logIn: (@Sendable () async throws -> String)? = nil
+    ) {
+        self.client = client
+        self.logIn = logIn
+        self.options = options
+        self.progress = progress
+    }
+
+    /// Loads every portfolio in turn. A refusal (4xx) or an unreachable server stops the run:
+    /// the outcomes so far are returned with the failure.
+    public func push(_ loads: [PortfolioLoad]) async -> (outcomes: [PortfolioOutcome], failure: ServerFailure?) {
+        var outcomes: [PortfolioOutcome] = []
+        for load in loads {
+            current = PortfolioOutcome(name: load.name)
+            current.failed = load.refused.count
+            settled = 0
+            do {
+                try await push(load)
+                outcomes.append(current)
+            } catch {
+                let failure = error as? ServerFailure
+                    ?? ServerFailure(kind: .unreachable, call: "push", status: nil, message: "\(error)")
+                // What was not seen settled failed here (a re-run finds what did arrive).
+                current.failed += load.operationCount - current.sent - current.alreadyPresent
+                current.stopped = failure.description
+                outcomes.append(current)
+                // The portfolios not reached count as failed.
+                for rest in loads.dropFirst(outcomes.count) {
+                    var o = PortfolioOutcome(name: rest.name)
+                    o.failed = rest.operationCount + rest.refused.count
+                    o.stopped = "not reached"
+                    outcomes.append(o)
+                }
+                return (outcomes, failure)
+            }
+        }
+        return (outcomes, nil)
+    }
+
+    private func push(_ load: PortfolioLoad) async throws {
+        let portfolio: PortfolioRecord
+        let name = load.name
+        if let found = try await authorized({ try await $0.portfolio(named: name) }) {
+            portfolio = found
+        } else if options.createPortfolios {
+            portfolio = try await authorized { try await $0.createPortfolio(named: name) }
+        } else {
+            throw ServerFailure(kind: .refused, call: "GET /portfolios/by_name", status: 404,
+                                message: "the server has no portfolio named '\(load.name)' (and --no-create was given)")
+        }
+        try await pushRecords(load.trades, portfolio: portfolio.id, total: load.operationCount)
+        try await pushRecords(load.transactions, portfolio: portfolio.id, total: load.operationCount)
+    }
+
+    /// Counts what a request settled and shows the progress.
+    private func settle(sent: Int, present: Int, total: Int, everyTime: Bool = true) async {
+        current.sent += sent
+        current.alreadyPresent += present
+        settled += sent + present
+        if everyTime || settled % 50 == 0 || settled == total {
+            await progress?.update(portfolio: current.name, settled: settled, of: total)
+        }
+    }
+
+    /// The records the portfolio lacks, by value id.
+    private func missing<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (missing: [R], present: Int, heldTwice: Int) {
+        let held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
+        var ids: [String: Int] = [:]
+        ids.reserveCapacity(held.count)
+        for v in held { if let v { ids[v, default: 0] += 1 } }
+        var missing: [R] = []
+        var present = 0
+        var heldTwice = 0
+        for r in records {
+            guard let v = r.valueId, let n = ids[v] else {
+                missing.append(r)
+                continue
+            }
+            present += 1
+            if n > 1 { heldTwice += 1 }
+        }
+        return (missing, present, heldTwice)
+    }
+
+    private func pushRecords<R: OperationRecord>(_ records: [R], portfolio: Int64, total: Int) async throws {
+        guard !records.isEmpty else { return }
+        let (missing, present, heldTwice) = try await self.missing(records, portfolio: portfolio)
+        current.heldTwice += heldTwice
+        await settle(sent: 0, present: present, total: total)
+        var rest = missing[...]
+        // The first batch tells whether the server has the endpoint.
+        if batches != false, !rest.isEmpty {
+            let first = Array(rest.prefix(options.batchSize))
+            if let answer = try await authorized({ try await $0.postBatch(first, portfolio: portfolio) }) {
+                batches = true
+                try Self.check(answer, covers: first.count)
+                rest = rest.dropFirst(first.count)
+                await settle(sent: answer.created.count, present: answer.existing.count, total: total)
+            } else {
+                batches = false
+            }
+        }
+        if batches == true {
+            let chunks = stride(from: rest.startIndex, to: rest.endIndex, by: options.batchSize).map {
+                Array(rest[$0..<min($0 + options.batchSize, rest.endIndex)])
+            }
+            try await inParallel(chunks) { chunk in
+                guard let answer = try await self.authorized({ try await $0.postBatch(chunk, portfolio: portfolio) }) else {
+                    throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
+                }
+                try Self.check(answer, covers: chunk.count)
+                return (answer.created.count, answer.existing.count)
+            } onResult: { created, existing in
+                await self.settle(sent: created, present: existing, total: total)
+            }
+        } else {
+            try await inParallel(Array(rest)) { record in
+                // A 401 means the post was not stored: posting again after a new login is safe.
+                try await self.authorized { try await Self.postOnce(record, portfolio: portfolio, client: $0) }
+            } onResult: { created, existing in
+                await self.settle(sent: created, present: existing, total: total, everyTime: false)
+            }
+        }
+    }
+
+    /// Runs a call with the current token. When the server answers 401 and push can log in, it
+    /// logs in again (once for the calls that saw the same token refused) and repeats the call.
+    private func authorized<T: Sendable>(_ call: @Sendable (BalancesClient) async throws -> T) async throws -> T {
+        let used = client
+        do {
+            return try await call(used)
+        } catch let failure as ServerFailure where failure.kind == .refused && failure.status == 401 {
+            guard let logIn else { throw failure }
+            if client === used { client = used.with(token: try await logIn()) }
+            return try await call(client)
+        }
+    }
+
+    /// A batch's answer accounts for every record sent, or the server is not one to trust.
+    private static func check<R: OperationRecord>(_ answer: BatchAnswer<R>, covers count: Int) throws {
+        guard answer.created.count + answer.existing.count == count else {
+            throw ServerFailure(kind: .unreadableAnswer, call: "POST /\(R.resource)/batch", status: 200,
+                                message: "\(count) records sent, \(answer.created.count) created and \(answer.existing.count) existing answered")
+        }
+    }
+
+    /// Posts one record so that it is stored once even against a server that stores duplicates:
+    /// after a failed attempt (the post may have arrived), it looks before posting again.
+    private static func postOnce<R: OperationRecord>(_ record: R, portfolio: Int64, client: BalancesClient) async throws -> (Int, Int) {
+        var delay = client.retry.initialDelay
+        var attempt = 1
+        while true {
+            do {
+                switch try await client.post(record, portfolio: portfolio) {
+                case .created: return (1, 0)
+                case .alreadyPresent: return (0, 1)
+                }
+            } catch let failure as ServerFailure where failure.kind == .unreachable {
+                guard attempt < client.retry.attempts else { throw failure }
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, client.retry.maximumDelay)
+                attempt += 1
+                if let valueId = record.valueId,
+                   let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
+                    return (1, 0)
+                }
+            }
+        }
+    }
+
+    /// Runs `work` on every item with at most `options.concurrency` in flight, handing each
+    /// result to `onResult` here; the first error cancels the rest and is thrown.
+    private func inParallel<Item: Sendable>(
+        _ items: [Item], _ work: @escaping @Sendable (Item) async throws -> (Int, Int),
+        onResult: (Int, Int) async -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            var next = 0
+            let limit = max(options.concurrency, 1)
+            while next < items.count && next < limit {
+                let item = items[next]
+                group.addTask { try await work(item) }
+                next += 1
+            }
+            while let (a, b) = try await group.next() {
+                await onResult(a, b)
+                if next < items.count {
+                    let item = items[next]
+                    group.addTask { try await work(item) }
+                    next += 1
+                }
+            }
+        }
+    }
+}

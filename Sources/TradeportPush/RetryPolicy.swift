@@ -1,0 +1,15 @@
+/// How often and how patiently to retry connection errors and 5xx answers.
+public struct RetryPolicy: Sendable {
+    /// Attempts in all, the first included.
+    public var attempts = 6
+    /// The first pause; each next one doubles, up to `maximumDelay` (by default 0.5 s, 1, 2, 4,
+    /// 8: about 15 s before giving up).
+    public var initialDelay: Duration = .milliseconds(500)
+    public var maximumDelay: Duration = .seconds(8)
+
+    public init(attempts: Int = 6, initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(8)) {
+        self.attempts = attempts
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+import HummingbirdBcrypt
+import Hummingbird
+import TradeportBalances
+
+/// The balances API's routes (see the shared `balances-api.md`), plus what the original lacked:
+/// duplicate posts answered as such, and batch posts.
+struct BalancesAPI: Sendable {
+    let store: BalancesStore
+    let signer: TokenSigner
+    let bcryptCost: UInt8
+    /// Emulate the original server: no uniqueness rule, no batch endpoint.
+    let compatOriginal: Bool
+    /// A hash checked when the user does not exist, so that the answer's timing does not tell
+    /// existing names apart.
+    let unknownUserHash: String
+
+    /// The most a request body may hold.
+    static let bodyLimit = 256 << 20
+    /// The most records one batch may hold.
+    static let batchLimit = 10_000
+
+    func register(on router: Router<BasicRequestContext>, contextPath: String) {
+        let trimmed = contextPath.split(separator: "/").joined(separator: "/")
+        let api = router.group(RouterPath(trimmed))
+
+        api.post("auth/register") { request, _ in await respond(request) { try await registerUser(request) } }
+        api.post("auth/login") { request, _ in await respond(request) { try await logIn(request) } }
+
+        api.get("portfolios") { request, _ in
+            await respond(request) {
+                let owner = try await caller(request)
+                var w = JSONWriter()
+                w.beginArray()
+                for p in try await store.portfolios(owner: owner) { p.write(to: &w) }
+                w.endArray()
+                return jsonResponse(.ok, w.bytes)
+            }
+        }
+        api.get("portfolios/by_name/{name}") { request, context in
+            await respond(request) {
+                let owner = try await caller(request)
+                let raw = context.parameters.get("name") ?? ""
+                let name = raw.removingPercentEncoding ?? raw
+                guard let p = try await store.portfolio(named: name, owner: owner) else {
+                    throw APIError.notFound("no portfolio named '\(name)'")
+                }
+                return portfolioResponse(p, .ok)
+            }
+        }
+        api.get("portfolios/{id}") { request, context in
+            await respond(request) {
+                let owner = try await caller(request)
+                return portfolioResponse(try await ownedPortfolio(try pathId(context), owner: owner), .ok)
+            }
+        }
+        api.post("portfolios") { request, _ in
+            await respond(request) {
+                let owner = try await caller(request)
+                let body = try await json(request)
+                guard case .string(let name)? = body["name"], !name.isEmpty else {
+                    throw APIError.badRequest("name: expected a non-empty string")
+                }
+                let (p, created) = try await store.addPortfolio(named: name, owner: owner)
+                guard created else {
+                    var w = JSONWriter()
+                    p.write(to: &w)
+                    throw APIError(status: .conflict, message: "a portfolio named '\(name)' exists", body: w.bytes)
+                }
+                return portfolioResponse(p, .ok)
+            }
+        }
+        api.put("portfolios/{id}") { request, _ in
+            await respond(request) { throw APIError(status: .notImplemented, message: "updating a portfolio is not implemented") }
+        }
+        api.delete("portfolios/{id}") { request, context in
+            await respond(request) {
+                let owner = try await caller(request)
+                let id = try pathId(context)
+                guard try await store.deletePortfolio(id: id, owner: owner) else { throw APIError.notFound("portfolio \(id) not found") }
+                return Response(status: .ok)
+            }
+        }
+
+        registerOperations(on: api, resource: "trades", kind: TradeOperations(store: store))
+        registerOperations(on: api, resource: "transactions", kind: TransactionOperations(store: store))
+    }
+
+    private func registerOperations<Kind: OperationKind>(on api: RouterGroup<BasicRequestContext>, resource: String, kind: Kind) {
+        api.get(RouterPath(resource)) { request, _ in
+            await respond(request) {
+                let portfolio = try await requestPortfolio(request)
+                var w = JSONWriter(capacity: 1 << 16)
+                w.beginArray()
+                for record in try await kind.all(portfolio: portfolio) { Kind.write(record, to: &w) }
+                w.endArray()
+                return jsonResponse(.ok, w.bytes)
+            }
+        }
+        api.get(RouterPath("\(resource)/{id}")) { request, context in
+            await respond(request) {
+                let portfolio = try await requestPortfolio(request)
+                let id = try pathId(context)
+                guard let record = try await kind.one(id: id, portfolio: portfolio) else { throw APIError.notFound("\(Kind.name) \(id) not found") }
+                return recordResponse(record, kind, .ok)
+            }
+        }
+        api.post(RouterPath(resource)) { request, _ in
+            await respond(request) {
+                let portfolio = try await requestPortfolio(request)
+                let record: Kind.Record
+                do {
+                    record = try Kind.read(try await json(request))
+                } catch let e as RecordError {
+                    throw APIError.badRequest(e.message)
+                }
+                let (stored, created) = try await kind.add([record], portfolio: portfolio, deduplicate: !compatOriginal)[0]
+                guard created else {
+                    var w = JSONWriter()
+                    Kind.write(stored, to: &w)
+                    throw APIError(status: .conflict, message: "already held", body: w.bytes)
+                }
+                return recordResponse(stored, kind, .ok)
+            }
+        }
+        api.delete(RouterPath("\(resource)/{id}")) { request, context in
+            await respond(request) {
+                let portfolio = try await requestPortfolio(request)
+                let id = try pathId(context)
+                guard try await kind.delete(id: id, portfolio: portfolio) else { throw APIError.notFound("\(Kind.name) \(id) not found") }
+                return Response(status: .ok)
+            }
+        }
+        // The original's upload of a DSX export (multipart part `file`), read by tradeport's
+        // adapters; with the uniqueness rule a re-upload stores nothing twice.
+        api.post(RouterPath("\(resource)/uploadFile")) { request, _ in
+            await respond(request) {
+                let portfolio = try await requestPortfolio(request)
+                let format = request.uri.queryParameters["csvFileFormat"].map(String.init) ?? "Dsx"
+                guard format.lowercased() == "dsx" else { throw APIError.badRequest("csvFileFormat: only Dsx is read, not '\(format)'") }
+                guard let contentType = request.headers[.contentType], let boundary = MultipartForm.boundary(contentType: contentType) else {
+                    throw APIError.badRequest("expected a multipart/form-data body with a part named 'file'")
+                }
+                let form: MultipartForm
+                do {
+                    form = try MultipartForm(body: try await bytes(request), boundary: boundary)
+                } catch let e as MultipartForm.Malformed {
+                    throw APIError.badRequest("malformed multipart body: \(e.description)")
+                }
+                guard let file = form.parts.first(where: { $0.name == "file" }) else {
+                    throw APIError.badRequest("expected a multipart/form-data body with a part named 'file'")
+                }
+                let result = await offload { Result { try UploadedExport(bytes: file.body, resource: resource, filename: file.filename) } }
+                let export: UploadedExport
+                switch result {
+                case .success(let e): export = e
+                case .failure(let error): throw APIError.badRequest("the file cannot be read as a DSX \(resource) export: \(error)")
+                }
+                let answers = try await kind.add(Kind.records(of: export), portfolio: portfolio, deduplicate: !compatOriginal)
+                var w = JSONWriter(capacity: 1 << 12)
+                w.beginObject()
+                writeCreatedAndExisting(answers, kind, to: &w)
+                w.key("problems")
+                w.beginArray()
+                for p in export.problems { w.string(p) }
+                w.endArray()
+                w.endObject()
+                return jsonResponse(.ok, w.bytes)
+            }
+        }
+        guard !compatOriginal else { return }
+        api.post(RouterPath("\(resource)/batch")) { request, _ in
+            await respond(request) {
+                let portfolio = try await requestPortfolio(request)
+                guard case .array(let items) = try await json(request) else {
+                    throw APIError.badRequest("expected an array of \(resource)")
+                }
+                guard items.count <= Self.batchLimit else {
+                    throw APIError(status: .contentTooLarge, message: "a batch holds at most \(Self.batchLimit) records, not \(items.count)")
+                }
+                var records: [Kind.Record] = []
+                records.reserveCapacity(items.count)
+                for (i, item) in items.enumerated() {
+                    do {
+                        records.append(try Kind.read(item))
+                    } catch let e as RecordError {
+                        throw APIError.badRequest("item \(i): \(e.message)")
+                    }
+                }
+                let answers = try await kind.add(records, portfolio: portfolio, deduplicate: true)
+                var w = JSONWriter(capacity: 1 << 16)
+                w.beginObject()
+                writeCreatedAndExisting(answers, kind, to: &w)
+                w.endObject()
+                return jsonResponse(.ok, w.bytes)
+            }
+        }
+    }
+
+    // MARK: Authentication
+
+    private func registerUser(_ request: Request) async throws -> Response {
+        let body = try await json(request)
+        guard case .string(let username)? = body["username"], !username.isEmpty else { throw APIError.badRequest("username: expected a non-empty string") }
+        guard case .string(let password)? = body["password"], !password.isEmpty else { throw APIError.badRequest("password: expected a non-empty string") }
+        var email = ""
+        if let value = body["email"] {
+            switch value {
+            case .string(let s): email = s
+            case .null: break
+            default: throw APIError.badRequest("email: expected a string")
+            }
+        }
+        let cost = bcryptCost
+        let hash = await offload { Bcrypt.hash(password, cost: cost) }
+        guard try await store.addUser(username: username, email: email, passwordHash: hash) else {
+            throw APIError(status: .conflict, message: "the username '\(username)' is taken")
+        }
+        return tokenResponse(username)
+    }
+
+    private func logIn(_ request: Request) async throws -> Response {
+        let body = try await json(request)
+        guard case .string(let username)? = body["username"], case .string(let password)? = body["password"] else {
+            throw APIError.badRequest("expected username and password")
+        }
+        let user = try await store.user(named: username)
+        let hash = user?.passwordHash ?? unknownUserHash
+        let valid = await offload { Bcrypt.verify(password, hash: hash) }
+        guard user != nil, valid else { throw APIError.unauthorized("bad credentials") }
+        return tokenResponse(username)
+    }
+
+    private func tokenResponse(_ username: String) -> Response {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("username"); w.string(username)
+        w.key("token"); w.string(signer.token(for: username))
+        w.endObject()
+        return jsonResponse(.ok, w.bytes)
+    }
+
+    /// The calling user's id, from `Authorization: Token_<jwt>`.
+    private func caller(_ request: Request) async throws -> Int64 {
+        guard let header = request.headers[.authorization], header.hasPrefix("Token_") else {
+            throw APIError.unauthorized("missing Authorization: Token_<jwt> header")
+        }
+        let username: String
+        do {
+            username = try signer.subject(of: String(header.dropFirst(6)))
+        } catch {
+            throw APIError.unauthorized(error.description)
+        }
+        guard let user = try await store.user(named: username) else { throw APIError.unauthorized("the token's user does not exist") }
+        return user.id
+    }
+
+    // MARK: Helpers
+
+    private func requestPortfolio(_ request: Request) async throws -> Int64 {
+        let owner = try await caller(request)
+        guard let text = request.uri.queryParameters["portfolioId"] else { throw APIError.badRequest("portfolioId: missing") }
+        guard let id = Int64(text) else { throw APIError.badRequest("portfolioId: expected an integer, found '\(text)'") }
+        return try await ownedPortfolio(id, owner: owner).id
+    }
+
+    /// The caller's portfolio; another user's is "not found", as a missing one.
+    private func ownedPortfolio(_ id: Int64, owner: Int64) async throws -> PortfolioRecord {
+        guard let p = try await store.portfolio(id: id, owner: owner) else { throw APIError.notFound("portfolio \(id) not found") }
+        return p
+    }
+
+    private func pathId(_ context: BasicRequestContext) throws -> Int64 {
+        let text = context.parameters.get("id") ?? ""
+        guard let id = Int64(text) else { throw APIError.badRequest("expected a numeric id, found '\(text)'") }
+        return id
+    }
+
+    private func bytes(_ request: Request) async throws -> [UInt8] {
+        var request = request
+        do {
+            return Array(try await request.collectBody(upTo: Self.bodyLimit).readableBytesView)
+        } catch {
+            throw APIError(status: .contentTooLarge, message: "the body is larger than \(Self.bodyLimit) bytes")
+        }
+    }
+
+    private func json(_ request: Request) async throws -> JSONValue {
+        let body = try await bytes(request)
+        do {
+            return try JSONValue.parse(body)
+        } catch {
+            throw APIError.badRequest(error.description)
+        }
+    }
+
+    /// `"created": […], "existing": […]` of a batch or an upload.
+    private func writeCreatedAndExisting<Kind: OperationKind>(_ answers: [(Kind.Record, created: Bool)], _: Kind, to w: inout JSONWriter) {
+        w.key("created")
+        w.beginArray()
+        for (r, created) in answers where created { Kind.write(r, to: &w) }
+        w.endArray()
+        w.key("existing")
+        w.beginArray()
+        for (r, created) in answers where !created { Kind.write(r, to: &w) }
+        w.endArray()
+    }
+
+    private func portfolioResponse(_ p: PortfolioRecord, _ status: HTTPResponse.Status) -> Response {
+        var w = JSONWriter()
+        p.write(to: &w)
+        return jsonResponse(status, w.bytes)
+    }
+
+    private func recordResponse<Kind: OperationKind>(_ record: Kind.Record, _: Kind, _ status: HTTPResponse.Status) -> Response {
+        var w = JSONWriter()
+        Kind.write(record, to: &w)
+        return jsonResponse(status, w.bytes)
+    }
+
+    /// Runs a handler, answering its refusals (and anything unexpected, as a 500) as JSON.
+    private func respond(_ request: Request, _ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let e as APIError {
+            return e.response(path: request.uri.path)
+        } catch {
+            return APIError(status: .internalServerError, message: "\(error)").response(path: request.uri.path)
+        }
+    }
+}
+
+/// Runs CPU-heavy work (bcrypt) off the concurrency pool's few threads.
+private func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+}

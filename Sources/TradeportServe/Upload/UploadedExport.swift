@@ -1,0 +1,50 @@
+import Foundation
+import TradeportBalances
+import TradeportCore
+import TradeportFormats
+
+/// A DSX export uploaded to `…/uploadFile`, read by tradeport's own adapters and mapped to the
+/// server's records as `push` maps them.
+struct UploadedExport {
+    var trades: [TradeRecord] = []
+    var transactions: [TransactionRecord] = []
+    /// Rows not stored and why: conversion rejects, and operations the server's model cannot hold.
+    var problems: [String] = []
+
+    /// Reads `bytes` as the export of `resource` (`trades` or `transactions`).
+    init(bytes: ArraySlice<UInt8>, resource: String, filename: String?) throws {
+        let formatId = resource == "trades" ? "dsx-trades" : "dsx-transactions"
+        guard let adapter = FormatRegistry.builtIn.adapter(id: formatId) else { throw ServeError("no \(formatId) adapter") }
+        // The adapters read files: the upload goes to a private temporary one, removed after.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tradeport-upload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = (filename.map { ($0 as NSString).lastPathComponent }).flatMap { $0.isEmpty ? nil : $0 } ?? "upload.csv"
+        let path = directory.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let collector = DocumentCollector()
+        let conversion = Conversion(options: ConversionOptions(portfolio: "upload"), sink: collector)
+        try conversion.add(try SourceInput(path: path), adapter: adapter)
+        try conversion.finish()
+        let document = collector.document
+        for r in document.rejected {
+            problems.append("row \(r.source.row): " + r.errors.map(\.message).joined(separator: "; "))
+        }
+        for portfolio in document.portfolios {
+            for t in portfolio.trades {
+                switch BalancesMapping.record(t) {
+                case .success(let record): trades.append(record)
+                case .failure(let refusal): problems.append("row \(refusal.source.row): \(refusal.reason)")
+                }
+            }
+            for t in portfolio.transactions {
+                switch BalancesMapping.record(t) {
+                case .success(let record)?: transactions.append(record)
+                case .failure(let refusal)?: problems.append("row \(refusal.source.row): \(refusal.reason)")
+                case nil: break  // skipped by the conversion already (not complete)
+                }
+            }
+        }
+    }
+}

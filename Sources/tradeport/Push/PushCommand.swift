@@ -1,0 +1,294 @@
+import ArgumentParser
+import Foundation
+import TradeportBalances
+import TradeportCore
+import TradeportPush
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct PushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Load exports into portfolios of a balances server, sending only what it lacks.",
+        discussion: """
+            The inputs are FILEs as for 'convert' (exports, or canonical JSON documents ending in \
+            .json), or a --manifest naming, per server portfolio, its inputs, formats and options. \
+            Each portfolio is found by name (created when missing unless --no-create); what it \
+            already holds is read first, and only the operations whose value id (the operation's \
+            external id, else its canonical id) it lacks are sent: a re-run sends nothing, and a \
+            re-run after an interruption sends exactly the rest.
+
+            The server is --server or TRADEPORT_SERVER, with its context path \
+            (http://localhost:9999/bcv). Credentials never go on the command line: \
+            TRADEPORT_TOKEN, or a token in --token-file, or TRADEPORT_USERNAME and \
+            TRADEPORT_PASSWORD (with --register to create the account first).
+
+            A summary per portfolio goes to standard error: sent, already present, failed.
+
+            EXIT CODES:
+              0  every operation is on the server (sent now or already there)
+              1  some rows were rejected by the conversion, or some operations could not be
+                 mapped to the server's model: the rest was loaded
+              2  usage error, or an unreadable or unrecognized input: nothing sent
+              3  the server refused (a 4xx answer, shown with its message) or could not be
+                 reached after retries: what was sent before stays, a re-run sends the rest
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Exports or canonical JSON documents to push.", valueName: "FILE"))
+    var files: [String] = []
+
+    @Option(help: ArgumentHelp("A JSON manifest naming, per portfolio, its inputs (see the README).", valueName: "FILE"))
+    var manifest: String?
+
+    @Option(help: ArgumentHelp("Read every FILE as this format (see 'tradeport formats').", valueName: "ID"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("Put every operation of the FILEs in the server portfolio NAME.", valueName: "NAME"))
+    var portfolio = "main"
+
+    @Flag(help: "One portfolio per sub-account of the source, named after it.")
+    var splitAccounts = false
+
+    @Option(help: ArgumentHelp("The zone of the sources' local times (an IANA name like Europe/Moscow).", valueName: "TZ"))
+    var timezone: String?
+
+    @Option(help: ArgumentHelp("The server with its context path (default: TRADEPORT_SERVER).", valueName: "URL"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("A file holding the token (instead of TRADEPORT_TOKEN or a username and password).", valueName: "FILE"))
+    var tokenFile: String?
+
+    @Flag(help: "Create the account TRADEPORT_USERNAME with TRADEPORT_PASSWORD first (log in when it exists).")
+    var register = false
+
+    @Flag(help: "Stop when a portfolio does not exist instead of creating it.")
+    var noCreate = false
+
+    @Flag(help: "Print what would be sent (JSON Lines on standard output) and send nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Requests in flight at once.", valueName: "N"))
+    var concurrency = 4
+
+    @Option(help: ArgumentHelp("Operations per batch request, when the server takes batches.", valueName: "N"))
+    var batchSize = 1000
+
+    @Option(help: ArgumentHelp("Attempts per request on connection errors and 5xx answers, pausing 0.5 s, 1, 2, 4, 8 between them.", valueName: "N"))
+    var attempts = 6
+
+    @Flag(name: [.short, .long], help: "Print no summary and no progress.")
+    var quiet = false
+
+    func validate() throws {
+        if manifest == nil && files.isEmpty { throw ValidationError("give FILEs to push or a --manifest") }
+        if manifest != nil && !files.isEmpty { throw ValidationError("give either FILEs or a --manifest, not both") }
+        if files.contains("-") { throw ValidationError("push reads files, not standard input") }
+        if portfolio.isEmpty { throw ValidationError("--portfolio needs a name") }
+        if concurrency < 1 || concurrency > 64 { throw ValidationError("--concurrency must be 1 to 64") }
+        if batchSize < 1 || batchSize > 10_000 { throw ValidationError("--batch-size must be 1 to 10000") }
+        if attempts < 1 { throw ValidationError("--attempts must be at least 1") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let plan: PushPlan
+        if let manifest {
+            plan = try PushPlan.fromManifest(try PushManifest.read(manifest))
+        } else {
+            plan = try PushPlan.fromFiles(files, format: format, portfolio: portfolio, splitAccounts: splitAccounts, timezone: timezone)
+        }
+        if !quiet {
+            for report in plan.reports { printStandardError(conversionSummary(report)) }
+            for line in plan.notLoaded { printError(line) }
+        }
+        let serverURL = server ?? environment["TRADEPORT_SERVER"]
+        if dryRun {
+            try await printDryRun(plan, server: serverURL, environment: environment)
+            if plan.rejectedRows > 0 || plan.loads.contains(where: { !$0.refused.isEmpty }) {
+                throw CommandFailure(message: "", status: ExitStatus.rowsRejected)
+            }
+            return
+        }
+        guard let serverURL, !serverURL.isEmpty else {
+            throw CommandFailure(message: "no server: give --server URL or set TRADEPORT_SERVER (e.g. http://localhost:9999/bcv)")
+        }
+        let client = BalancesClient(base: serverURL, connections: concurrency, retry: RetryPolicy(attempts: attempts))
+        let outcomes: [PortfolioOutcome]
+        let failure: ServerFailure?
+        do {
+            let token = try await authenticate(client, environment: environment)
+            let progress = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
+            var logIn: (@Sendable () async throws -> String)?
+            if let username = environment["TRADEPORT_USERNAME"], !username.isEmpty,
+               let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty {
+                logIn = { try await client.logIn(username: username, password: password) }
+            }
+            let engine = PushEngine(
+                client: client.with(token: token),
+                options: PushOptions(concurrency: concurrency, batchSize: batchSize, createPortfolios: !noCreate),
+                progress: progress, logIn: logIn)
+            (outcomes, failure) = await engine.push(plan.loads)
+            await progress?.finish()
+        } catch let f as ServerFailure {
+            await client.shutdown()
+            throw CommandFailure(message: f.description, status: ExitStatus.serverFailure)
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        await client.shutdown()
+        if !quiet { printStandardError(summary(outcomes, plan: plan, server: serverURL)) }
+        if let failure { throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure) }
+        if plan.rejectedRows > 0 || outcomes.contains(where: { $0.failed > 0 }) {
+            throw CommandFailure(message: "", status: ExitStatus.rowsRejected)
+        }
+    }
+
+    /// A token: TRADEPORT_TOKEN, --token-file, or a login (after registering, with --register).
+    private func authenticate(_ client: BalancesClient, environment: [String: String]) async throws -> String {
+        if !register {
+            if let token = environment["TRADEPORT_TOKEN"], !token.isEmpty { return token }
+            if let tokenFile {
+                guard let data = FileManager.default.contents(atPath: tokenFile) else {
+                    throw CommandFailure(message: "cannot read the token file \(tokenFile)")
+                }
+                let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if token.isEmpty { throw CommandFailure(message: "the token file \(tokenFile) is empty") }
+                return token
+            }
+        }
+        guard let username = environment["TRADEPORT_USERNAME"], !username.isEmpty,
+              let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty
+        else {
+            throw CommandFailure(message: register
+                ? "--register needs TRADEPORT_USERNAME and TRADEPORT_PASSWORD in the environment"
+                : "no credentials: set TRADEPORT_TOKEN, give --token-file, or set TRADEPORT_USERNAME and TRADEPORT_PASSWORD")
+        }
+        if register {
+            let email = environment["TRADEPORT_EMAIL"] ?? ""
+            if let token = try await client.register(username: username, password: password, email: email) { return token }
+        }
+        return try await client.logIn(username: username, password: password)
+    }
+
+    /// Prints, as JSON Lines, the records that would be sent: all of them, or, when a server and
+    /// credentials are at hand, those the server lacks (reading only).
+    private func printDryRun(_ plan: PushPlan, server: String?, environment: [String: String]) async throws {
+        guard let server, !server.isEmpty else {
+            try await printPlanned(plan, reader: nil)
+            return
+        }
+        if register { throw CommandFailure(message: "--dry-run does not register; drop --register") }
+        let client = BalancesClient(base: server, connections: concurrency, retry: RetryPolicy(attempts: attempts))
+        do {
+            try await printPlanned(plan, reader: client.with(token: try await authenticate(client, environment: environment)))
+        } catch let f as ServerFailure {
+            await client.shutdown()
+            throw CommandFailure(message: f.description, status: ExitStatus.serverFailure)
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        await client.shutdown()
+    }
+
+    private func printPlanned(_ plan: PushPlan, reader: BalancesClient?) async throws {
+        var out = FileHandleOutput()
+        var total = 0
+        for load in plan.loads {
+            var trades = load.trades
+            var transactions = load.transactions
+            var exists = false
+            if let reader, let p = try await reader.portfolio(named: load.name) {
+                exists = true
+                let heldTrades = Set(try await reader.valueIds(TradeRecord.self, portfolio: p.id).compactMap { $0 })
+                let heldTransactions = Set(try await reader.valueIds(TransactionRecord.self, portfolio: p.id).compactMap { $0 })
+                trades.removeAll { $0.valueId.map(heldTrades.contains) ?? false }
+                transactions.removeAll { $0.valueId.map(heldTransactions.contains) ?? false }
+            }
+            for r in trades { out.line(portfolio: load.name, resource: "trades", record: r) }
+            for r in transactions { out.line(portfolio: load.name, resource: "transactions", record: r) }
+            total += trades.count + transactions.count
+            if !quiet {
+                let note = reader == nil ? "" : exists ? " (the server lacks these)" : " (the portfolio would be created)"
+                printError("dry run: \(load.name): would send \(SummaryText.plural(trades.count, "trade")) and \(SummaryText.plural(transactions.count, "transaction"))\(note)"
+                           + (load.refused.isEmpty ? "" : "; \(load.refused.count) cannot be mapped"))
+                for r in load.refused.prefix(10) { printError("  not sent: \(r)") }
+            }
+        }
+        out.flush()
+    }
+
+    private func conversionSummary(_ report: ConversionReport) -> String {
+        SummaryText.make(report, output: "-", written: true, strict: false)
+    }
+
+    private func summary(_ outcomes: [PortfolioOutcome], plan: PushPlan, server: String) -> String {
+        var lines = ["pushed to \(server):"]
+        let width = outcomes.map(\.name.count).max() ?? 0
+        for o in outcomes {
+            var line = "  \(o.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(o.sent) sent, \(o.alreadyPresent) already present, \(o.failed) failed"
+            if o.heldTwice > 0 { line += " (\(o.heldTwice) held more than once by the server before this run)" }
+            if let stopped = o.stopped { line += " — stopped: \(stopped)" }
+            lines.append(line)
+        }
+        if outcomes.count > 1 {
+            let sent = outcomes.reduce(0) { $0 + $1.sent }, present = outcomes.reduce(0) { $0 + $1.alreadyPresent }
+            let failed = outcomes.reduce(0) { $0 + $1.failed }
+            lines.append("  total: \(sent) sent, \(present) already present, \(failed) failed")
+        }
+        for load in plan.loads {
+            if load.incomplete > 0 {
+                lines.append("  \(load.name): \(SummaryText.plural(load.incomplete, "transaction")) not complete, not sent (the server takes complete ones only)")
+            }
+            for r in load.refused.prefix(10) { lines.append("  \(load.name): not sent: \(r)") }
+            if load.refused.count > 10 { lines.append("  \(load.name): … and \(load.refused.count - 10) more not sent") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Buffered JSON Lines on standard output.
+private struct FileHandleOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func line<R: OperationRecord>(portfolio: String, resource: String, record: R) {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("portfolio"); w.string(portfolio)
+        w.key("resource"); w.string(resource)
+        w.key("record")
+        var r = JSONWriter()
+        record.write(to: &r, secondsAlways: true)
+        w.raw(r.bytes)
+        w.endObject()
+        buffer += w.bytes
+        buffer.append(0x0A)
+        if buffer.count > 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A one-line progress display on standard error (a terminal).
+actor TerminalProgress: PushProgress {
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private var drawn = false
+
+    func update(portfolio: String, settled: Int, of total: Int) {
+        let now = ContinuousClock.now
+        guard settled == total || now - lastDraw > .milliseconds(100) else { return }
+        lastDraw = now
+        drawn = true
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(portfolio): \(settled)/\(total)".utf8))
+    }
+
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// A bulk load for `tradeport push --manifest`: per server portfolio, the inputs it is made of.
+///
+/// JSON, because the project already reads and writes JSON everywhere (no parser to add), its
+/// decoding errors name the exact path (`portfolios[2].inputs[0].format`), and it is what scripts
+/// generating a manifest write most easily.
+///
+/// ```json
+/// {"portfolios": [
+///   {"name": "DSX Invest", "account": "Invest", "inputs": ["trades.csv", "transactions.csv"]},
+///   {"name": "Examples", "inputs": [{"path": "other.csv", "format": "dsx-trades"}], "timezone": "UTC"}
+/// ]}
+/// ```
+struct PushManifest: Decodable {
+    var portfolios: [Entry]
+
+    struct Entry: Decodable {
+        /// The portfolio's name on the server.
+        var name: String
+        /// The exports (or canonical JSON documents, `.json`) its operations come from.
+        var inputs: [Input]
+        /// Only the operations of this sub-account of the inputs (as `--split-accounts` names
+        /// portfolios; for a canonical document, its portfolio of that name). Without it, all.
+        var account: String?
+        /// The zone of the inputs' local times (an IANA name), as `--timezone`.
+        var timezone: String?
+    }
+
+    struct Input: Decodable {
+        var path: String
+        /// A format id (`tradeport formats`); detected when absent.
+        var format: String?
+
+        init(from decoder: any Decoder) throws {
+            if let path = try? decoder.singleValueContainer().decode(String.self) {
+                self.path = path
+                return
+            }
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            path = try c.decode(String.self, forKey: .path)
+            format = try c.decodeIfPresent(String.self, forKey: .format)
+        }
+
+        private enum CodingKeys: String, CodingKey { case path, format }
+    }
+
+    /// Reads a manifest; relative input paths are taken from the manifest's directory.
+    static func read(_ path: String) throws -> PushManifest {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(message: "cannot read the manifest \(path)")
+        }
+        var manifest: PushManifest
+        do {
+            manifest = try JSONDecoder().decode(PushManifest.self, from: data)
+        } catch let error as DecodingError {
+            throw CommandFailure(message: "\(path): not a valid manifest: \(describe(error))")
+        } catch {
+            throw CommandFailure(message: "\(path): not a valid manifest: \(error)")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var names: Set<String> = []
+        for i in manifest.portfolios.indices {
+            let entry = manifest.portfolios[i]
+            if entry.name.isEmpty { throw CommandFailure(message: "\(path): portfolios[\(i)].name is empty") }
+            if entry.inputs.isEmpty { throw CommandFailure(message: "\(path): portfolios[\(i)] (\(entry.name)) has no inputs") }
+            if !names.insert(entry.name).inserted {
+                throw CommandFailure(message: "\(path): the portfolio '\(entry.name)' is named twice")
+            }
+            for j in entry.inputs.indices {
+                let given = entry.inputs[j].path
+                let url = given.hasPrefix("/") ? URL(fileURLWithPath: given) : directory.appendingPathComponent(given)
+                manifest.portfolios[i].inputs[j].path = url.standardized.path
+            }
+        }
+        if manifest.portfolios.isEmpty { throw CommandFailure(message: "\(path): the manifest names no portfolio") }
+        return manifest
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func at(_ path: [any CodingKey]) -> String {
+            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(at(context.codingPath + [key])): missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(at(context.codingPath)): \(context.debugDescription)"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)" : "\(at(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TradeportServe
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a balances server (the API 'push' speaks) over a SQLite file.",
+        discussion: """
+            Speaks the original balances server's API under --context-path, plus: a post of a \
+            trade or transaction whose value id (tradeValueId, transactionValueId) the portfolio \
+            already holds is answered 409 with the held record and not stored again; and \
+            POST /trades/batch and /transactions/batch take an array and answer \
+            {"created": […], "existing": […]}. --compat-original turns both off, to behave as the \
+            original. …/uploadFile reads DSX exports with tradeport's adapters.
+
+            Passwords are kept as bcrypt hashes. Tokens are JWTs (HS256, one hour) signed with \
+            TRADEPORT_JWT_SECRET, or with a secret generated on first start and kept beside the \
+            database (jwt-secret). Once listening, a line 'listening on URL' goes to standard error.
+
+            Exits 0 when stopped by SIGTERM or SIGINT, 2 when it cannot start (a port in use, a \
+            database that cannot be opened).
+            """
+    )
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "HOST"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port (0: any free one, reported when listening).", valueName: "PORT"))
+    var port = 9999
+
+    @Option(help: ArgumentHelp("The SQLite file (created, with its directory, on first start).", valueName: "FILE"))
+    var database = "tradeport-data/balances.sqlite"
+
+    @Option(help: ArgumentHelp("The path every call is under.", valueName: "PATH"))
+    var contextPath = "/bcv"
+
+    @Flag(help: "Behave as the original server: store duplicate posts, no batch endpoint.")
+    var compatOriginal = false
+
+    @Option(help: ArgumentHelp("bcrypt's cost for new passwords (4 to 31).", valueName: "N"))
+    var bcryptCost = 10
+
+    @Flag(help: "Log each request's problems (warnings and worse are always logged).")
+    var verbose = false
+
+    func validate() throws {
+        if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
+        if !(4...31).contains(bcryptCost) { throw ValidationError("--bcrypt-cost must be 4 to 31") }
+        if database.isEmpty { throw ValidationError("--database needs a file") }
+    }
+
+    func run() async throws {
+        var configuration = BalancesServer.Configuration()
+        configuration.host = host
+        configuration.port = port
+        configuration.databasePath = database
+        configuration.contextPath = contextPath
+        configuration.compatOriginal = compatOriginal
+        configuration.bcryptCost = UInt8(bcryptCost)
+        configuration.logLevel = verbose ? .info : .warning
+        // The server stops gracefully on SIGTERM and SIGINT (its service group watches them);
+        // the process-wide handlers that end a conversion at once must not run first.
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let host = self.host, contextPath = self.contextPath, database = self.database, compat = compatOriginal
+        do {
+            try await BalancesServer.run(configuration) { port in
+                let path = contextPath.hasPrefix("/") ? contextPath : "/" + contextPath
+                printStandardError("tradeport serve: listening on http://\(host):\(port)\(path == "/" ? "" : path) (database \(database)\(compat ? ", original's behaviour" : ""))\n")
+            }
+        } catch let error as ServeError {
+            throw CommandFailure(message: error.message)
+        } catch {
+            throw CommandFailure(message: "serve: \(error)")
+        }
+    }
+}

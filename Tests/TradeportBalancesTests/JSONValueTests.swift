@@ -1,0 +1,63 @@
+import Testing
+import TradeportBalances
+import TradeportCore
+
+@Suite("JSON with exact numbers")
+struct JSONValueTests {
+    @Test func numbersKeepTheirText() throws {
+        let v = try JSONValue.parse(#"{"a": 0.00000051, "b": -12, "c": 1.5E-7, "d": 123456789012345678901234567890.12345678}"#)
+        #expect(v["a"] == .number("0.00000051"))
+        #expect(v["c"] == .number("1.5E-7"))
+        #expect(v["d"] == .number("123456789012345678901234567890.12345678"))
+    }
+
+    @Test func jsonNumbersBecomeExactDecimals() {
+        #expect(ExactDecimal(jsonNumber: "0.0003597")?.description == "0.0003597")
+        #expect(ExactDecimal(jsonNumber: "1.5E-7")?.description == "0.00000015")
+        #expect(ExactDecimal(jsonNumber: "25e2")?.description == "2500")
+        #expect(ExactDecimal(jsonNumber: "-0.10")?.description == "-0.1")
+        #expect(ExactDecimal(jsonNumber: "1,5") == nil)
+        #expect(ExactDecimal(jsonNumber: "1e400") == nil)
+        #expect(ExactDecimal(jsonNumber: "1e+2")?.description == "100")
+        #expect(ExactDecimal(jsonNumber: "1e++2") == nil)
+    }
+
+    @Test func stringsAndEscapes() throws {
+        let v = try JSONValue.parse(#"["a\"b", "\u00e9\ud83d\ude00", "O'Brien; DROP TABLE trades;--"]"#)
+        #expect(v == .array([.string("a\"b"), .string("é😀"), .string("O'Brien; DROP TABLE trades;--")]))
+    }
+
+    @Test(arguments: [
+        "", "{", #"{"a" 1}"#, "[1,]", "01", "1.", "-", #""abc"#, "tru", "[1] x", #"{"a":1,}"#, "\"\u{01}\"",
+        String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
+    ])
+    func malformedTextIsAnErrorWithAPlace(_ text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func writerEscapesAndNests() throws {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("name"); w.string("a \"quoted\"\nname\\")
+        w.key("list"); w.beginArray(); w.number(ExactDecimal(jsonNumber: "0.1")!); w.null(); w.bool(true); w.endArray()
+        w.key("empty"); w.beginObject(); w.endObject()
+        w.endObject()
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text == #"{"name":"a \"quoted\"\nname\\","list":[0.1,null,true],"empty":{}}"#)
+        #expect(try JSONValue.parse(w.bytes)["name"] == .string("a \"quoted\"\nname\\"))
+    }
+}
+
+@Suite("Skimming a member of each element")
+struct JSONSkimTests {
+    @Test func findsTheMemberAndSkipsTheRest() throws {
+        let text = #"[{"id": 1, "nested": {"tradeValueId": "inner"}, "tradeValueId": "a\"b", "x": [1, {"y": null}]}, {"tradeValueId": 42}, {}, {"tradeValueId": null}, {"trade\u0056alueId": "escaped"}]"#
+        #expect(try JSONValue.member("tradeValueId", ofEachElementOf: Array(text.utf8)) == ["a\"b", "42", nil, nil, "escaped"])
+        #expect(try JSONValue.member("tradeValueId", ofEachElementOf: Array("[]".utf8)) == [])
+    }
+
+    @Test(arguments: ["", "{}", "[1]", #"[{"a": 1,}]"#, #"[{"a": "x}]"#, "[{}] x", #"[{"a": 01}]"#])
+    func rejectsWhatIsNotAnArrayOfObjects(_ text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.member("a", ofEachElementOf: Array(text.utf8)) }
+    }
+}

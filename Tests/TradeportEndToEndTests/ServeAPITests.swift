@@ -1,0 +1,248 @@
+import Foundation
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import Testing
+import TradeportBalances
+import TradeportCore
+import TradeportPush
+import TradeportServe
+
+/// `tradeport serve`'s API called directly, as the balances apps and other clients would.
+@Suite("tradeport serve's API, end to end", .serialized)
+struct ServeAPITests {
+    static let trade = #"""
+        {"dateTime": "2019-11-25T08:08:44", "instrument": "eos-btc", "tradeType": "Buy", "tradedQuantity": 1,
+         "tradedQuantityCurrency": "eos", "tradedPrice": 0.0003597, "tradedPriceCurrency": "btc",
+         "commission": 0.0025, "commissionCurrency": "eos", "tradeValueId": "37605094"}
+        """#
+    static let transaction = #"""
+        {"dateTime": "2019-11-27T15:29:00", "transactionType": "Deposit", "currency": "btc", "amount": 0.00028643,
+         "commission": 0, "transactionStatus": "Complete", "transactionValueId": "3765477"}
+        """#
+
+    /// A portfolio of `owner`'s with one trade and one transaction.
+    private func seed(_ owner: BalancesClient, name: String = "Mine") async throws -> (portfolio: Int64, trade: Int64, transaction: Int64) {
+        let p = try await owner.createPortfolio(named: name)
+        let t = try await owner.call(.POST, "/trades", query: [("portfolioId", "\(p.id)")], body: Array(Self.trade.utf8))
+        let x = try await owner.call(.POST, "/transactions", query: [("portfolioId", "\(p.id)")], body: Array(Self.transaction.utf8))
+        #expect(t.status == 200 && x.status == 200)
+        guard case .number(let tid)? = t.json?["id"], case .number(let xid)? = x.json?["id"] else { throw RecordError("no ids") }
+        return (p.id, Int64(tid)!, Int64(xid)!)
+    }
+
+    @Test func oneUserCannotReadWriteOrDeleteAnothersData() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        let mallory = server.client().with(token: try await server.register("mallory"))
+        let (p, t, x) = try await seed(alice)
+        let q = [("portfolioId", "\(p)")]
+        let attempts: [(HTTPMethod, String, [(String, String)], String?)] = [
+            (.GET, "/portfolios/\(p)", [], nil),
+            (.GET, "/portfolios/by_name/Mine", [], nil),
+            (.DELETE, "/portfolios/\(p)", [], nil),
+            (.GET, "/trades", q, nil), (.GET, "/trades/\(t)", q, nil), (.DELETE, "/trades/\(t)", q, nil),
+            (.POST, "/trades", q, Self.trade), (.POST, "/trades/batch", q, "[\(Self.trade)]"),
+            (.GET, "/transactions", q, nil), (.GET, "/transactions/\(x)", q, nil), (.DELETE, "/transactions/\(x)", q, nil),
+            (.POST, "/transactions", q, Self.transaction), (.POST, "/transactions/batch", q, "[\(Self.transaction)]"),
+        ]
+        for (method, path, query, body) in attempts {
+            let a = try await mallory.call(method, path, query: query, body: body.map { Array($0.utf8) })
+            #expect(a.status == 404, "\(method) \(path) answered \(a.status)")
+        }
+        // Mallory's own portfolio id with Alice's operation ids reaches nothing either.
+        let own = try await mallory.createPortfolio(named: "Mine")
+        #expect(try await mallory.call(.GET, "/trades/\(t)", query: [("portfolioId", "\(own.id)")]).status == 404)
+        #expect(try await mallory.call(.DELETE, "/transactions/\(x)", query: [("portfolioId", "\(own.id)")]).status == 404)
+        #expect(try await mallory.portfolios().map(\.name) == ["Mine"])
+        // Alice's data is untouched.
+        #expect(try await alice.records(TradeRecord.self, portfolio: p).count == 1)
+        #expect(try await alice.records(TransactionRecord.self, portfolio: p).count == 1)
+        #expect(try await alice.call(.DELETE, "/trades/\(t)", query: q).status == 200)
+        #expect(try await alice.records(TradeRecord.self, portfolio: p).isEmpty)
+        await alice.shutdown()
+        await mallory.shutdown()
+    }
+
+    @Test func callsWithoutOrWithABadOrExpiredTokenAreRefused() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        _ = try await server.register("alice")
+        let signer = TokenSigner(secret: Array(ServerProcess.secret.utf8))
+        let expired = signer.token(for: "alice", now: Int64(Date().timeIntervalSince1970) - 3601)
+        let otherSecret = TokenSigner(secret: Array("another secret".utf8)).token(for: "alice")
+        let unknownUser = signer.token(for: "nobody")
+        let tokens: [String?] = [nil, "garbage", "a.b.c", expired, otherSecret, unknownUser]
+        for token in tokens {
+            let client = BalancesClient(base: server.base, token: token, retry: RetryPolicy(attempts: 1))
+            let a = try await client.call(.GET, "/portfolios")
+            #expect(a.status == 401, "token \(token ?? "none") answered \(a.status)")
+            #expect(!BalancesClient.message(a).isEmpty)
+            await client.shutdown()
+        }
+        let expiredAnswer = try await BalancesClient(base: server.base, token: expired, retry: RetryPolicy(attempts: 1)).shutdownAfter {
+            try await $0.call(.GET, "/portfolios")
+        }
+        #expect(BalancesClient.message(expiredAnswer).contains("expired"))
+        let login = server.client()
+        await #expect(throws: ServerFailure.self) { try await login.logIn(username: "alice", password: "wrong") }
+        await #expect(throws: ServerFailure.self) { try await login.logIn(username: "nobody", password: "wrong") }
+        #expect(try await login.register(username: "alice", password: "x", email: "") == nil)
+        await login.shutdown()
+    }
+
+    @Test func malformedJSONAndUnknownValuesGetA4xxWithAMessage() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        let p = try await alice.createPortfolio(named: "P")
+        let q = [("portfolioId", "\(p.id)")]
+        let bodies: [(String, String, String)] = [
+            ("/trades", #"{"dateTime": "2019-11-25T08:08:44", "#, "malformed JSON"),
+            ("/trades", Self.trade.replacingOccurrences(of: #""Buy""#, with: #""Hold""#), "tradeType: expected Buy or Sell, found 'Hold'"),
+            ("/trades", Self.trade.replacingOccurrences(of: "eos-btc", with: "eosbtc"), "instrument"),
+            ("/trades", Self.trade.replacingOccurrences(of: "0.0003597", with: "\"abc\""), "tradedPrice"),
+            ("/trades", Self.trade.replacingOccurrences(of: "2019-11-25T08:08:44", with: "yesterday"), "dateTime"),
+            ("/trades", "[1, 2]", "expected a trade object"),
+            ("/trades/batch", "[\(Self.trade), {\"x\": 1}]", "item 1"),
+            ("/trades/batch", "{}", "expected an array"),
+            ("/transactions", Self.transaction.replacingOccurrences(of: "Deposit", with: "Gift"), "transactionType: expected Deposit or Withdraw"),
+            ("/transactions", Self.transaction.replacingOccurrences(of: "Complete", with: "Failed"), "transactionStatus"),
+            ("/transactions", "\u{FF}\u{FE}", "malformed JSON"),
+            ("/transactions", "", "malformed JSON"),
+        ]
+        for (path, body, message) in bodies {
+            let a = try await alice.call(.POST, path, query: q, body: Array(body.utf8))
+            #expect((400..<500).contains(a.status), "\(path) \(body) answered \(a.status)")
+            #expect(BalancesClient.message(a).contains(message), "\(BalancesClient.message(a))")
+        }
+        #expect(try await alice.call(.POST, "/portfolios", body: Array("{\"name\": 5}".utf8)).status == 400)
+        #expect(try await alice.call(.GET, "/trades", query: [("portfolioId", "x")]).status == 400)
+        #expect(try await alice.call(.GET, "/trades").status == 400)
+        // Nothing was stored, and the server still answers.
+        #expect(try await alice.records(TradeRecord.self, portfolio: p.id).isEmpty)
+        #expect(try await alice.portfolios().count == 1)
+        await alice.shutdown()
+    }
+
+    @Test func quotesAndSQLInValuesAreStoredVerbatim() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice'; DROP TABLE users;--"))
+        let name = #"O'Brien "Family"; DROP TABLE portfolios;-- /%20 ?&=#"#
+        let p = try await alice.createPortfolio(named: name)
+        #expect(p.name == name)
+        #expect(try await alice.portfolio(named: name) == p)
+        #expect(try await alice.portfolios() == [p])
+        var trade = try TradeRecord(json: JSONValue.parse(Self.trade))
+        trade.tradeValueId = #"1' OR '1'='1"; DELETE FROM trades;--"#
+        guard case .created(let stored) = try await alice.post(trade, portfolio: p.id) else { Issue.record("not created"); return }
+        #expect(stored.withoutId == trade)
+        #expect(try await alice.records(TradeRecord.self, portfolio: p.id).map(\.withoutId) == [trade])
+        // The same value id again is answered as a duplicate with the held record.
+        guard case .alreadyPresent(let held) = try await alice.post(trade, portfolio: p.id) else { Issue.record("stored twice"); return }
+        #expect(held == stored)
+        await alice.shutdown()
+    }
+
+    @Test func batchesAnswerWhatWasCreatedAndWhatExisted() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        let p = try await alice.createPortfolio(named: "P")
+        let a = try TradeRecord(json: JSONValue.parse(Self.trade))
+        var b = a
+        b.tradeValueId = "37605095"
+        b.tradedPrice = ExactDecimal(jsonNumber: "123456789012345678.123456789012345678")!
+        let first = try #require(try await alice.postBatch([a], portfolio: p.id))
+        #expect(first.created.map(\.withoutId) == [a] && first.existing.isEmpty)
+        let second = try #require(try await alice.postBatch([a, b, b], portfolio: p.id))
+        #expect(second.created.map(\.withoutId) == [b])
+        #expect(second.existing.map(\.withoutId) == [a, b])
+        let held = try await alice.records(TradeRecord.self, portfolio: p.id)
+        #expect(held.map(\.withoutId) == [a, b])
+        // Read back with all 36 digits: nothing went through a binary float.
+        #expect(held[1].tradedPrice.description == "123456789012345678.123456789012345678")
+        // Deleting the portfolio deletes its operations.
+        #expect(try await alice.call(.DELETE, "/portfolios/\(p.id)").status == 200)
+        #expect(try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)")]).status == 404)
+        await alice.shutdown()
+    }
+
+    @Test func zeroSecondsAreDroppedAsTheOriginalDoes() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        let p = try await alice.createPortfolio(named: "P")
+        let a = try await alice.call(.POST, "/transactions", query: [("portfolioId", "\(p.id)")], body: Array(Self.transaction.utf8))
+        #expect(String(decoding: a.body, as: UTF8.self).contains(#""dateTime":"2019-11-27T15:29","#))
+        #expect(try await alice.records(TransactionRecord.self, portfolio: p.id).first?.dateTime.textWithSeconds == "2019-11-27T15:29:00")
+        await alice.shutdown()
+    }
+}
+
+extension ServeAPITests {
+    /// Uploads a file as the original apps do: multipart part `file`, `csvFileFormat=Dsx`.
+    static func upload(_ path: String, to resource: String, portfolio: Int64, client: BalancesClient, server: ServerProcess) async throws -> (status: Int, json: JSONValue?) {
+        let boundary = "----tradeport-test-\(UUID().uuidString)"
+        var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"export.csv\"\r\nContent-Type: text/csv\r\n\r\n".utf8)
+        body += Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        body += Array("\r\n--\(boundary)--\r\n".utf8)
+        var request = HTTPClientRequest(url: "\(server.base)/\(resource)/uploadFile?portfolioId=\(portfolio)&csvFileFormat=Dsx")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Token_" + (client.token ?? ""))
+        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let response = try await http.execute(request, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 24)
+            try await http.shutdown()
+            return (Int(response.status.code), try? JSONValue.parse(bytes.readableBytesView))
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func anUploadedDSXExportIsStoredAndARepeatedUploadOnlyByTheOriginal(compat: Bool) async throws {
+        let server = try ServerProcess(compat: compat)
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        let p = try await alice.createPortfolio(named: "P")
+        let file = CLI.repositoryRoot + "/formats/samples/dsx-trades-example.csv"
+        let first = try await Self.upload(file, to: "trades", portfolio: p.id, client: alice, server: server)
+        #expect(first.status == 200)
+        guard case .array(let created)? = first.json?["created"] else { Issue.record("no created list"); return }
+        #expect(created.count == 6)
+        let second = try await Self.upload(file, to: "trades", portfolio: p.id, client: alice, server: server)
+        guard case .array(let existing)? = second.json?["existing"] else { Issue.record("no existing list"); return }
+        #expect(existing.count == (compat ? 0 : 6))
+        #expect(try await alice.records(TradeRecord.self, portfolio: p.id).count == (compat ? 12 : 6))
+        // What the upload stored is what push sends for the same file.
+        let doc = try CLI.decode(try CLI.run(["convert", file]).stdoutData)
+        let expected = try doc.portfolios[0].trades.map { try BalancesMapping.record($0).get() }
+        let held = try await alice.records(TradeRecord.self, portfolio: p.id).map(\.withoutId)
+        #expect(Set(held) == Set(expected))
+        let corrupted = try await Self.upload(CLI.fixtures + "/corrupted-trades.csv", to: "trades", portfolio: p.id, client: alice, server: server)
+        guard case .array(let problems)? = corrupted.json?["problems"] else { Issue.record("no problems list"); return }
+        #expect(problems.count == 8)
+        await alice.shutdown()
+    }
+}
+
+extension BalancesClient {
+    /// Runs `body` with this client and shuts it down after.
+    func shutdownAfter<T>(_ body: (BalancesClient) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(self)
+            await shutdown()
+            return result
+        } catch {
+            await shutdown()
+            throw error
+        }
+    }
+}

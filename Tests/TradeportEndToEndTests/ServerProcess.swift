@@ -1,0 +1,142 @@
+import Foundation
+import TradeportPush
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `tradeport serve` on a loopback port with its own database, for a test.
+final class ServerProcess: @unchecked Sendable {
+    /// The secret the test servers sign tokens with, so that tests can make expired ones.
+    static let secret = "tradeport-test-secret-0123456789abcdef"
+
+    let process: Process
+    let directory: String
+    let port: Int
+    let compat: Bool
+    private let logPath: String
+
+    /// `http://127.0.0.1:PORT/bcv`
+    var base: String { "http://127.0.0.1:\(port)/bcv" }
+
+    /// Starts a server on a free port (`--port 0`) over `directory/balances.sqlite` (a new
+    /// directory when `nil`) and waits until it listens.
+    init(directory: String? = nil, compat: Bool = false) throws {
+        self.directory = try directory ?? CLI.temporaryDirectory()
+        self.compat = compat
+        logPath = self.directory + "/serve-\(UUID().uuidString).log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["serve", "--port", "0", "--database", self.directory + "/balances.sqlite", "--bcrypt-cost", "4"]
+            + (compat ? ["--compat-original"] : [])
+        var environment = ProcessInfo.processInfo.environment
+        environment["TRADEPORT_JWT_SECRET"] = Self.secret
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = log
+        try process.run()
+        try log.close()
+        let deadline = Date().addingTimeInterval(30)
+        var found: Int?
+        while found == nil {
+            let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"listening on http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
+                found = Int(text[range].split(separator: ":").last!)
+            } else if !process.isRunning || Date() > deadline {
+                process.terminate()
+                throw ServerStartFailure(log: text)
+            } else {
+                usleep(20_000)
+            }
+        }
+        port = found!
+    }
+
+    struct ServerStartFailure: Error { let log: String }
+
+    /// What the server wrote to standard error.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Stops the server at once (SIGKILL): nothing is flushed or closed on its behalf.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Stops the server as a user would (SIGTERM).
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+
+    /// A client without a token.
+    func client() -> BalancesClient {
+        BalancesClient(base: base, retry: RetryPolicy(attempts: 1))
+    }
+
+    /// A new account's token.
+    func register(_ username: String, password: String = "secret-password") async throws -> String {
+        let client = client()
+        let token: String?
+        do {
+            token = try await client.register(username: username, password: password, email: "\(username)@example.com")
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        await client.shutdown()
+        guard let token else { throw ServerStartFailure(log: "username \(username) taken") }
+        return token
+    }
+
+    /// A client logged in as `username` (shut it down at the end).
+    func logIn(_ username: String, password: String = "secret-password") async throws -> BalancesClient {
+        let client = client()
+        do {
+            return client.with(token: try await client.logIn(username: username, password: password))
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+}
+
+/// Runs `tradeport push` with the credentials in its environment, as a user would.
+enum Push {
+    static func run(
+        _ arguments: [String], server: ServerProcess, username: String = "alice", password: String = "secret-password",
+        in directory: String = CLI.repositoryRoot, environment: [String: String] = [:]
+    ) throws -> CLI.Result {
+        try CLI.run(["push", "--server", server.base] + arguments, in: directory,
+                    environment: ["TRADEPORT_USERNAME": username, "TRADEPORT_PASSWORD": password].merging(environment) { $1 })
+    }
+
+    /// Starts `tradeport push` without waiting for it.
+    static func start(_ arguments: [String], server: ServerProcess, username: String = "alice", stderr: String? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["push", "--server", server.base] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TRADEPORT_USERNAME"] = username
+        environment["TRADEPORT_PASSWORD"] = "secret-password"
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: CLI.repositoryRoot)
+        process.standardOutput = FileHandle.nullDevice
+        if let stderr {
+            _ = FileManager.default.createFile(atPath: stderr, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
+            process.standardError = handle
+            try process.run()
+            try handle.close()
+        } else {
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+        return process
+    }
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Pushes a generated DSX trades export of N operations (default 100,000) into one portfolio of a
+# fresh `tradeport serve` (new SQLite file), then pushes it again (everything already present),
+# and reports operations per second for both. Release build; not a timed test.
+#   bench/push.sh [OPERATIONS] [RUNS]
+# RUNS (default 1) repeats the whole measurement, each time with a fresh server and database.
+# Then, unless COMPAT=0, the same against `serve --compat-original` (no batch endpoint: one post
+# per operation) with COMPAT operations (default 10,000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-100000} runs=${2:-1}
+shared=${SHARED:-../shared}
+bin=$PWD/.build/release/tradeport
+[[ -x $bin ]] || swift build -c release --product tradeport
+
+work=$(mktemp -d)
+server=
+cleanup() {
+  [[ -n $server ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+python3 "$shared/bench/gen_dsx.py" trades "$n" "$work/trades.csv"
+now() { date +%s.%N; }
+rate() { python3 -c "import sys; n, s = int(sys.argv[1]), float(sys.argv[2]); print(f'{s:7.2f} s  {n / s:9.0f} ops/s')" "$@"; }
+
+start=$(now)
+"$bin" convert --quiet -o "$work/ops.json" "$work/trades.csv"
+echo "convert alone (for reference):       $(rate "$n" "$(echo "$(now) - $start" | bc)")"
+
+compat=${COMPAT:-10000}
+if ((compat > 0)); then
+  python3 "$shared/bench/gen_dsx.py" trades "$compat" "$work/compat.csv"
+fi
+
+measure() {  # label, input, operations, serve options...
+  local label=$1 input=$2 ops=$3
+  shift 3
+  rm -f "$work"/balances.sqlite* "$work"/jwt-secret
+  "$bin" serve --port 0 --database "$work/balances.sqlite" "$@" 2>"$work/serve.log" &
+  server=$!
+  for _ in $(seq 200); do grep -q 'listening on' "$work/serve.log" && break; sleep 0.05; done
+  export TRADEPORT_SERVER
+  TRADEPORT_SERVER=$(grep -o 'http://[^ ]*' "$work/serve.log")
+  export TRADEPORT_USERNAME=bench TRADEPORT_PASSWORD=bench-password
+
+  # The account first, so that bcrypt's cost is not in the figures.
+  curl -sf -H 'Content-Type: application/json' -d '{"username": "bench", "password": "bench-password"}' \
+    "$TRADEPORT_SERVER/auth/register" >/dev/null
+
+  start=$(now)
+  "$bin" push --portfolio bench "$input" 2>"$work/first.txt"
+  first=$(echo "$(now) - $start" | bc)
+  start=$(now)
+  "$bin" push --portfolio bench "$input" 2>"$work/again.txt"
+  again=$(echo "$(now) - $start" | bc)
+
+  echo "$label first push (all sent):        $(rate "$ops" "$first")   [$(grep -o '[0-9]* sent, [0-9]* already present, [0-9]* failed' "$work/first.txt")]"
+  echo "$label re-run (all already present): $(rate "$ops" "$again")   [$(grep -o '[0-9]* sent, [0-9]* already present, [0-9]* failed' "$work/again.txt")]"
+  echo "$label database $(du -h "$work/balances.sqlite" | cut -f1), server peak memory $(grep VmHWM /proc/$server/status | awk '{print $2 / 1024 " MB"}')"
+  kill "$server"; wait "$server" 2>/dev/null || true
+  server=
+}
+
+for ((run = 1; run <= runs; run++)); do
+  measure "run $run, $n ops:" "$work/trades.csv" "$n"
+done
+if ((compat > 0)); then
+  measure "--compat-original, $compat ops:" "$work/compat.csv" "$compat" --compat-original
+fi
