@@ -55,13 +55,7 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let registry = FormatRegistry.builtIn
-        var read = ReadOptions()
-        if let timezone {
-            guard let zone = SourceTimeZone(identifier: timezone) else {
-                throw CommandFailure(message: "unknown time zone '\(timezone)' (use an IANA name like Europe/Moscow or UTC)")
-            }
-            read.timeZone = zone
-        }
+        let read = try Inputs.readOptions(timezone: timezone)
         // A named format is checked before any file is opened; every input is opened and
         // recognized before anything is written.
         let named = try format.map { try Inputs.named($0, in: registry) }

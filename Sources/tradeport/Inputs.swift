@@ -15,6 +15,18 @@ enum Inputs {
         return input
     }
 
+    /// The read options for `--timezone`: the zone named, or each format's own default.
+    static func readOptions(timezone: String?) throws -> ReadOptions {
+        var read = ReadOptions()
+        if let timezone {
+            guard let zone = SourceTimeZone(identifier: timezone) else {
+                throw CommandFailure(message: "unknown time zone '\(timezone)' (use an IANA name like Europe/Moscow or UTC)")
+            }
+            read.timeZone = zone
+        }
+        return read
+    }
+
     /// The adapter named `id`, or a failure listing the known ones.
     static func named(_ id: String, in registry: FormatRegistry) throws -> any FormatAdapter {
         guard let adapter = registry.adapter(id: id) else {

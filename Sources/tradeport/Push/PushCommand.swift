@@ -115,9 +115,7 @@ struct PushCommand: AsyncParsableCommand {
             throw CommandFailure(message: "no server: give --server URL or set TRADEPORT_SERVER (e.g. http://localhost:9999/bcv)")
         }
         let client = BalancesClient(base: serverURL, connections: concurrency, retry: RetryPolicy(attempts: attempts))
-        let outcomes: [PortfolioOutcome]
-        let failure: ServerFailure?
-        do {
+        let (outcomes, failure) = try await Self.using(client) {
             let token = try await authenticate(client, environment: environment)
             let progress = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             var logIn: (@Sendable () async throws -> String)?
@@ -129,20 +127,29 @@ struct PushCommand: AsyncParsableCommand {
                 client: client.with(token: token),
                 options: PushOptions(concurrency: concurrency, batchSize: batchSize, createPortfolios: !noCreate),
                 progress: progress, logIn: logIn)
-            (outcomes, failure) = await engine.push(plan.loads)
+            let result = await engine.push(plan.loads)
             await progress?.finish()
-        } catch let f as ServerFailure {
-            await client.shutdown()
-            throw CommandFailure(message: f.description, status: ExitStatus.serverFailure)
-        } catch {
-            await client.shutdown()
-            throw error
+            return result
         }
-        await client.shutdown()
         if !quiet { printStandardError(summary(outcomes, plan: plan, server: serverURL)) }
         if let failure { throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure) }
         if plan.rejectedRows > 0 || outcomes.contains(where: { $0.failed > 0 }) {
             throw CommandFailure(message: "", status: ExitStatus.rowsRejected)
+        }
+    }
+
+    /// Runs `body` with `client` and shuts the client down after; a server's refusal becomes exit 3.
+    private static func using<T>(_ client: BalancesClient, _ body: () async throws -> T) async throws -> T {
+        do {
+            let result = try await body()
+            await client.shutdown()
+            return result
+        } catch let failure as ServerFailure {
+            await client.shutdown()
+            throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure)
+        } catch {
+            await client.shutdown()
+            throw error
         }
     }
 
@@ -182,16 +189,9 @@ struct PushCommand: AsyncParsableCommand {
         }
         if register { throw CommandFailure(message: "--dry-run does not register; drop --register") }
         let client = BalancesClient(base: server, connections: concurrency, retry: RetryPolicy(attempts: attempts))
-        do {
+        try await Self.using(client) {
             try await printPlanned(plan, reader: client.with(token: try await authenticate(client, environment: environment)))
-        } catch let f as ServerFailure {
-            await client.shutdown()
-            throw CommandFailure(message: f.description, status: ExitStatus.serverFailure)
-        } catch {
-            await client.shutdown()
-            throw error
         }
-        await client.shutdown()
     }
 
     private func printPlanned(_ plan: PushPlan, reader: BalancesClient?) async throws {

@@ -69,13 +69,7 @@ struct PushPlan {
         _ inputs: [(path: String, format: String?)], timezone: String?, portfolio: String, splitAccounts: Bool
     ) throws -> (CanonicalDocument, ConversionReport?) {
         let registry = FormatRegistry.builtIn
-        var read = ReadOptions()
-        if let timezone {
-            guard let zone = SourceTimeZone(identifier: timezone) else {
-                throw CommandFailure(message: "unknown time zone '\(timezone)' (use an IANA name like Europe/Moscow or UTC)")
-            }
-            read.timeZone = zone
-        }
+        let read = try Inputs.readOptions(timezone: timezone)
         var documents: [CanonicalDocument] = []
         var sources: [(SourceInput, any FormatAdapter)] = []
         for (path, format) in inputs {
