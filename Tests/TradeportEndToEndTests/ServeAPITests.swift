@@ -65,6 +65,14 @@ struct ServeAPITests {
         await mallory.shutdown()
     }
 
+    @Test func tokenTimesAreReadFromTheirTextWithoutAFloat() {
+        #expect(TokenSigner.seconds("1700000000") == 1_700_000_000)
+        #expect(TokenSigner.seconds("1700000000.75") == 1_700_000_000)
+        #expect(TokenSigner.seconds("1.7e9") == nil)
+        #expect(TokenSigner.seconds("17.") == nil)
+        #expect(TokenSigner.seconds("99999999999999999999") == nil)
+    }
+
     @Test func callsWithoutOrWithABadOrExpiredTokenAreRefused() async throws {
         let server = try ServerProcess()
         defer { server.kill() }

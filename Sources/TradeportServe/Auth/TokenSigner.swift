@@ -55,10 +55,21 @@ public struct TokenSigner: Sendable {
             throw .badSignature
         }
         guard case .string(let subject)? = payload["sub"], case .number(let expText)? = payload["exp"],
-              let exp = Int64(expText) ?? Double(expText).flatMap({ Int64(exactly: $0.rounded(.down)) })
+              let exp = Self.seconds(expText)
         else { throw .malformed }
         guard now < exp else { throw .expired }
         return subject
+    }
+
+    /// A NumericDate's whole seconds: digits, with an optional fraction that is dropped (a JWT may
+    /// carry one). Read from the text, never through a binary float; exponents are refused.
+    public static func seconds(_ text: String) -> Int64? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = Int64(parts[0]) else { return nil }
+        if parts.count == 2 {
+            guard !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        }
+        return whole
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
