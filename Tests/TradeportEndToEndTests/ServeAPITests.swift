@@ -41,7 +41,7 @@ struct ServeAPITests {
         let attempts: [(HTTPMethod, String, [(String, String)], String?)] = [
             (.GET, "/portfolios/\(p)", [], nil),
             (.GET, "/portfolios/by_name/Mine", [], nil),
-            (.DELETE, "/portfolios/\(p)", [], nil),
+            (.DELETE, "/portfolios/\(p)", [], nil), (.PUT, "/portfolios/\(p)", [], #"{"name": "Stolen"}"#),
             (.GET, "/trades", q, nil), (.GET, "/trades/\(t)", q, nil), (.DELETE, "/trades/\(t)", q, nil),
             (.POST, "/trades", q, Self.trade), (.POST, "/trades/batch", q, "[\(Self.trade)]"),
             (.GET, "/transactions", q, nil), (.GET, "/transactions/\(x)", q, nil), (.DELETE, "/transactions/\(x)", q, nil),
@@ -63,6 +63,25 @@ struct ServeAPITests {
         #expect(try await alice.records(TradeRecord.self, portfolio: p).isEmpty)
         await alice.shutdown()
         await mallory.shutdown()
+    }
+
+    @Test func aPortfolioIsRenamedKeepingItsIdAndOperations() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        let (p, _, _) = try await seed(alice)
+        let other = try await alice.createPortfolio(named: "Other")
+        let renamed = try await alice.call(.PUT, "/portfolios/\(p)", body: Array(#"{"name": "Long-term"}"#.utf8))
+        #expect(renamed.status == 200)
+        #expect(renamed.json?["name"] == .string("Long-term"))
+        #expect(try await alice.portfolio(named: "Long-term")?.id == p)
+        #expect(try await alice.records(TradeRecord.self, portfolio: p).count == 1)
+        // Another of her portfolios' names: a conflict naming it; a missing one: not found; no name: refused.
+        let taken = try await alice.call(.PUT, "/portfolios/\(p)", body: Array(#"{"name": "Other"}"#.utf8))
+        #expect(taken.status == 409 && taken.json?["id"] == .number("\(other.id)"))
+        #expect(try await alice.call(.PUT, "/portfolios/999999", body: Array(#"{"name": "X"}"#.utf8)).status == 404)
+        #expect(try await alice.call(.PUT, "/portfolios/\(p)", body: Array(#"{"name": ""}"#.utf8)).status == 400)
+        await alice.shutdown()
     }
 
     @Test func tokenTimesAreReadFromTheirTextWithoutAFloat() {

@@ -70,8 +70,26 @@ struct BalancesAPI: Sendable {
                 return portfolioResponse(p, .ok)
             }
         }
-        api.put("portfolios/{id}") { request, _ in
-            await respond(request) { throw APIError(status: .notImplemented, message: "updating a portfolio is not implemented") }
+        // Renames a portfolio (the original left this unimplemented); its id and operations stay.
+        api.put("portfolios/{id}") { request, context in
+            await respond(request) {
+                let owner = try await caller(request)
+                let id = try pathId(context)
+                let body = try await json(request)
+                guard case .string(let name)? = body["name"], !name.isEmpty else {
+                    throw APIError.badRequest("name: expected a non-empty string")
+                }
+                switch try await store.renamePortfolio(id: id, to: name, owner: owner) {
+                case .renamed(let p):
+                    return portfolioResponse(p, .ok)
+                case .notFound:
+                    throw APIError.notFound("portfolio \(id) not found")
+                case .nameTaken(let other):
+                    var w = JSONWriter()
+                    other.write(to: &w)
+                    throw APIError(status: .conflict, message: "a portfolio named '\(name)' exists", body: w.bytes)
+                }
+            }
         }
         api.delete("portfolios/{id}") { request, context in
             await respond(request) {

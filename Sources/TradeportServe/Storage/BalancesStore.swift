@@ -55,28 +55,20 @@ actor BalancesStore {
 
     // MARK: Portfolios
 
+    private static func portfolio(_ row: SQLiteDatabase.Row) -> PortfolioRecord {
+        PortfolioRecord(id: row.integer(0), name: row.text(1))
+    }
+
     func portfolios(owner: Int64) throws -> [PortfolioRecord] {
-        var result: [PortfolioRecord] = []
-        try db.query("SELECT id, name FROM portfolios WHERE owner_id = ? ORDER BY id", [.integer(owner)]) { row in
-            result.append(PortfolioRecord(id: row.integer(0), name: row.text(1)))
-        }
-        return result
+        try db.rows("SELECT id, name FROM portfolios WHERE owner_id = ? ORDER BY id", [.integer(owner)], Self.portfolio)
     }
 
     func portfolio(id: Int64, owner: Int64) throws -> PortfolioRecord? {
-        var result: PortfolioRecord?
-        try db.query("SELECT id, name FROM portfolios WHERE id = ? AND owner_id = ?", [.integer(id), .integer(owner)]) { row in
-            result = PortfolioRecord(id: row.integer(0), name: row.text(1))
-        }
-        return result
+        try db.first("SELECT id, name FROM portfolios WHERE id = ? AND owner_id = ?", [.integer(id), .integer(owner)], Self.portfolio)
     }
 
     func portfolio(named name: String, owner: Int64) throws -> PortfolioRecord? {
-        var result: PortfolioRecord?
-        try db.query("SELECT id, name FROM portfolios WHERE name = ? AND owner_id = ?", [.text(name), .integer(owner)]) { row in
-            result = PortfolioRecord(id: row.integer(0), name: row.text(1))
-        }
-        return result
+        try db.first("SELECT id, name FROM portfolios WHERE name = ? AND owner_id = ?", [.text(name), .integer(owner)], Self.portfolio)
     }
 
     /// Adds a portfolio, or answers the caller's one of that name with `created == false`.
@@ -84,6 +76,21 @@ actor BalancesStore {
         if let existing = try portfolio(named: name, owner: owner) { return (existing, false) }
         try db.query("INSERT INTO portfolios (owner_id, name) VALUES (?, ?)", [.integer(owner), .text(name)])
         return (PortfolioRecord(id: db.lastInsertedRowId, name: name), true)
+    }
+
+    enum Rename {
+        case renamed(PortfolioRecord)
+        case notFound
+        /// The caller has another portfolio of that name.
+        case nameTaken(PortfolioRecord)
+    }
+
+    /// Renames the caller's portfolio `id`; names stay unique per user.
+    func renamePortfolio(id: Int64, to name: String, owner: Int64) throws -> Rename {
+        guard try portfolio(id: id, owner: owner) != nil else { return .notFound }
+        if let other = try portfolio(named: name, owner: owner), other.id != id { return .nameTaken(other) }
+        try db.query("UPDATE portfolios SET name = ? WHERE id = ? AND owner_id = ?", [.text(name), .integer(id), .integer(owner)])
+        return .renamed(PortfolioRecord(id: id, name: name))
     }
 
     /// Deletes a portfolio with its operations; `false` when the caller has none of that id.
@@ -111,28 +118,16 @@ actor BalancesStore {
     }
 
     func trades(portfolio: Int64) throws -> [TradeRecord] {
-        var result: [TradeRecord] = []
-        try db.query("SELECT \(Self.tradeColumns) FROM trades WHERE portfolio_id = ? ORDER BY id", [.integer(portfolio)]) { row in
-            result.append(try Self.trade(row))
-        }
-        return result
+        try db.rows("SELECT \(Self.tradeColumns) FROM trades WHERE portfolio_id = ? ORDER BY id", [.integer(portfolio)], Self.trade)
     }
 
     func trade(id: Int64, portfolio: Int64) throws -> TradeRecord? {
-        var result: TradeRecord?
-        try db.query("SELECT \(Self.tradeColumns) FROM trades WHERE id = ? AND portfolio_id = ?", [.integer(id), .integer(portfolio)]) { row in
-            result = try Self.trade(row)
-        }
-        return result
+        try db.first("SELECT \(Self.tradeColumns) FROM trades WHERE id = ? AND portfolio_id = ?", [.integer(id), .integer(portfolio)], Self.trade)
     }
 
     private func trade(valueId: String, portfolio: Int64) throws -> TradeRecord? {
-        var result: TradeRecord?
-        try db.query("SELECT \(Self.tradeColumns) FROM trades WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1",
-                     [.integer(portfolio), .text(valueId)]) { row in
-            result = try Self.trade(row)
-        }
-        return result
+        try db.first("SELECT \(Self.tradeColumns) FROM trades WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1",
+                     [.integer(portfolio), .text(valueId)], Self.trade)
     }
 
     /// Stores `records` in one transaction. Each answer is the stored record and whether it was
@@ -183,28 +178,17 @@ actor BalancesStore {
     }
 
     func transactions(portfolio: Int64) throws -> [TransactionRecord] {
-        var result: [TransactionRecord] = []
-        try db.query("SELECT \(Self.transactionColumns) FROM transactions WHERE portfolio_id = ? ORDER BY id", [.integer(portfolio)]) { row in
-            result.append(try Self.transaction(row))
-        }
-        return result
+        try db.rows("SELECT \(Self.transactionColumns) FROM transactions WHERE portfolio_id = ? ORDER BY id", [.integer(portfolio)], Self.transaction)
     }
 
     func transaction(id: Int64, portfolio: Int64) throws -> TransactionRecord? {
-        var result: TransactionRecord?
-        try db.query("SELECT \(Self.transactionColumns) FROM transactions WHERE id = ? AND portfolio_id = ?", [.integer(id), .integer(portfolio)]) { row in
-            result = try Self.transaction(row)
-        }
-        return result
+        try db.first("SELECT \(Self.transactionColumns) FROM transactions WHERE id = ? AND portfolio_id = ?",
+                     [.integer(id), .integer(portfolio)], Self.transaction)
     }
 
     private func transaction(valueId: String, portfolio: Int64) throws -> TransactionRecord? {
-        var result: TransactionRecord?
-        try db.query("SELECT \(Self.transactionColumns) FROM transactions WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1",
-                     [.integer(portfolio), .text(valueId)]) { row in
-            result = try Self.transaction(row)
-        }
-        return result
+        try db.first("SELECT \(Self.transactionColumns) FROM transactions WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1",
+                     [.integer(portfolio), .text(valueId)], Self.transaction)
     }
 
     func addTransactions(_ records: [TransactionRecord], portfolio: Int64, deduplicate: Bool) throws -> [(TransactionRecord, created: Bool)] {

@@ -87,13 +87,25 @@ final class SQLiteDatabase {
         }
     }
 
-    /// The first column of the first row, as an integer.
-    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int64? {
-        var result: Int64?
+    /// Every result row, made into a value by `make`.
+    func rows<T>(_ sql: String, _ bindings: [SQLValue] = [], _ make: (Row) throws -> T) throws -> [T] {
+        var result: [T] = []
+        try query(sql, bindings) { result.append(try make($0)) }
+        return result
+    }
+
+    /// The first result row, made into a value by `make`.
+    func first<T>(_ sql: String, _ bindings: [SQLValue] = [], _ make: (Row) throws -> T) throws -> T? {
+        var result: T?
         try query(sql, bindings) { row in
-            if result == nil { result = row.optionalInteger(0) }
+            if result == nil { result = try make(row) }
         }
         return result
+    }
+
+    /// The first column of the first row, as an integer.
+    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int64? {
+        try first(sql, bindings) { $0.optionalInteger(0) } ?? nil
     }
 
     var lastInsertedRowId: Int64 { sqlite3_last_insert_rowid(handle) }
