@@ -1,4 +1,5 @@
 #include "cxlsx_support.h"
+#include "cxlsx_internal.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -6,16 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-
-// What both parsers share, first in each, so the safety callbacks serve both (the sheet parser
-// in sheet_parser.c repeats this declaration).
-typedef struct {
-    xmlParserCtxtPtr context;
-    int failed;
-    int refusal;
-    int error_line;
-    char error[256];
-} cx_common;
 
 struct cx_xml_parser {
     cx_common common;
@@ -32,12 +23,6 @@ void cx_fail(cx_common *p, const char *message, int line) {
     snprintf(p->error, sizeof p->error, "%s", message);
     xmlStopParser(p->context);
 }
-
-void cx_fail(cx_common *p, const char *message, int line);
-xmlParserCtxtPtr cx_create_context(void *owner, startElementNsSAX2Func start, endElementNsSAX2Func end,
-                                   charactersSAXFunc characters);
-int cx_feed(cx_common *p, const char *bytes, int length, int is_last);
-void cx_free_context(xmlParserCtxtPtr context);
 
 static void cx_refuse(cx_common *p, const char *message, int line) {
     if (p->failed) return;

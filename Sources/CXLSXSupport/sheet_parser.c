@@ -1,27 +1,13 @@
 // The worksheet reader's hot path: SAX2 callbacks that assemble rows in C, so that a sheet of
 // millions of cells costs one call into Swift per batch of rows, not several per cell.
 #include "cxlsx_support.h"
+#include "cxlsx_internal.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-// Shared with cxlsx_support.c: the safety callbacks and the context set-up.
-typedef struct {
-    xmlParserCtxtPtr context;
-    int failed;
-    int refusal;
-    int error_line;
-    char error[256];
-} cx_common;
-
-xmlParserCtxtPtr cx_create_context(void *owner, startElementNsSAX2Func start, endElementNsSAX2Func end,
-                                   charactersSAXFunc characters);
-int cx_feed(cx_common *p, const char *bytes, int length, int is_last);
-void cx_free_context(xmlParserCtxtPtr context);
-void cx_fail(cx_common *p, const char *message, int line);
 
 struct cx_sheet_parser {
     cx_common common;
