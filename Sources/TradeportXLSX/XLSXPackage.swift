@@ -7,7 +7,7 @@ import ZIPFoundation
 final class XLSXPackage {
     let path: String
     private let archive: Archive
-    private let limits: XLSXLimits
+    let limits: XLSXLimits
     private var totalInflated = 0
     private let entries: [String: Entry]
 
@@ -61,14 +61,6 @@ final class XLSXPackage {
     }
 
     func has(_ name: String) -> Bool { entries[Self.normalize(name)] != nil }
-
-    /// A small part, whole.
-    func read(_ name: String) throws -> [UInt8]? {
-        guard entries[Self.normalize(name)] != nil else { return nil }
-        var bytes: [UInt8] = []
-        try stream(name, limit: limits.maxSmallPartBytes) { bytes.append(contentsOf: $0) }
-        return bytes
-    }
 
     /// Inflates entry `name` in chunks, handing each to `body`; throws when the entry is missing,
     /// damaged or over the limits. `body` may throw to stop early (then the CRC is not checked).

@@ -248,7 +248,8 @@ public final class XLSXWorkbook {
 
     private static func parse<Handler: XMLEventHandler>(_ package: XLSXPackage, _ part: String, _ handler: Handler) throws -> Handler {
         let parser = try XMLPushParser(handler: handler, part: part)
-        try package.stream(part, limit: nil) { try parser.feed($0) }
+        // Relationships, the workbook and the styles are small parts: their own, lower limit.
+        try package.stream(part, limit: package.limits.maxSmallPartBytes) { try parser.feed($0) }
         try parser.finish()
         return handler
     }

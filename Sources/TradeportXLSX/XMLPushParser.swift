@@ -11,8 +11,8 @@ class XMLEventHandler {
     final var failure: XLSXError?
     fileprivate final var parser: OpaquePointer?
 
-    /// Ends parsing from inside a callback; `feed` then throws `error` (or stops quietly when nil).
-    final func stop(_ error: XLSXError?) {
+    /// Ends parsing from inside a callback; `feed` then throws `error`.
+    final func stop(_ error: XLSXError) {
         if failure == nil { failure = error }
         if let parser { cx_xml_parser_stop(parser) }
     }
@@ -116,7 +116,7 @@ final class XMLPushParser {
             if cx_xml_parser_feed(parser, base, Int32(n), isLast ? 1 : 0) != 0 {
                 if let failure = handler.failure { throw failure }
                 let message = String(cString: cx_xml_parser_error_message(parser))
-                if message.isEmpty { throw XMLParsingStopped() }
+                if message.isEmpty { throw XLSXError(.malformed, "parsing stopped", part: part) }
                 let unsafe = message.contains("DTD") || message.contains("entity")
                 throw XLSXError(unsafe ? .unsafe : .malformed, unsafe ? message : "not well-formed XML: \(message)",
                                 part: part, line: Int(cx_xml_parser_error_line(parser)))
@@ -129,6 +129,3 @@ final class XMLPushParser {
         try feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true)
     }
 }
-
-/// Parsing was stopped by the handler without an error (it had read what it needed).
-struct XMLParsingStopped: Error {}
