@@ -78,7 +78,7 @@ public struct TinkoffReportAdapter: FormatAdapter {
                 zone: options.timeZone ?? Self.defaultTimeZone, dateSystem: workbook.dateSystem)
             do {
                 try workbook.readRows(of: sheet) { row in
-                    reader.handle(row)
+                    try reader.handle(row)
                     return true
                 }
             } catch let error as XLSXError {

@@ -20,8 +20,6 @@ final class TinkoffReportReader {
         case cashRow(number: Int, map: Int, currency: AssetCode, cellsEnd: Int)
     }
 
-    private enum RowKind { case cash }
-
     private let location: SourceLocation
     private var zone: SourceTimeZone.Converter
     private let dateSystem: XLSXWorkbook.DateSystem
@@ -64,7 +62,7 @@ final class TinkoffReportReader {
 
     // MARK: - Structure
 
-    func handle(_ row: XLSXRow) {
+    func handle(_ row: XLSXRow) throws {
         if row.cells.count <= 3 && Self.isFooter(row) { return }
         if row.cells.count == 1, let heading = Self.sectionNumber(row.cells[0]) {
             enter(section: heading, title: row.cells[0].text)
@@ -75,17 +73,17 @@ final class TinkoffReportReader {
             // The title block (broker, dates, investor) is one text cell a line; anything else
             // before the first section is a layout tradeport does not know, and said so.
             if row.cells.count == 1 && row.cells[0].kind == .string { return }
-            try? reject(row, [FieldError(column: nil, field: nil, message: "a row before any section heading (1.1 Информация о совершенных и исполненных сделках…, 2. Операции с денежными средствами, …): the layout is not one tradeport knows")])
+            try reject(row, [FieldError(column: nil, field: nil, message: "a row before any section heading (1.1 Информация о совершенных и исполненных сделках…, 2. Операции с денежными средствами, …): the layout is not one tradeport knows")])
         case .executedTrades, .pendingTrades, .terminatedTrades, .repoChanges:
             if Self.has(row, Self.dealNumberHeader) {
                 tradeMapIndex = mapIndex(row, TradeField.table, &tradeMaps, &tradeLayouts)
                 return
             }
-            tradeRow(row)
+            try tradeRow(row)
         case .cash:
-            cashSectionRow(row)
+            try cashSectionRow(row)
         case .reference(let number):
-            referenceRow(row, section: number)
+            try referenceRow(row, section: number)
         }
     }
 
@@ -205,8 +203,8 @@ final class TinkoffReportReader {
         try output(.rejected(RejectedRow(source: at(row), raw: row.text, errors: errors)), row)
     }
 
-    /// Keeps a row's cells to read it at the end.
-    private func holdRow(_ row: XLSXRow, _ kind: RowKind) {
+    /// Keeps a cash row's cells to read it at the end (its security needs section 4.1).
+    private func holdCashRow(_ row: XLSXRow) {
         for cell in row.cells {
             var length = cell.bytes.count
             if length >= 0x7FFF {
@@ -216,9 +214,7 @@ final class TinkoffReportReader {
             heldCells.append(UInt32(min(cell.column, 0x3FFF)) << 18 | UInt32(cell.kind.rawValue) << 15 | UInt32(length))
             heldBytes.append(contentsOf: cell.bytes.bindMemory(to: UInt8.self))
         }
-        switch kind {
-        case .cash: held.append(.cashRow(number: row.number, map: cashMapIndex!, currency: currency!, cellsEnd: heldCells.count))
-        }
+        held.append(.cashRow(number: row.number, map: cashMapIndex!, currency: currency!, cellsEnd: heldCells.count))
     }
 
     /// Reads the held rows, now that the securities are known, and emits every record in row order.
@@ -283,12 +279,7 @@ final class TinkoffReportReader {
 
     // MARK: - Section 1: trades
 
-    private func tradeRow(_ row: XLSXRow) {
-        // Only skips and rejects can come of a row now, and nothing throws before the end.
-        try? tradeRowStructure(row)
-    }
-
-    private func tradeRowStructure(_ row: XLSXRow) throws {
+    private func tradeRow(_ row: XLSXRow) throws {
         switch section {
         case .pendingTrades:
             return try skip(row, "pending: not yet executed at the end of the report's period (section 1.2); a later report lists it as executed")
@@ -422,11 +413,7 @@ final class TinkoffReportReader {
     private static let tradeLegs: Set<String> = ["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "иныеоперации"]
     private static let securityTypes: Set<CashTransactionType> = [.dividend, .dividendCharge, .coupon, .redemption]
 
-    private func cashSectionRow(_ row: XLSXRow) {
-        try? cashSectionStructure(row)
-    }
-
-    private func cashSectionStructure(_ row: XLSXRow) throws {
+    private func cashSectionRow(_ row: XLSXRow) throws {
         if row.cells.count == 1, row.cells[0].kind == .string, let code = Self.currencyHeading(row.cells[0]) {
             currency = code
             cashMapIndex = nil
@@ -449,7 +436,7 @@ final class TinkoffReportReader {
         if !map.missing.isEmpty {
             return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(TradeField.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
         }
-        holdRow(row, .cash)
+        holdCashRow(row)
     }
 
     /// A row of a currency block of section 2 as a cash transaction (or a skip, or a reject).
@@ -522,7 +509,7 @@ final class TinkoffReportReader {
 
     // MARK: - Other sections
 
-    private func referenceRow(_ row: XLSXRow, section number: String) {
+    private func referenceRow(_ row: XLSXRow, section number: String) throws {
         let texts = row.cells.map { $0.kind == .string ? TinkoffHeader.normalize($0.bytes) : "" }
         // The first row of a reference table is its header; a row with the same texts repeats it
         // on a later page, where the columns may have moved: each maps its own.
@@ -539,7 +526,7 @@ final class TinkoffReportReader {
             }
         }
         let title = sectionTitle.count > 60 ? String(sectionTitle.prefix(60)) + "…" : sectionTitle
-        try? skip(row, "not an operation: a row of section \(title.trimmedOfSpaces)")
+        try skip(row, "not an operation: a row of section \(title.trimmedOfSpaces)")
     }
 }
 
