@@ -186,6 +186,19 @@ struct PushServeTests {
 
     /// The server stopped midway (SIGKILL), then restarted on the same database: the re-run
     /// sends exactly the rest. With the original's behaviour the client posts one by one.
+    /// Waits (up to a minute) until a push has stored some trades in `portfolio`; how many.
+    private func storedSoFar(_ client: BalancesClient, portfolio: String) async throws -> Int {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let p = try? await client.portfolio(named: portfolio),
+               let count = try? await client.records(TradeRecord.self, portfolio: p.id).count, count > 0 {
+                return count
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return 0
+    }
+
     @Test(arguments: [false, true])
     func aPushInterruptedByTheServerStoppingResumesExactlyOnce(compat: Bool) async throws {
         let dir = try CLI.temporaryDirectory()
@@ -197,14 +210,7 @@ struct PushServeTests {
                                   server: server, stderr: dir + "/interrupted.txt")
         // Wait until part of it is there, then stop the server.
         var client = server.client().with(token: token)
-        var held = 0
-        let deadline = Date().addingTimeInterval(60)
-        while held == 0 && Date() < deadline {
-            if let p = try? await client.portfolio(named: "Big") {
-                held = (try? await client.records(TradeRecord.self, portfolio: p.id).count) ?? 0
-            }
-            if held == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        }
+        let held = try await storedSoFar(client, portfolio: "Big")
         server.kill()
         push.waitUntilExit()
         await client.shutdown()
@@ -241,14 +247,7 @@ struct PushServeTests {
         let token = try await server.register("alice")
         let push = try Push.start(["--batch-size", "20", "--concurrency", "1", "--portfolio", "Big", dir + "/trades.csv"], server: server)
         let client = server.client().with(token: token)
-        var held = 0
-        let deadline = Date().addingTimeInterval(60)
-        while held == 0 && Date() < deadline {
-            if let p = try? await client.portfolio(named: "Big") {
-                held = (try? await client.records(TradeRecord.self, portfolio: p.id).count) ?? 0
-            }
-            if held == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        }
+        let held = try await storedSoFar(client, portfolio: "Big")
         kill(push.processIdentifier, SIGKILL)
         push.waitUntilExit()
         #expect(held > 0)
