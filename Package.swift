@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -44,6 +45,8 @@ let package = Package(
             dependencies: ["CXLSXSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX"]),
+        // Declarative format specs (YAML): the language, loaded with every error's file, line and key.
+        .target(name: "TradeportSpec", dependencies: [.product(name: "Yams", package: "Yams")]),
         // The balances API's values: what goes over the wire, read and written with exact numbers.
         .target(name: "TradeportBalances", dependencies: ["TradeportCore"]),
         // The client `tradeport push` uses.
@@ -85,6 +88,7 @@ let package = Package(
         ),
         .testTarget(name: "TradeportCoreTests", dependencies: ["TradeportCore", "TradeportTestKit"]),
         .testTarget(name: "TradeportCSVTests", dependencies: ["TradeportCSV", "TradeportTestKit"]),
+        .testTarget(name: "TradeportSpecTests", dependencies: ["TradeportSpec"]),
         .testTarget(
             name: "TradeportXLSXTests",
             dependencies: ["TradeportXLSX", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]

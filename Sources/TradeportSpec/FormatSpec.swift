@@ -1,0 +1,239 @@
+/// A declarative format: how a CSV file, or a sheet of an XLSX workbook, becomes canonical
+/// operations. Loaded from YAML by `SpecLoader`, which checks every key and names the line of
+/// every problem; every column, check and mapping keeps the place it was written.
+public struct FormatSpec: Sendable, Equatable {
+    public var id: String
+    public var description: String
+    public var source: Source
+    public var values: ValueRules
+    public var detect: DetectRule?
+    /// In the order written, which is the order fields are read and errors reported.
+    public var columns: [ColumnSpec]
+    public var checks: [CrossCheck]
+    public var skip: [SkipRule]
+    public var rows: RowKinds
+    /// Canonical trade field → where its value comes from.
+    public var trade: OperationMapping?
+    public var transaction: OperationMapping?
+    /// Asset code aliases (`XBT` → `BTC`).
+    public var assets: [String: String]
+    /// The file the spec was read from.
+    public var file: String
+
+    public func column(named name: String) -> ColumnSpec? { columns.first { $0.name == name } }
+}
+
+/// Where the rows are.
+public enum Source: Sendable, Equatable {
+    case csv(CSVSource)
+    case xlsx(XLSXSource)
+}
+
+public struct CSVSource: Sendable, Equatable {
+    public enum Delimiter: Sendable, Equatable {
+        case byte(UInt8)
+        /// Sniffed from the first lines.
+        case auto
+    }
+    public var delimiter: Delimiter
+    /// nil: fields are never quoted.
+    public var quote: UInt8?
+    public var encoding: TextEncoding
+    /// Lines before the header (or the data), skipped.
+    public var skipLines: Int
+    public var header: HeaderRule
+    /// An exact number of fields per line, when the format has one.
+    public var fields: Int?
+}
+
+public enum TextEncoding: String, Sendable, Equatable, CaseIterable {
+    /// With or without a byte-order mark.
+    case utf8 = "utf-8"
+    case windows1251 = "windows-1251"
+    case utf16le = "utf-16le"
+    case utf16be = "utf-16be"
+    /// Either UTF-16, by its byte-order mark.
+    case utf16 = "utf-16"
+}
+
+public enum HeaderRule: Sendable, Equatable {
+    /// No header: columns by position.
+    case none
+    /// The header is this 1-based row (after skipped lines, for CSV).
+    case row(Int)
+    /// The first row, within `within` rows, holding all these texts (compared without case,
+    /// spaces and line breaks).
+    case find([String], within: Int)
+}
+
+public struct XLSXSource: Sendable, Equatable {
+    public enum Sheet: Sendable, Equatable {
+        case name(String)
+        /// 1-based.
+        case index(Int)
+    }
+    public var sheet: Sheet
+    public var header: HeaderRule
+}
+
+/// How values are written in the source.
+public struct ValueRules: Sendable, Equatable {
+    public enum Thousands: Sendable, Equatable {
+        case byte(UInt8)
+        /// A space: plain, no-break (U+00A0) or narrow no-break (U+202F).
+        case space
+    }
+    public var decimal: UInt8
+    public var thousands: Thousands?
+    /// An IANA zone name for the source's local times.
+    public var timeZone: String
+}
+
+/// How detection recognizes the format from a file's first lines.
+public struct DetectRule: Sendable, Equatable {
+    /// Columns whose values must read well in most of the first lines.
+    public var fit: [String]
+    /// Header texts that must be present (for sources with a header).
+    public var header: [String]
+}
+
+public struct ColumnSpec: Sendable, Equatable {
+    public enum Reference: Sendable, Equatable {
+        /// A header text and its aliases, compared without case, spaces and line breaks.
+        case header([String])
+        /// 1-based.
+        case position(Int)
+    }
+    public enum Required: Sendable, Equatable {
+        case yes
+        case no
+        /// May be empty only when the named decimal column is zero.
+        case unlessZero(String)
+    }
+    public var name: String
+    public var reference: Reference
+    public var required: Required
+    public var type: ValueType
+    /// What a good value looks like, for messages (`0,0025`).
+    public var example: String?
+    public var location: SpecLocation
+}
+
+public enum DecimalCheck: String, Sendable, Equatable, CaseIterable {
+    case positive
+    case nonNegative = "non-negative"
+    /// Greater than zero when the row's status is complete, at least zero otherwise.
+    case transactionAmount = "transaction-amount"
+    /// Any sign: a signed amount whose sign decides the kind.
+    case signed
+}
+
+public indirect enum ValueType: Sendable, Equatable {
+    case text
+    /// Non-empty, no spaces.
+    case id
+    case asset
+    case decimal(DecimalCheck)
+    /// A pattern of `yyyy MM M dd d HH H mm ss` and literal characters.
+    case dateTime(String)
+    case date(String)
+    case time(String)
+    /// Source text → canonical value, exact (or ignoring case).
+    case map([ValueMapEntry], ignoreCase: Bool)
+    /// Two asset codes in one column (`BTC/USD`, `btc-usd`), split at one of these separators.
+    case instrument(separators: [String])
+}
+
+public struct ValueMapEntry: Sendable, Equatable {
+    public var from: String
+    public var to: String
+}
+
+/// A check across columns: `column` must equal the template (`{base}{quote}`), after lower-casing.
+public struct CrossCheck: Sendable, Equatable {
+    public var column: String
+    public var equals: String
+    public var lowercase: Bool
+    public var message: String
+    public var location: SpecLocation
+}
+
+/// Rows whose `column` holds one of `equals` are skipped with `reason`.
+public struct SkipRule: Sendable, Equatable {
+    public var column: String
+    public var equals: [String]
+    public var reason: String
+    public var location: SpecLocation
+}
+
+/// Which rows are trades and which cash transactions.
+public enum RowKinds: Sendable, Equatable {
+    case trades
+    case transactions
+    /// By a column's value: these values are trades; these map to transaction types.
+    case by(column: String, trade: [String], transaction: [ValueMapEntry])
+}
+
+/// Canonical field → where its value comes from.
+public struct OperationMapping: Sendable, Equatable {
+    public var fields: [(name: String, source: FieldSource)]
+    /// Fees (trades): each an amount, a currency and a kind.
+    public var fees: [FeeMapping]
+    public var location: SpecLocation
+
+    public static func == (a: OperationMapping, b: OperationMapping) -> Bool {
+        a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.source) == b.fields.map(\.source)
+            && a.fees == b.fees && a.location == b.location
+    }
+
+    public func source(of field: String) -> FieldSource? { fields.first { $0.name == field }?.source }
+}
+
+public struct FeeMapping: Sendable, Equatable {
+    public var amount: FieldSource
+    public var currency: FieldSource
+    public var kind: String
+}
+
+public indirect enum FieldSource: Sendable, Equatable {
+    case column(String)
+    case constant(String)
+    /// A date column and a time column, read together in the source's zone.
+    case dateAndTime(date: String, time: String)
+    /// Several columns joined (an external id made of two).
+    case join([String], separator: String)
+    /// One part of an instrument column: 0 the base, 1 the quote.
+    case part(String, Int)
+    /// Different per transaction type (`deposit: to, withdrawal: from`).
+    case byType([(type: String, source: FieldSource)])
+    /// The absolute value of a signed decimal column.
+    case absolute(String)
+
+    public static func == (a: FieldSource, b: FieldSource) -> Bool {
+        switch (a, b) {
+        case (.column(let x), .column(let y)), (.constant(let x), .constant(let y)), (.absolute(let x), .absolute(let y)):
+            return x == y
+        case (.dateAndTime(let d1, let t1), .dateAndTime(let d2, let t2)):
+            return d1 == d2 && t1 == t2
+        case (.join(let c1, let s1), .join(let c2, let s2)):
+            return c1 == c2 && s1 == s2
+        case (.part(let c1, let i1), .part(let c2, let i2)):
+            return c1 == c2 && i1 == i2
+        case (.byType(let x), .byType(let y)):
+            return x.map(\.type) == y.map(\.type) && x.map(\.source) == y.map(\.source)
+        default:
+            return false
+        }
+    }
+
+    /// The columns this value reads.
+    public var columns: [String] {
+        switch self {
+        case .column(let c), .part(let c, _), .absolute(let c): return [c]
+        case .constant: return []
+        case .dateAndTime(let d, let t): return [d, t]
+        case .join(let cs, _): return cs
+        case .byType(let sources): return sources.flatMap(\.source.columns)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Yams
+
+/// Reads a format spec from YAML: walks the node tree (every node knows its line), checks every
+/// key and value, and reports every problem with its file, line and key, not only the first.
+/// Values are read as the text written (`no` stays `no`, `0,5` stays `0,5`): no YAML typing.
+public enum SpecLoader {
+    /// The `tradeport-format` version this loader reads.
+    public static let version = 1
+
+    /// The spec in `text`, read from `file` (for messages); throws `SpecErrors`.
+    public static func load(text: String, file: String) throws -> FormatSpec {
+        let reader = SpecReader(file: file)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw SpecErrors([reader.yamlError(error)])
+        }
+        guard let root, let spec = reader.spec(root), reader.errors.isEmpty else {
+            if reader.errors.isEmpty { reader.fail(root, "", "the file is empty; a spec is a mapping of keys (tradeport-format, id, source, columns, …)") }
+            throw SpecErrors(reader.errors)
+        }
+        return spec
+    }
+}
+
+/// The walk over one spec's nodes, collecting errors.
+final class SpecReader {
+    let file: String
+    var errors: [SpecError] = []
+
+    init(file: String) { self.file = file }
+
+    func location(_ node: Node?) -> SpecLocation {
+        let mark = node?.mark
+        return SpecLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    func fail(_ node: Node?, _ key: String, _ message: String) {
+        errors.append(SpecError(location(node), key: key, message))
+    }
+
+    func yamlError(_ error: YamlError) -> SpecError {
+        func at(_ mark: Mark) -> SpecLocation { SpecLocation(file: file, line: mark.line, column: mark.column) }
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return SpecError(at(mark), key: "", "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return SpecError(at(context.mark), key: duplicates.joined(separator: ", "), "the key is given twice")
+        default:
+            return SpecError(SpecLocation(file: file, line: 1, column: 1), key: "", "not valid YAML: \(error)")
+        }
+    }
+
+    // MARK: - Nodes
+
+    /// A mapping's entries, after checking that every key is a plain string and one of `allowed`.
+    struct Entries {
+        let node: Node
+        let path: String
+        var pairs: [(key: String, keyNode: Node, value: Node)]
+
+        func value(_ key: String) -> (keyNode: Node, value: Node)? {
+            pairs.first { $0.key == key }.map { ($0.keyNode, $0.value) }
+        }
+
+        func keyPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    }
+
+    func entries(_ node: Node, _ path: String, allowed: [String], what: String) -> Entries? {
+        guard case .mapping(let mapping) = node else {
+            fail(node, path, "expected \(what), a mapping of keys (\(allowed.joined(separator: ", ")))")
+            return nil
+        }
+        var pairs: [(String, Node, Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                fail(keyNode, path, "a key must be plain text")
+                continue
+            }
+            let key = scalar.string
+            guard allowed.contains(key) else {
+                let near = allowed.min { distance($0, key) < distance($1, key) }.flatMap { distance($0, key) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
+                fail(keyNode, path.isEmpty ? key : path + "." + key, "unknown key\(near); expected one of \(allowed.joined(separator: ", "))")
+                continue
+            }
+            if case .alias = value {
+                fail(value, path.isEmpty ? key : path + "." + key, "aliases (*name) are not allowed in a spec; write the value out")
+                continue
+            }
+            pairs.append((key, keyNode, value))
+        }
+        return Entries(node: node, path: path, pairs: pairs)
+    }
+
+    /// A scalar's text, or an error naming what was expected.
+    func text(_ node: Node, _ key: String, _ expected: String) -> String? {
+        switch node {
+        case .scalar(let scalar): return scalar.string
+        case .alias: fail(node, key, "aliases (*name) are not allowed in a spec")
+        default: fail(node, key, "expected \(expected), found a \(node.isMapping ? "mapping" : "list")")
+        }
+        return nil
+    }
+
+    func requiredText(_ e: Entries, _ key: String, _ expected: String) -> String? {
+        guard let (_, value) = e.value(key) else {
+            fail(e.node, e.keyPath(key), "missing; expected \(expected)")
+            return nil
+        }
+        return text(value, e.keyPath(key), expected)
+    }
+
+    func optionalText(_ e: Entries, _ key: String, _ expected: String) -> String? {
+        guard let (_, value) = e.value(key) else { return nil }
+        return text(value, e.keyPath(key), expected)
+    }
+
+    func integer(_ node: Node, _ key: String, _ range: ClosedRange<Int>, _ expected: String) -> Int? {
+        guard let t = text(node, key, expected) else { return nil }
+        guard let v = Int(t), range.contains(v) else {
+            fail(node, key, "'\(t)' is not \(expected)")
+            return nil
+        }
+        return v
+    }
+
+    func boolean(_ node: Node, _ key: String) -> Bool? {
+        guard let t = text(node, key, "true or false") else { return nil }
+        switch t {
+        case "true": return true
+        case "false": return false
+        default:
+            fail(node, key, "'\(t)' is not true or false")
+            return nil
+        }
+    }
+
+    /// One text or a list of texts.
+    func texts(_ node: Node, _ key: String, _ expected: String) -> [String]? {
+        if case .sequence(let sequence) = node {
+            var out: [String] = []
+            for (i, item) in sequence.enumerated() {
+                guard let t = text(item, "\(key)[\(i)]", expected) else { return nil }
+                out.append(t)
+            }
+            if out.isEmpty { fail(node, key, "an empty list; expected \(expected)") }
+            return out
+        }
+        return text(node, key, expected).map { [$0] }
+    }
+
+    /// One byte, or one of the names given.
+    func byte(_ node: Node, _ key: String, names: [String: UInt8] = [:]) -> UInt8? {
+        guard let t = text(node, key, "a single character") else { return nil }
+        if let b = names[t] { return b }
+        if t == "\\t" { return 0x09 }
+        guard t.utf8.count == 1, let b = t.utf8.first else {
+            fail(node, key, "'\(t)' is not a single ASCII character\(names.isEmpty ? "" : " or one of \(names.keys.sorted().joined(separator: ", "))")")
+            return nil
+        }
+        return b
+    }
+
+    private func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+}
+
+extension Node {
+    var isMapping: Bool { if case .mapping = self { return true } else { return false } }
+}

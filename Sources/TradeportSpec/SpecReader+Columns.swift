@@ -1,0 +1,328 @@
+import Yams
+
+/// Columns, checks, skips, row kinds and the mappings to canonical fields.
+extension SpecReader {
+    static let columnKeys = ["name", "header", "position", "type", "map", "ignore-case", "check", "format", "example",
+                             "required", "separators"]
+    static let types = ["text", "id", "asset", "decimal", "datetime", "date", "time", "map", "instrument"]
+
+    func columns(_ node: Node) -> [ColumnSpec] {
+        guard case .sequence(let sequence) = node else {
+            fail(node, "columns", "expected a list of columns, each like {name: price, header: Price, type: decimal}")
+            return []
+        }
+        var out: [ColumnSpec] = []
+        var seen: Set<String> = []
+        for (i, item) in sequence.enumerated() {
+            let path = "columns[\(i)]"
+            guard let e = entries(item, path, allowed: Self.columnKeys, what: "a column") else { continue }
+            guard let name = requiredText(e, "name", "the column's name, used by the mappings and in messages") else { continue }
+            let key = "columns.\(name)"
+            if !seen.insert(name).inserted { fail(e.value("name")?.value, key, "a second column named '\(name)'") }
+            var reference: ColumnSpec.Reference?
+            switch (e.value("header"), e.value("position")) {
+            case (let h?, nil): reference = texts(h.value, key + ".header", "the header text and its aliases").map { .header($0) }
+            case (nil, let p?): reference = integer(p.value, key + ".position", 1...16_384, "a column number (1 is the first)").map { .position($0) }
+            case (_?, _?): fail(item, key, "give header or position, not both")
+            case (nil, nil): fail(item, key, "missing: header (a header text) or position (a column number)")
+            }
+            var required = ColumnSpec.Required.yes
+            if let (_, n) = e.value("required") {
+                if case .mapping = n {
+                    if let r = entries(n, key + ".required", allowed: ["unless-zero"], what: "when the column may be empty"),
+                       let other = requiredText(r, "unless-zero", "a decimal column") {
+                        required = .unlessZero(other)
+                    }
+                } else if let b = boolean(n, key + ".required") {
+                    required = b ? .yes : .no
+                }
+            }
+            let type = columnType(e, key)
+            guard let reference, let type else { continue }
+            out.append(ColumnSpec(name: name, reference: reference, required: required, type: type,
+                                  example: optionalText(e, "example", "an example value"), location: location(item)))
+        }
+        // References between columns.
+        let names = Set(out.map(\.name))
+        for column in out {
+            if case .unlessZero(let other) = column.required {
+                if let target = out.first(where: { $0.name == other }) {
+                    if case .decimal = target.type {} else {
+                        errors.append(SpecError(column.location, key: "columns.\(column.name).required", "'\(other)' is not a decimal column"))
+                    }
+                } else if !names.contains(other) {
+                    errors.append(SpecError(column.location, key: "columns.\(column.name).required", "'\(other)' is not one of the spec's columns"))
+                }
+            }
+        }
+        return out
+    }
+
+    private func columnType(_ e: Entries, _ key: String) -> ValueType? {
+        let mapNode = e.value("map")
+        let typeText = optionalText(e, "type", "a type (\(Self.types.joined(separator: ", ")))") ?? (mapNode != nil ? "map" : "text")
+        let typeNode = e.value("type")?.value ?? e.node
+        func unexpected(_ keys: [String]) {
+            for k in keys where e.value(k) != nil { fail(e.value(k)!.keyNode, key + "." + k, "not used by a column of type \(typeText)") }
+        }
+        switch typeText {
+        case "text", "id", "asset":
+            unexpected(["map", "ignore-case", "check", "format", "separators"])
+            return typeText == "text" ? .text : typeText == "id" ? .id : .asset
+        case "decimal":
+            unexpected(["map", "ignore-case", "format", "separators"])
+            var check = DecimalCheck.nonNegative
+            if let t = optionalText(e, "check", "a check (\(DecimalCheck.allCases.map(\.rawValue).joined(separator: ", ")))") {
+                guard let c = DecimalCheck(rawValue: t) else {
+                    fail(e.value("check")?.value, key + ".check", "'\(t)' is not a check (\(DecimalCheck.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    return nil
+                }
+                check = c
+            }
+            return .decimal(check)
+        case "datetime", "date", "time":
+            unexpected(["map", "ignore-case", "check", "separators"])
+            guard let pattern = requiredText(e, "format", "a pattern like dd.MM.yyyy HH:mm:ss") else { return nil }
+            if let problem = TimePattern.problem(pattern, kind: typeText) {
+                fail(e.value("format")?.value, key + ".format", "'\(pattern)': \(problem)")
+                return nil
+            }
+            return typeText == "datetime" ? .dateTime(pattern) : typeText == "date" ? .date(pattern) : .time(pattern)
+        case "map":
+            unexpected(["check", "format", "separators"])
+            guard let (_, n) = mapNode else {
+                fail(typeNode, key + ".map", "missing; expected the values and what they stand for, like {Buy: buy, Sell: sell}")
+                return nil
+            }
+            guard case .mapping(let mapping) = n else {
+                fail(n, key + ".map", "expected a mapping of source values to canonical ones, like {Покупка: buy}")
+                return nil
+            }
+            var entries: [ValueMapEntry] = []
+            for (k, v) in mapping {
+                guard let from = text(k, key + ".map", "a source value"), let to = text(v, key + ".map." + from, "a canonical value") else { continue }
+                entries.append(ValueMapEntry(from: from, to: to))
+            }
+            if entries.isEmpty { fail(n, key + ".map", "an empty map") }
+            let ignoreCase = e.value("ignore-case").flatMap { boolean($0.value, key + ".ignore-case") } ?? false
+            return .map(entries, ignoreCase: ignoreCase)
+        case "instrument":
+            unexpected(["map", "ignore-case", "check", "format"])
+            let separators = e.value("separators").flatMap { texts($0.value, key + ".separators", "separators like / or -") } ?? ["/", "-", "_", ":"]
+            return .instrument(separators: separators)
+        default:
+            fail(typeNode, key + ".type", "'\(typeText)' is not a type (\(Self.types.joined(separator: ", ")))")
+            return nil
+        }
+    }
+
+    func checks(_ node: Node, _ names: Set<String>) -> [CrossCheck] {
+        guard case .sequence(let sequence) = node else {
+            fail(node, "checks", "expected a list of checks, each like {column: instrument, equals: '{base}{quote}', message: …}")
+            return []
+        }
+        var out: [CrossCheck] = []
+        for (i, item) in sequence.enumerated() {
+            let path = "checks[\(i)]"
+            guard let e = entries(item, path, allowed: ["column", "equals", "lowercase", "message"], what: "a check"),
+                  let column = requiredText(e, "column", "the column checked"),
+                  let equals = requiredText(e, "equals", "a template like {base}{quote}"),
+                  let message = requiredText(e, "message", "the message when the check fails")
+            else { continue }
+            if !names.contains(column) { fail(e.value("column")?.value, path + ".column", "'\(column)' is not one of the spec's columns") }
+            for name in Template.names(equals) where !names.contains(name) {
+                fail(e.value("equals")?.value, path + ".equals", "{\(name)} is not one of the spec's columns")
+            }
+            let lowercase = e.value("lowercase").flatMap { boolean($0.value, path + ".lowercase") } ?? false
+            out.append(CrossCheck(column: column, equals: equals, lowercase: lowercase, message: message, location: location(item)))
+        }
+        return out
+    }
+
+    func skipRules(_ node: Node, _ names: Set<String>) -> [SkipRule] {
+        guard case .sequence(let sequence) = node else {
+            fail(node, "skip", "expected a list of rules, each like {column: Status, equals: Cancelled, reason: cancelled order}")
+            return []
+        }
+        var out: [SkipRule] = []
+        for (i, item) in sequence.enumerated() {
+            let path = "skip[\(i)]"
+            guard let e = entries(item, path, allowed: ["column", "equals", "reason"], what: "a skip rule"),
+                  let column = requiredText(e, "column", "the column looked at"),
+                  let (_, equalsNode) = e.value("equals") ?? { fail(item, path + ".equals", "missing; expected the values that skip a row"); return nil }(),
+                  let equals = texts(equalsNode, path + ".equals", "the values that skip a row"),
+                  let reason = requiredText(e, "reason", "the reason given for each skipped row")
+            else { continue }
+            if !names.contains(column) { fail(e.value("column")?.value, path + ".column", "'\(column)' is not one of the spec's columns") }
+            out.append(SkipRule(column: column, equals: equals, reason: reason, location: location(item)))
+        }
+        return out
+    }
+
+    func rowKinds(_ node: Node, _ names: Set<String>) -> RowKinds? {
+        guard let e = entries(node, "rows", allowed: ["kind", "by", "trade", "transaction"], what: "which rows are trades and which transactions") else { return nil }
+        if let kind = optionalText(e, "kind", "trade or transaction") {
+            for k in ["by", "trade", "transaction"] where e.value(k) != nil { fail(e.value(k)!.keyNode, "rows." + k, "not used with rows.kind") }
+            switch kind {
+            case "trade": return .trades
+            case "transaction": return .transactions
+            default:
+                fail(e.value("kind")?.value, "rows.kind", "'\(kind)' is not trade or transaction")
+                return nil
+            }
+        }
+        guard let column = requiredText(e, "by", "the column whose value says what a row is (or kind: trade / transaction)") else { return nil }
+        if !names.contains(column) { fail(e.value("by")?.value, "rows.by", "'\(column)' is not one of the spec's columns") }
+        let trade = e.value("trade").flatMap { texts($0.value, "rows.trade", "the values of trades") } ?? []
+        var transaction: [ValueMapEntry] = []
+        if let (_, n) = e.value("transaction") {
+            if case .mapping(let mapping) = n {
+                for (k, v) in mapping {
+                    guard let from = text(k, "rows.transaction", "a value"), let to = text(v, "rows.transaction." + from, "a transaction type") else { continue }
+                    if !Self.transactionTypes.contains(to) {
+                        fail(v, "rows.transaction." + from, "'\(to)' is not a transaction type (\(Self.transactionTypes.joined(separator: ", ")))")
+                    }
+                    transaction.append(ValueMapEntry(from: from, to: to))
+                }
+            } else {
+                fail(n, "rows.transaction", "expected a mapping of values to transaction types, like {Deposit: deposit}")
+            }
+        }
+        if trade.isEmpty && transaction.isEmpty { fail(node, "rows", "no value makes a row a trade or a transaction") }
+        return .by(column: column, trade: trade, transaction: transaction)
+    }
+
+    // MARK: - Mappings
+
+    func mapping(_ node: Node, _ what: String, _ fields: [String], _ required: [String], _ names: Set<String>) -> OperationMapping? {
+        guard let e = entries(node, what, allowed: fields, what: "where each \(what) field comes from") else { return nil }
+        var out = OperationMapping(fields: [], fees: [], location: location(node))
+        for field in required where e.value(field) == nil {
+            fail(node, "\(what).\(field)", "missing; a \(what) needs its \(field)")
+        }
+        for (key, _, value) in e.pairs {
+            let path = "\(what).\(key)"
+            if key == "fees" {
+                out.fees = fees(value, path, names)
+                continue
+            }
+            if key == "fee" {
+                guard let f = entries(value, path, allowed: ["amount", "currency"], what: "the fee: its amount and currency") else { continue }
+                if let (_, a) = f.value("amount"), let amount = fieldSource(a, path + ".amount", names) { out.fields.append(("fee.amount", amount)) }
+                if let (_, c) = f.value("currency"), let currency = fieldSource(c, path + ".currency", names) { out.fields.append(("fee.currency", currency)) }
+                if f.value("amount") == nil { fail(value, path + ".amount", "missing") }
+                continue
+            }
+            if let source = fieldSource(value, path, names) { out.fields.append((key, source)) }
+        }
+        return out
+    }
+
+    private func fees(_ node: Node, _ path: String, _ names: Set<String>) -> [FeeMapping] {
+        guard case .sequence(let sequence) = node else {
+            fail(node, path, "expected a list of fees, each like {amount: Fee, currency: Fee Currency, kind: broker}")
+            return []
+        }
+        var out: [FeeMapping] = []
+        for (i, item) in sequence.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let e = entries(item, p, allowed: ["amount", "currency", "kind"], what: "a fee") else { continue }
+            let amount = e.value("amount").flatMap { fieldSource($0.value, p + ".amount", names) }
+            let currency = e.value("currency").flatMap { fieldSource($0.value, p + ".currency", names) }
+            let kind = optionalText(e, "kind", "broker, exchange, clearing or other") ?? "other"
+            if !Self.feeKinds.contains(kind) { fail(e.value("kind")?.value, p + ".kind", "'\(kind)' is not a fee kind (\(Self.feeKinds.joined(separator: ", ")))") }
+            if e.value("amount") == nil { fail(item, p + ".amount", "missing") }
+            if e.value("currency") == nil { fail(item, p + ".currency", "missing") }
+            if let amount, let currency { out.append(FeeMapping(amount: amount, currency: currency, kind: kind)) }
+        }
+        return out
+    }
+
+    /// A column name, or {const}, {date, time}, {join, separator}, {base-of}/{quote-of}, {by-type}, {abs}.
+    func fieldSource(_ node: Node, _ path: String, _ names: Set<String>) -> FieldSource? {
+        func known(_ column: String, _ at: Node) -> Bool {
+            if names.contains(column) { return true }
+            fail(at, path, "'\(column)' is not one of the spec's columns (\(names.sorted().joined(separator: ", ")))")
+            return false
+        }
+        if case .scalar(let s) = node {
+            return known(s.string, node) ? .column(s.string) : nil
+        }
+        let keys = ["const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs"]
+        guard let e = entries(node, path, allowed: keys, what: "a value's source") else { return nil }
+        if let c = optionalText(e, "const", "a constant") { return .constant(c) }
+        if e.value("date") != nil || e.value("time") != nil {
+            guard let d = requiredText(e, "date", "the date column"), let t = requiredText(e, "time", "the time column"),
+                  known(d, e.value("date")!.value), known(t, e.value("time")!.value) else { return nil }
+            return .dateAndTime(date: d, time: t)
+        }
+        if let (_, n) = e.value("join"), let columns = texts(n, path + ".join", "the columns joined") {
+            guard columns.allSatisfy({ known($0, n) }) else { return nil }
+            return .join(columns, separator: optionalText(e, "separator", "a separator") ?? "")
+        }
+        if let c = optionalText(e, "base-of", "an instrument column") { return known(c, node) ? .part(c, 0) : nil }
+        if let c = optionalText(e, "quote-of", "an instrument column") { return known(c, node) ? .part(c, 1) : nil }
+        if let c = optionalText(e, "abs", "a signed decimal column") { return known(c, node) ? .absolute(c) : nil }
+        if let (_, n) = e.value("by-type") {
+            guard case .mapping(let mapping) = n else {
+                fail(n, path + ".by-type", "expected a mapping of transaction types to sources, like {deposit: To, withdrawal: From}")
+                return nil
+            }
+            var sources: [(type: String, source: FieldSource)] = []
+            for (k, v) in mapping {
+                guard let type = text(k, path + ".by-type", "a transaction type") else { continue }
+                if !Self.transactionTypes.contains(type) { fail(k, path + ".by-type", "'\(type)' is not a transaction type") }
+                if let source = fieldSource(v, path + ".by-type." + type, names) { sources.append((type, source)) }
+            }
+            return .byType(sources)
+        }
+        fail(node, path, "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {by-type}")
+        return nil
+    }
+}
+
+/// `{name}` placeholders in check templates.
+enum Template {
+    static func names(_ template: String) -> [String] {
+        var out: [String] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return out
+    }
+}
+
+/// Date and time patterns: `yyyy MM M dd d HH H mm ss` and literal characters.
+enum TimePattern {
+    /// Why `pattern` is not a pattern for `kind` (datetime, date, time), or nil.
+    static func problem(_ pattern: String, kind: String) -> String? {
+        var tokens: Set<String> = []
+        var i = pattern.startIndex
+        while i < pattern.endIndex {
+            let c = pattern[i]
+            if "yMdHms".contains(c) {
+                var j = i
+                while j < pattern.endIndex && pattern[j] == c { j = pattern.index(after: j) }
+                let token = String(pattern[i..<j])
+                guard ["yyyy", "MM", "M", "dd", "d", "HH", "H", "mm", "ss"].contains(token) else {
+                    return "'\(token)' is not a pattern letter run (yyyy, MM, M, dd, d, HH, H, mm, ss)"
+                }
+                if !tokens.insert(String(c)).inserted { return "'\(c)' appears twice" }
+                i = j
+            } else if c.isLetter {
+                return "'\(c)' is not a pattern letter (y, M, d, H, m, s); quote nothing, other letters are not allowed"
+            } else {
+                i = pattern.index(after: i)
+            }
+        }
+        let date = tokens.isSuperset(of: ["y", "M", "d"])
+        let time = tokens.isSuperset(of: ["H", "m"])
+        switch kind {
+        case "datetime": return date && time ? nil : "a datetime needs yyyy, MM (or M), dd (or d), HH (or H) and mm"
+        case "date": return date && !tokens.contains("H") ? nil : "a date needs yyyy, MM (or M) and dd (or d), and no time"
+        default: return time && !tokens.contains("y") ? nil : "a time needs HH (or H) and mm, and no date"
+        }
+    }
+}

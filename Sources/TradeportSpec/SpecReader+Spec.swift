@@ -1,0 +1,181 @@
+import Yams
+
+/// The spec's own keys and their meanings (see `FormatSpec`).
+extension SpecReader {
+    static let topKeys = ["tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
+                          "skip", "rows", "trade", "transaction", "assets"]
+    static let tradeFields = ["externalId", "time", "side", "base", "quote", "quantity", "price", "amount", "accruedInterest",
+                              "fees", "isin", "name", "venue", "settlementDate", "account", "orderId", "portfolio"]
+    static let tradeRequired = ["time", "side", "base", "quote", "quantity", "price"]
+    static let transactionFields = ["externalId", "time", "type", "asset", "amount", "fee", "status", "security", "note",
+                                    "account", "counterparty", "txHash", "address", "portfolio"]
+    static let transactionRequired = ["time", "type", "asset", "amount"]
+    static let transactionTypes = ["deposit", "withdrawal", "dividend", "dividend-charge", "coupon", "interest", "tax",
+                                   "tax-refund", "fee", "fee-refund", "redemption", "other-income", "other-charge"]
+    static let feeKinds = ["broker", "exchange", "clearing", "other"]
+
+    func spec(_ root: Node) -> FormatSpec? {
+        guard let top = entries(root, "", allowed: Self.topKeys, what: "a spec") else { return nil }
+        if let version = requiredText(top, "tradeport-format", "1, the version of the spec language"), version != "1" {
+            fail(top.value("tradeport-format")?.value, "tradeport-format", "'\(version)' is not a version this tradeport reads (1)")
+        }
+        let id = requiredText(top, "id", "the format's id, like kraken-trades")
+        if let id, id.isEmpty || !id.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }) || id.hasPrefix("-") {
+            fail(top.value("id")?.value, "id", "'\(id)' is not an id: lower-case letters, digits and '-', like kraken-trades")
+        }
+        let description = requiredText(top, "description", "one line saying what the format is")
+        let source = top.value("source").flatMap { self.source($0.value) }
+        if top.value("source") == nil { fail(root, "source", "missing; expected the source, like {type: csv, delimiter: ';'}") }
+        let values = top.value("values").flatMap { self.values($0.value) } ?? ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
+        var columns: [ColumnSpec] = []
+        if let (_, node) = top.value("columns") {
+            columns = self.columns(node)
+        } else {
+            fail(root, "columns", "missing; expected the list of columns the format reads")
+        }
+        let names = Set(columns.map(\.name))
+        let detect = top.value("detect").flatMap { self.detect($0.value, names) }
+        let checks = top.value("checks").map { self.checks($0.value, names) } ?? []
+        let skip = top.value("skip").map { self.skipRules($0.value, names) } ?? []
+        let rows = top.value("rows").flatMap { self.rowKinds($0.value, names) }
+        if top.value("rows") == nil { fail(root, "rows", "missing; expected which rows are what, like {kind: trade}") }
+        let trade = top.value("trade").flatMap { self.mapping($0.value, "trade", Self.tradeFields, Self.tradeRequired, names) }
+        let transaction = top.value("transaction").flatMap {
+            self.mapping($0.value, "transaction", Self.transactionFields, Self.transactionRequired, names)
+        }
+        var assets: [String: String] = [:]
+        if let (_, node) = top.value("assets") {
+            if case .mapping(let mapping) = node {
+                for (k, v) in mapping {
+                    if let from = text(k, "assets", "an asset code"), let to = text(v, "assets.\(from)", "an asset code") { assets[from] = to }
+                }
+            } else {
+                fail(node, "assets", "expected a mapping of asset codes to the codes they stand for, like {XBT: BTC}")
+            }
+        }
+        // What the rows become must be said, and agree with the kinds.
+        if let rows {
+            switch rows {
+            case .trades where trade == nil:
+                fail(root, "trade", "missing: rows are trades, so the spec must say where each trade field comes from")
+            case .transactions where transaction == nil:
+                fail(root, "transaction", "missing: rows are transactions, so the spec must say where each transaction field comes from")
+            case .by(_, let t, let x):
+                if !t.isEmpty && trade == nil { fail(root, "trade", "missing: some rows are trades") }
+                if !x.isEmpty && transaction == nil { fail(root, "transaction", "missing: some rows are transactions") }
+            default:
+                break
+            }
+        }
+        guard let id, let description, let source, let rows else { return nil }
+        return FormatSpec(id: id, description: description, source: source, values: values, detect: detect, columns: columns,
+                          checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, assets: assets, file: file)
+    }
+
+    // MARK: - Source and values
+
+    func source(_ node: Node) -> Source? {
+        guard case .mapping = node else {
+            fail(node, "source", "expected a mapping, like {type: csv, delimiter: ';'}")
+            return nil
+        }
+        let type = entries(node, "source", allowed: ["type", "delimiter", "quote", "encoding", "skip-lines", "header", "fields", "sheet"], what: "the source")
+        guard let e = type, let kind = requiredText(e, "type", "csv or xlsx") else { return nil }
+        switch kind {
+        case "csv":
+            for key in ["sheet"] where e.value(key) != nil { fail(e.value(key)!.keyNode, "source.\(key)", "a CSV source has no \(key)") }
+            var delimiter = CSVSource.Delimiter.byte(UInt8(ascii: ","))
+            if let (_, n) = e.value("delimiter") {
+                if case .scalar(let s) = n, s.string == "auto" {
+                    delimiter = .auto
+                } else if let b = byte(n, "source.delimiter", names: ["tab": 0x09]) {
+                    delimiter = .byte(b)
+                }
+            }
+            var quote: UInt8? = UInt8(ascii: "\"")
+            if let (_, n) = e.value("quote") {
+                if case .scalar(let s) = n, s.string == "none" { quote = nil } else { quote = byte(n, "source.quote") }
+            }
+            var encoding = TextEncoding.utf8
+            if let (_, n) = e.value("encoding"), let t = text(n, "source.encoding", "an encoding") {
+                if let enc = TextEncoding(rawValue: t.lowercased()) { encoding = enc } else {
+                    fail(n, "source.encoding", "'\(t)' is not an encoding tradeport reads (\(TextEncoding.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+            }
+            let skipLines = e.value("skip-lines").flatMap { integer($0.value, "source.skip-lines", 0...1_000_000, "a number of lines (0 or more)") } ?? 0
+            let header = e.value("header").flatMap { headerRule($0.value) } ?? .none
+            let fields = e.value("fields").flatMap { integer($0.value, "source.fields", 1...16_384, "a number of fields (1 or more)") }
+            return .csv(CSVSource(delimiter: delimiter, quote: quote, encoding: encoding, skipLines: skipLines, header: header, fields: fields))
+        case "xlsx":
+            for key in ["delimiter", "quote", "encoding", "skip-lines", "fields"] where e.value(key) != nil {
+                fail(e.value(key)!.keyNode, "source.\(key)", "an XLSX source has no \(key)")
+            }
+            var sheet = XLSXSource.Sheet.index(1)
+            if let (_, n) = e.value("sheet"), let t = text(n, "source.sheet", "a sheet's name or 1-based number") {
+                if let i = Int(t) {
+                    if i >= 1 { sheet = .index(i) } else { fail(n, "source.sheet", "'\(t)' is not a sheet number (1 or more)") }
+                } else {
+                    sheet = .name(t)
+                }
+            }
+            let header = e.value("header").flatMap { headerRule($0.value) } ?? .row(1)
+            return .xlsx(XLSXSource(sheet: sheet, header: header))
+        default:
+            fail(e.value("type")?.value, "source.type", "'\(kind)' is not a source type (csv, xlsx)")
+            return nil
+        }
+    }
+
+    func headerRule(_ node: Node) -> HeaderRule? {
+        if case .scalar(let s) = node {
+            if s.string == "none" { return HeaderRule.none }
+            if let row = Int(s.string), row >= 1 { return .row(row) }
+            fail(node, "source.header", "'\(s.string)' is not none, a row number, or {find: [texts], within: rows}")
+            return nil
+        }
+        guard let e = entries(node, "source.header", allowed: ["find", "within"], what: "how to find the header row") else { return nil }
+        guard let (_, findNode) = e.value("find"), let texts = texts(findNode, "source.header.find", "header texts") else {
+            if e.value("find") == nil { fail(node, "source.header.find", "missing; expected the texts the header row holds") }
+            return nil
+        }
+        let within = e.value("within").flatMap { integer($0.value, "source.header.within", 1...10_000, "a number of rows") } ?? 50
+        return .find(texts, within: within)
+    }
+
+    func values(_ node: Node) -> ValueRules? {
+        guard let e = entries(node, "values", allowed: ["decimal", "thousands", "timezone"], what: "how values are written") else { return nil }
+        var rules = ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
+        if let (_, n) = e.value("decimal"), let b = byte(n, "values.decimal") {
+            if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { rules.decimal = b } else {
+                fail(n, "values.decimal", "the decimal separator must be '.' or ','")
+            }
+        }
+        if let (_, n) = e.value("thousands") {
+            if case .scalar(let s) = n, s.string == "none" {
+                rules.thousands = nil
+            } else if case .scalar(let s) = n, s.string == "space" || s.string == " " {
+                rules.thousands = .space
+            } else if let b = byte(n, "values.thousands", names: [:]) {
+                if b == rules.decimal { fail(n, "values.thousands", "the thousands separator cannot be the decimal separator") }
+                rules.thousands = .byte(b)
+            }
+        }
+        if let zone = optionalText(e, "timezone", "an IANA zone name like Europe/Moscow") {
+            if zone.isEmpty || zone.contains(" ") { fail(e.value("timezone")?.value, "values.timezone", "'\(zone)' is not a zone name like Europe/Moscow or UTC") }
+            rules.timeZone = zone
+        }
+        return rules
+    }
+
+    func detect(_ node: Node, _ names: Set<String>) -> DetectRule? {
+        guard let e = entries(node, "detect", allowed: ["fit", "header"], what: "how to recognize the format") else { return nil }
+        var rule = DetectRule(fit: [], header: [])
+        if let (_, n) = e.value("fit"), let columns = texts(n, "detect.fit", "column names") {
+            for c in columns where !names.contains(c) { fail(n, "detect.fit", "'\(c)' is not one of the spec's columns") }
+            rule.fit = columns
+        }
+        if let (_, n) = e.value("header"), let texts = texts(n, "detect.header", "header texts") { rule.header = texts }
+        if rule.fit.isEmpty && rule.header.isEmpty { fail(node, "detect", "say how to recognize the format: fit (columns) or header (texts)") }
+        return rule
+    }
+}
