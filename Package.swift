@@ -44,7 +44,7 @@ let package = Package(
             name: "TradeportXLSX",
             dependencies: ["CXLSXSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX"]),
+        .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec"]),
         // Declarative format specs (YAML): the language, loaded with every error's file, line and key.
         .target(name: "TradeportSpec", dependencies: [.product(name: "Yams", package: "Yams")]),
         // The balances API's values: what goes over the wire, read and written with exact numbers.
@@ -93,7 +93,7 @@ let package = Package(
             name: "TradeportXLSXTests",
             dependencies: ["TradeportXLSX", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit"]),
+        .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit", "TradeportSpec"]),
         .testTarget(name: "TradeportBalancesTests", dependencies: ["TradeportBalances", "TradeportCore"]),
         .testTarget(
             name: "TradeportEndToEndTests",

@@ -1,0 +1,93 @@
+import TradeportCore
+import TradeportSpec
+
+/// A column's value once read.
+enum SpecValue {
+    case text(String)
+    case decimal(ExactDecimal)
+    case asset(AssetCode)
+    case instant(Timestamp)
+    case date(CalendarDate)
+    case clock(hour: Int, minute: Int, second: Int)
+    case mapped(String)
+    case pair(AssetCode, AssetCode)
+
+    var text: String? {
+        switch self {
+        case .text(let t), .mapped(let t): return t
+        case .asset(let a): return a.text
+        case .decimal(let d): return d.description
+        default: return nil
+        }
+    }
+}
+
+/// A date/time pattern compiled to tokens: `yyyy MM M dd d HH H mm ss` and literal bytes.
+struct CompiledPattern: Sendable {
+    enum Token: Sendable {
+        case year, month(oneOrTwo: Bool), day(oneOrTwo: Bool), hour(oneOrTwo: Bool), minute, second
+        case literal(UInt8)
+    }
+    let tokens: [Token]
+    let text: String
+
+    init(_ pattern: String) {
+        text = pattern
+        var tokens: [Token] = []
+        let b = Array(pattern.utf8)
+        var i = 0
+        while i < b.count {
+            var j = i
+            while j < b.count && b[j] == b[i] { j += 1 }
+            let run = j - i
+            switch b[i] {
+            case UInt8(ascii: "y"): tokens.append(.year)
+            case UInt8(ascii: "M"): tokens.append(.month(oneOrTwo: run == 1))
+            case UInt8(ascii: "d"): tokens.append(.day(oneOrTwo: run == 1))
+            case UInt8(ascii: "H"): tokens.append(.hour(oneOrTwo: run == 1))
+            case UInt8(ascii: "m"): tokens.append(.minute)
+            case UInt8(ascii: "s"): tokens.append(.second)
+            default:
+                for k in i..<j { tokens.append(.literal(b[k])) }
+            }
+            i = j
+        }
+        self.tokens = tokens
+    }
+
+    /// The fields read from `f`, or nil when it does not follow the pattern (or is no real date).
+    func match(_ f: UnsafeRawBufferPointer) -> (date: CalendarDate?, clock: (Int, Int, Int)?)? {
+        var i = 0
+        var year: Int?, month: Int?, day: Int?, hour: Int?, minute: Int?, second = 0
+        func digits(_ min: Int, _ max: Int) -> Int? {
+            var v = 0
+            var n = 0
+            while n < max, i < f.count, f[i] &- 48 < 10 {
+                v = v * 10 + Int(f[i] - 48)
+                i += 1
+                n += 1
+            }
+            return n >= min ? v : nil
+        }
+        for token in tokens {
+            switch token {
+            case .year: guard let v = digits(4, 4) else { return nil }; year = v
+            case .month(let short): guard let v = digits(short ? 1 : 2, 2) else { return nil }; month = v
+            case .day(let short): guard let v = digits(short ? 1 : 2, 2) else { return nil }; day = v
+            case .hour(let short): guard let v = digits(short ? 1 : 2, 2), v < 24 else { return nil }; hour = v
+            case .minute: guard let v = digits(2, 2), v < 60 else { return nil }; minute = v
+            case .second: guard let v = digits(2, 2), v < 60 else { return nil }; second = v
+            case .literal(let c):
+                guard i < f.count, f[i] == c else { return nil }
+                i += 1
+            }
+        }
+        guard i == f.count else { return nil }
+        var date: CalendarDate?
+        if let year, let month, let day {
+            guard let d = CalendarDate(year: year, month: month, day: day) else { return nil }
+            date = d
+        }
+        return (date, hour.map { ($0, minute ?? 0, second) })
+    }
+}
