@@ -7,10 +7,14 @@ import TradeportSpec
 /// mapping names, or a reject naming every problem.
 public struct SpecAdapter: FormatAdapter {
     public let spec: FormatSpec
+    let plan: SpecPlan
     public var id: String { spec.id }
     public var summary: String { spec.description }
 
-    public init(_ spec: FormatSpec) { self.spec = spec }
+    public init(_ spec: FormatSpec) {
+        self.spec = spec
+        plan = SpecPlan(spec)
+    }
 
     var csv: CSVSource? { if case .csv(let c) = spec.source { return c } else { return nil } }
 
@@ -35,7 +39,8 @@ public struct SpecAdapter: FormatAdapter {
             head.removeSubrange((lastBreak + 1)...)
         }
         let lines = head.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).dropFirst(csv.skipLines)
-        let fitColumns = spec.detect?.fit.compactMap { spec.column(named: $0) } ?? []
+        let fitColumns = spec.detect?.fit.compactMap { name in plan.columnIndex[name].map { (index: $0, column: spec.columns[$0]) } } ?? []
+        var values = SpecRowValues(plan: plan, codes: AssetCodeCache())
         var checked = 0, fitting = 0
         var problem: String?
         for line in lines.prefix(200) {
@@ -46,10 +51,10 @@ public struct SpecAdapter: FormatAdapter {
                 continue
             }
             var fits = true
-            for column in fitColumns {
+            for (index, column) in fitColumns {
                 guard case .position(let p) = column.reference, p <= fields.count else { continue }
-                var values = SpecRowValues(spec: spec, codes: AssetCodeCache())
-                let ok = Array(fields[p - 1]).withUnsafeBytes { values.fits(column, $0) }
+                values.reset()
+                let ok = Array(fields[p - 1]).withUnsafeBytes { values.fits(index, $0) }
                 if !ok {
                     problem = problem ?? "line \(checked) has no \(column.name) in column \(p) (\(String(decoding: fields[p - 1].prefix(40), as: UTF8.self)))"
                     fits = false
@@ -78,6 +83,7 @@ public struct SpecAdapter: FormatAdapter {
             return nil
         }
         var headerFound = { if case .none = csv.header { return true } else { return false } }()
+        var values = SpecRowValues(plan: plan, codes: codes)
         var line = 0
         try reader.forEachRecord { record in
             line += 1
@@ -109,7 +115,7 @@ public struct SpecAdapter: FormatAdapter {
                 return
             }
             let location = origin.atRow(record.line)
-            var values = SpecRowValues(spec: spec, codes: codes)
+            values.reset()
             if let malformation = record.malformation {
                 values.errors.append(FieldError(column: nil, field: nil, message: malformation))
             }

@@ -7,13 +7,13 @@ extension SpecRowValues {
     mutating func operation(_ record: CSVRecord, _ positions: [Int?], location: SourceLocation,
                             zone: inout SourceTimeZone.Converter) -> Operation? {
         guard errors.isEmpty else { return nil }
-        switch spec.rows {
+        switch plan.spec.rows {
         case .trades:
             return trade(location, zone: &zone)
         case .transactions:
             return transaction(nil, location, zone: &zone)
         case .by(let column, let trades, let transactions):
-            guard let i = spec.columns.firstIndex(where: { $0.name == column }), let p = positions[i], p < record.count else { return nil }
+            guard let i = plan.columnIndex[column], let p = positions[i], p < record.count else { return nil }
             let kind = String(decoding: record[p], as: UTF8.self)
             if trades.contains(kind) { return trade(location, zone: &zone) }
             if let type = transactions.first(where: { $0.from == kind })?.to { return transaction(type, location, zone: &zone) }
@@ -23,42 +23,41 @@ extension SpecRowValues {
         }
     }
 
-    private func resolve(_ source: FieldSource?, type: String? = nil) -> SpecValue? {
+    private func resolve(_ source: SpecPlan.Source?, type: String? = nil) -> SpecValue? {
         guard let source else { return nil }
         switch source {
-        case .column(let c): return value(c)
+        case .column(let c): return values[c]
         case .constant(let t): return .text(t)
         case .absolute(let c):
-            if case .decimal(let d)? = value(c) { return .decimal(d.isNegative ? ExactDecimal.zero.subtracting(d) ?? d : d) }
+            if case .decimal(let d)? = values[c] { return .decimal(d.isNegative ? ExactDecimal.zero.subtracting(d) ?? d : d) }
             return nil
         case .part(let c, let i):
-            if case .pair(let b, let q)? = value(c) { return .asset(i == 0 ? b : q) }
+            if case .pair(let b, let q)? = values[c] { return .asset(i == 0 ? b : q) }
             return nil
         case .join(let columns, let separator):
-            let parts = columns.compactMap { value($0)?.text }
+            let parts = columns.compactMap { values[$0]?.text }
             return parts.count == columns.count ? .text(parts.joined(separator: separator)) : nil
         case .dateAndTime:
             return nil  // read by `instant`
         case .byType(let sources):
-            guard let type, let s = sources.first(where: { $0.type == type })?.source else { return nil }
+            guard let type, let s = sources.first(where: { $0.0 == type })?.1 else { return nil }
             return resolve(s, type: type)
         }
     }
 
-    private mutating func instant(_ source: FieldSource?, zone: inout SourceTimeZone.Converter) -> Timestamp? {
+    private func instant(_ source: SpecPlan.Source?, zone: inout SourceTimeZone.Converter) -> Timestamp? {
         guard let source else { return nil }
         if case .dateAndTime(let d, let t) = source {
-            guard case .date(let date)? = value(d) else { return nil }
+            guard case .date(let date)? = values[d] else { return nil }
             var clock = (0, 0, 0)
-            if case .clock(let h, let m, let s)? = value(t) { clock = (h, m, s) }
+            if case .clock(let h, let m, let s)? = values[t] { clock = (h, m, s) }
             guard let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2) else { return nil }
             let instant = zone.timestamp(for: local)
             return instant.isWritable ? instant : nil
         }
         switch resolve(source) {
         case .instant(let i)?: return i
-        case .date(let d)?:
-            return LocalDateTime(date: d, hour: 0, minute: 0, second: 0).map { zone.timestamp(for: $0) }
+        case .date(let d)?: return LocalDateTime(date: d, hour: 0, minute: 0, second: 0).map { zone.timestamp(for: $0) }
         default: return nil
         }
     }
@@ -75,9 +74,9 @@ extension SpecRowValues {
     private func date(_ v: SpecValue?) -> CalendarDate? { if case .date(let d)? = v { return d } else { return nil } }
 
     private mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> Operation? {
-        guard let mapping = spec.trade else { return nil }
+        guard let m = plan.trade else { return nil }
         let side: TradeSide?
-        switch resolve(mapping.source(of: "side"))?.text {
+        switch resolve(m.side)?.text {
         case "buy": side = .buy
         case "sell": side = .sell
         case let other:
@@ -85,33 +84,30 @@ extension SpecRowValues {
             side = nil
         }
         var fees: [TradeFee] = []
-        for fee in mapping.fees {
+        for fee in m.fees {
             guard let amount = decimal(resolve(fee.amount)), !amount.isZero, let currency = asset(resolve(fee.currency)) else { continue }
-            fees.append(TradeFee(amount: amount, currency: currency, kind: FeeKind(rawValue: fee.kind) ?? .other))
+            fees.append(TradeFee(amount: amount, currency: currency, kind: fee.kind))
         }
-        guard let time = instant(mapping.source(of: "time"), zone: &zone), let side,
-              let base = asset(resolve(mapping.source(of: "base"))), let quote = asset(resolve(mapping.source(of: "quote"))),
-              let quantity = decimal(resolve(mapping.source(of: "quantity"))), let price = decimal(resolve(mapping.source(of: "price")))
+        guard let time = instant(m.time, zone: &zone), let side, let base = asset(resolve(m.base)), let quote = asset(resolve(m.quote)),
+              let quantity = decimal(resolve(m.quantity)), let price = decimal(resolve(m.price))
         else { return nil }
         return .trade(Trade(
-            externalId: text(resolve(mapping.source(of: "externalId"))), time: time, side: side, base: base, quote: quote,
-            quantity: quantity, price: price, amount: decimal(resolve(mapping.source(of: "amount"))),
-            accruedInterest: decimal(resolve(mapping.source(of: "accruedInterest"))), fees: fees,
-            isin: text(resolve(mapping.source(of: "isin"))), name: text(resolve(mapping.source(of: "name"))),
-            venue: text(resolve(mapping.source(of: "venue"))), settlementDate: date(resolve(mapping.source(of: "settlementDate"))),
-            account: text(resolve(mapping.source(of: "account"))), orderId: text(resolve(mapping.source(of: "orderId"))),
+            externalId: text(resolve(m.externalId)), time: time, side: side, base: base, quote: quote,
+            quantity: quantity, price: price, amount: decimal(resolve(m.amount)), accruedInterest: decimal(resolve(m.accruedInterest)),
+            fees: fees, isin: text(resolve(m.isin)), name: text(resolve(m.name)), venue: text(resolve(m.venue)),
+            settlementDate: date(resolve(m.settlementDate)), account: text(resolve(m.account)), orderId: text(resolve(m.orderId)),
             source: location))
     }
 
     private mutating func transaction(_ kindType: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> Operation? {
-        guard let mapping = spec.transaction else { return nil }
-        let typeText = kindType ?? resolve(mapping.source(of: "type"))?.text
+        guard let m = plan.transaction else { return nil }
+        let typeText = kindType ?? resolve(m.type)?.text
         guard let typeText, let type = CashTransactionType(rawValue: typeText) else {
             errors.append(FieldError(column: nil, field: "type", message: "'\(typeText ?? "")' is not a transaction type"))
             return nil
         }
         var status = TransactionStatus.complete
-        if let s = resolve(mapping.source(of: "status"))?.text {
+        if let s = resolve(m.status)?.text {
             guard let parsed = TransactionStatus(rawValue: s) else {
                 errors.append(FieldError(column: nil, field: "status", message: "'\(s)' is not a status (complete, failed, rejected, pending)"))
                 return nil
@@ -119,18 +115,16 @@ extension SpecRowValues {
             status = parsed
         }
         var fee: CashFee?
-        if let amount = decimal(resolve(mapping.source(of: "fee.amount"), type: typeText)), !amount.isZero,
-           let currency = asset(resolve(mapping.source(of: "fee.currency"), type: typeText)) {
+        if let amount = decimal(resolve(m.feeAmount, type: typeText)), !amount.isZero, let currency = asset(resolve(m.feeCurrency, type: typeText)) {
             fee = CashFee(amount: amount, currency: currency)
         }
-        guard let time = instant(mapping.source(of: "time"), zone: &zone),
-              let assetCode = asset(resolve(mapping.source(of: "asset"), type: typeText)),
-              let amount = decimal(resolve(mapping.source(of: "amount"), type: typeText))
+        guard let time = instant(m.time, zone: &zone), let assetCode = asset(resolve(m.asset, type: typeText)),
+              let amount = decimal(resolve(m.amount, type: typeText))
         else { return nil }
-        func t(_ field: String) -> String? { text(resolve(mapping.source(of: field), type: typeText)) }
+        func t(_ s: SpecPlan.Source?) -> String? { text(resolve(s, type: typeText)) }
         return .transaction(CashTransaction(
-            externalId: t("externalId"), time: time, type: type, asset: assetCode, amount: amount, fee: fee, status: status,
-            security: t("security"), note: t("note"), account: t("account"), counterparty: t("counterparty"),
-            txHash: t("txHash"), address: t("address"), source: location))
+            externalId: t(m.externalId), time: time, type: type, asset: assetCode, amount: amount, fee: fee, status: status,
+            security: t(m.security), note: t(m.note), account: t(m.account), counterparty: t(m.counterparty),
+            txHash: t(m.txHash), address: t(m.address), source: location))
     }
 }

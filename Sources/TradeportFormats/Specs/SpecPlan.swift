@@ -1,0 +1,177 @@
+import TradeportCore
+import TradeportSpec
+
+/// A spec compiled once for reading: columns by index, patterns and maps as bytes, check
+/// templates split, and every mapping's sources resolved to column indexes, so reading a row does
+/// no name lookups and builds no strings it does not output.
+final class SpecPlan: Sendable {
+    /// Where a canonical field's value comes from, by column index.
+    indirect enum Source: Sendable {
+        case column(Int)
+        case constant(String)
+        case absolute(Int)
+        case part(Int, Int)
+        case join([Int], String)
+        case dateAndTime(Int, Int)
+        case byType([(String, Source)])
+    }
+
+    enum Segment: Sendable {
+        case literal([UInt8])
+        case column(Int)
+    }
+
+    struct Check: Sendable {
+        let column: Int
+        let segments: [Segment]
+        let lowercase: Bool
+        let message: String
+        let name: String
+    }
+
+    struct Skip: Sendable {
+        let column: Int
+        let equals: [[UInt8]]
+        let reason: String
+    }
+
+    /// What a column holds, without the strings of its spec: what the row loop switches on.
+    enum Kind: Sendable {
+        case text, id, asset, decimal(DecimalCheck), dateTime, date, time, map(ignoreCase: Bool), instrument
+    }
+
+    /// Whether an empty value is allowed: always, never, or when a decimal column is zero.
+    enum Empty: Sendable {
+        case allowed, refused, allowedWhenZero(Int)
+    }
+
+    final class TradeFields: Sendable {
+        let externalId, time, side, base, quote, quantity, price, amount, accruedInterest: Source?
+        let isin, name, venue, settlementDate, account, orderId: Source?
+        let fees: [(amount: Source, currency: Source, kind: FeeKind)]
+
+        init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
+            externalId = resolve(m.source(of: "externalId")); time = resolve(m.source(of: "time"))
+            side = resolve(m.source(of: "side")); base = resolve(m.source(of: "base")); quote = resolve(m.source(of: "quote"))
+            quantity = resolve(m.source(of: "quantity")); price = resolve(m.source(of: "price"))
+            amount = resolve(m.source(of: "amount")); accruedInterest = resolve(m.source(of: "accruedInterest"))
+            isin = resolve(m.source(of: "isin")); name = resolve(m.source(of: "name")); venue = resolve(m.source(of: "venue"))
+            settlementDate = resolve(m.source(of: "settlementDate")); account = resolve(m.source(of: "account"))
+            orderId = resolve(m.source(of: "orderId"))
+            fees = m.fees.compactMap { f in
+                guard let a = resolve(f.amount), let c = resolve(f.currency) else { return nil }
+                return (a, c, FeeKind(rawValue: f.kind) ?? .other)
+            }
+        }
+    }
+
+    final class TransactionFields: Sendable {
+        let externalId, time, type, asset, amount, feeAmount, feeCurrency, status, security, note: Source?
+        let account, counterparty, txHash, address: Source?
+
+        init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
+            externalId = resolve(m.source(of: "externalId")); time = resolve(m.source(of: "time"))
+            type = resolve(m.source(of: "type")); asset = resolve(m.source(of: "asset")); amount = resolve(m.source(of: "amount"))
+            feeAmount = resolve(m.source(of: "fee.amount")); feeCurrency = resolve(m.source(of: "fee.currency"))
+            status = resolve(m.source(of: "status")); security = resolve(m.source(of: "security")); note = resolve(m.source(of: "note"))
+            account = resolve(m.source(of: "account")); counterparty = resolve(m.source(of: "counterparty"))
+            txHash = resolve(m.source(of: "txHash")); address = resolve(m.source(of: "address"))
+        }
+    }
+
+    let spec: FormatSpec
+    let columnIndex: [String: Int]
+    let patterns: [CompiledPattern?]
+    /// Per map column: source values as bytes (folded when ignoring case) and what they stand for.
+    let maps: [[(from: [UInt8], to: String)]?]
+    let mapLists: [String]
+    let checks: [Check]
+    let skips: [Skip]
+    let statusColumn: Int?
+    let trade: TradeFields?
+    let transaction: TransactionFields?
+    let style: NumberStyle
+    let assetAliases: [String: AssetCode]
+    let kinds: [Kind]
+    let empties: [Empty]
+
+    init(_ spec: FormatSpec) {
+        self.spec = spec
+        var index: [String: Int] = [:]
+        for (i, c) in spec.columns.enumerated() { index[c.name] = i }
+        columnIndex = index
+        patterns = spec.columns.map { c in
+            switch c.type {
+            case .dateTime(let p), .date(let p), .time(let p): return CompiledPattern(p)
+            default: return nil
+            }
+        }
+        maps = spec.columns.map { c in
+            guard case .map(let entries, let ignoreCase) = c.type else { return nil }
+            return entries.map { (ignoreCase ? Array($0.from.lowercased().utf8) : Array($0.from.utf8), $0.to) }
+        }
+        mapLists = spec.columns.map { c in
+            guard case .map(let entries, _) = c.type else { return "" }
+            let names = entries.map(\.from)
+            return names.count == 2 ? "\(names[0]) or \(names[1])" : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        }
+        checks = spec.checks.compactMap { check in
+            guard let column = index[check.column] else { return nil }
+            var segments: [Segment] = []
+            var rest = Substring(check.equals)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                if open > rest.startIndex { segments.append(.literal(Array(rest[..<open].utf8))) }
+                if let i = index[String(rest[rest.index(after: open)..<close])] { segments.append(.column(i)) }
+                rest = rest[rest.index(after: close)...]
+            }
+            if !rest.isEmpty { segments.append(.literal(Array(rest.utf8))) }
+            return Check(column: column, segments: segments, lowercase: check.lowercase, message: check.message, name: check.column)
+        }
+        skips = spec.skip.compactMap { rule in
+            index[rule.column].map { Skip(column: $0, equals: rule.equals.map { Array($0.utf8) }, reason: rule.reason) }
+        }
+        func resolve(_ s: FieldSource?) -> Source? {
+            guard let s else { return nil }
+            switch s {
+            case .column(let c): return index[c].map { .column($0) }
+            case .constant(let t): return .constant(t)
+            case .absolute(let c): return index[c].map { .absolute($0) }
+            case .part(let c, let i): return index[c].map { .part($0, i) }
+            case .join(let cs, let sep): return .join(cs.compactMap { index[$0] }, sep)
+            case .dateAndTime(let d, let t): return index[d].flatMap { d in index[t].map { .dateAndTime(d, $0) } }
+            case .byType(let sources): return .byType(sources.compactMap { s in resolve(s.source).map { (s.type, $0) } })
+            }
+        }
+        trade = spec.trade.map { TradeFields($0, resolve) }
+        transaction = spec.transaction.map { TransactionFields($0, resolve) }
+        if case .column(let c)? = transaction?.status { statusColumn = c } else { statusColumn = nil }
+        kinds = spec.columns.map { c in
+            switch c.type {
+            case .text: return .text
+            case .id: return .id
+            case .asset: return .asset
+            case .decimal(let check): return .decimal(check)
+            case .dateTime: return .dateTime
+            case .date: return .date
+            case .time: return .time
+            case .map(_, let ignoreCase): return .map(ignoreCase: ignoreCase)
+            case .instrument: return .instrument
+            }
+        }
+        empties = spec.columns.map { c in
+            switch c.required {
+            case .yes: return .refused
+            case .no: return .allowed
+            case .unlessZero(let other): return index[other].map { .allowedWhenZero($0) } ?? .allowed
+            }
+        }
+        switch spec.values.thousands {
+        case .byte(let b)?: style = NumberStyle(decimalSeparator: spec.values.decimal, groupingSeparator: [b])
+        case .space?: style = NumberStyle(decimalSeparator: spec.values.decimal, groupingSeparator: [0x20])
+        case nil: style = NumberStyle(decimalSeparator: spec.values.decimal)
+        }
+        var aliases: [String: AssetCode] = [:]
+        for (k, v) in spec.assets { if let code = AssetCode(v) { aliases[k.uppercased()] = code } }
+        assetAliases = aliases
+    }
+}
