@@ -44,9 +44,14 @@ let package = Package(
             name: "TradeportXLSX",
             dependencies: ["CXLSXSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec"]),
+        .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportBuiltInSpecs"]),
         // Declarative format specs (YAML): the language, loaded with every error's file, line and key.
         .target(name: "TradeportSpec", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // Checks specs and embeds them (run by the build-tool plugin below).
+        .executableTarget(name: "TradeportSpecTool", dependencies: ["TradeportSpec"]),
+        .plugin(name: "EmbedFormatSpecs", capability: .buildTool(), dependencies: ["TradeportSpecTool"]),
+        // The specs of formats/, checked and compiled in at build time.
+        .target(name: "TradeportBuiltInSpecs", plugins: ["EmbedFormatSpecs"]),
         // The balances API's values: what goes over the wire, read and written with exact numbers.
         .target(name: "TradeportBalances", dependencies: ["TradeportCore"]),
         // The client `tradeport push` uses.

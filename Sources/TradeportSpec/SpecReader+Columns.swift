@@ -6,10 +6,16 @@ extension SpecReader {
                              "required", "separators"]
     static let types = ["text", "id", "asset", "decimal", "datetime", "date", "time", "map", "instrument"]
 
+    /// The columns that read well, and the names of all columns written (so that a column with a
+    /// wrong type does not also make every mapping that names it an error).
     func columns(_ node: Node) -> [ColumnSpec] {
+        columnsAndNames(node).columns
+    }
+
+    func columnsAndNames(_ node: Node) -> (columns: [ColumnSpec], names: Set<String>) {
         guard case .sequence(let sequence) = node else {
             fail(node, "columns", "expected a list of columns, each like {name: price, header: Price, type: decimal}")
-            return []
+            return ([], [])
         }
         var out: [ColumnSpec] = []
         var seen: Set<String> = []
@@ -55,7 +61,7 @@ extension SpecReader {
                 }
             }
         }
-        return out
+        return (out, seen)
     }
 
     private func columnType(_ e: Entries, _ key: String) -> ValueType? {

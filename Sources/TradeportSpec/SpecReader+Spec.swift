@@ -28,12 +28,12 @@ extension SpecReader {
         if top.value("source") == nil { fail(root, "source", "missing; expected the source, like {type: csv, delimiter: ';'}") }
         let values = top.value("values").flatMap { self.values($0.value) } ?? ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
         var columns: [ColumnSpec] = []
+        var names: Set<String> = []
         if let (_, node) = top.value("columns") {
-            columns = self.columns(node)
+            (columns, names) = self.columnsAndNames(node)
         } else {
             fail(root, "columns", "missing; expected the list of columns the format reads")
         }
-        let names = Set(columns.map(\.name))
         let detect = top.value("detect").flatMap { self.detect($0.value, names) }
         let checks = top.value("checks").map { self.checks($0.value, names) } ?? []
         let skip = top.value("skip").map { self.skipRules($0.value, names) } ?? []
