@@ -1,10 +1,7 @@
 import TradeportCore
 
 extension FormatRegistry {
-    /// Every format tradeport knows: the one place a format is named. A new adapter is one line here.
-    public static let builtIn = FormatRegistry([
-        DSXTradesAdapter(),
-        DSXTransactionsAdapter(),
-        TinkoffReportAdapter(),
-    ])
+    /// Every format built into tradeport: the specs of `formats/` (compiled in at build time) and
+    /// the code adapters listed in `FormatCatalog.codeAdapters`, the one place a code format is named.
+    public static var builtIn: FormatRegistry { FormatCatalog.builtIn.registry }
 }

@@ -44,6 +44,8 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The zone of the sources' local times (an IANA name like Europe/Moscow); each format has its own default.", valueName: "TZ"))
     var timezone: String?
 
+    @OptionGroup var formats: FormatOptions
+
     @Flag(name: [.short, .long], help: "Print no summary.")
     var quiet = false
 
@@ -54,7 +56,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let registry = FormatRegistry.builtIn
+        let registry = try formats.catalog().registry
         let read = try Inputs.readOptions(timezone: timezone)
         // A named format is checked before any file is opened; every input is opened and
         // recognized before anything is written.

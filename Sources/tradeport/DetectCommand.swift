@@ -9,11 +9,13 @@ struct DetectCommand: ParsableCommand {
         discussion: "Exits 0 when every file's format is recognized, 2 otherwise."
     )
 
+    @OptionGroup var formats: FormatOptions
+
     @Argument(help: "The files to look at.")
     var files: [String]
 
     func run() throws {
-        let registry = FormatRegistry.builtIn
+        let registry = try formats.catalog().registry
         var failed = false
         for path in files {
             let input: SourceInput

@@ -1,18 +1,76 @@
 import ArgumentParser
+import Foundation
 import TradeportCore
 import TradeportFormats
+import TradeportSpec
 
 struct FormatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "formats",
-        abstract: "List the formats tradeport reads: their ids and descriptions."
+        abstract: "List the formats tradeport reads; check or show a format spec.",
+        subcommands: [List.self, Check.self, Show.self],
+        defaultSubcommand: List.self
     )
 
-    func run() throws {
-        let adapters = FormatRegistry.builtIn.adapters
-        let width = adapters.map(\.id.count).max() ?? 0
-        for adapter in adapters {
-            print(adapter.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + adapter.summary)
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List each format's id, description and origin (built-in, built-in spec, or the spec file).")
+
+        @OptionGroup var formats: FormatOptions
+
+        func run() throws {
+            let entries = try formats.catalog().entries
+            let width = entries.map(\.adapter.id.count).max() ?? 0
+            for entry in entries {
+                print(entry.adapter.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.adapter.summary + "  [\(entry.origin)]")
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check format spec files: every problem with its file, line and key.",
+            discussion: "Exits 0 when every spec is right, 2 otherwise.")
+
+        @Argument(help: ArgumentHelp("The spec files.", valueName: "FILE"))
+        var files: [String]
+
+        func run() throws {
+            var problems: [String] = []
+            for path in files {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    problems.append("\(path): cannot read the file as UTF-8 text")
+                    continue
+                }
+                do {
+                    let spec = try SpecLoader.load(text: text, file: path)
+                    print("\(path): \(spec.id): ok (\(spec.columns.count) columns)")
+                } catch let errors as SpecErrors {
+                    problems += errors.errors.map(\.description)
+                }
+            }
+            if !problems.isEmpty { throw CommandFailure(message: problems.joined(separator: "\n")) }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the spec of format ID (a code adapter has none).")
+
+        @Argument(help: ArgumentHelp("The format's id.", valueName: "ID"))
+        var id: String
+
+        @OptionGroup var formats: FormatOptions
+
+        func run() throws {
+            let catalog = try formats.catalog()
+            guard let entry = catalog.entry(id: id) else {
+                throw CommandFailure(message: "unknown format '\(id)'; known formats: \(catalog.entries.map(\.adapter.id).joined(separator: ", "))")
+            }
+            guard let text = entry.specText else {
+                throw CommandFailure(message: "\(id) is written in Swift (\(entry.origin)), not as a spec")
+            }
+            print("# \(id), from \(entry.origin)")
+            print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
         }
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import TradeportBuiltInSpecs
+import TradeportCore
+import TradeportSpec
+
+/// Every format tradeport can read, and where each comes from: the code adapters, the specs built
+/// into the binary (from `formats/`), then the specs of `./formats/`, of the user's config
+/// directory (`$XDG_CONFIG_HOME/tradeport/formats/`, else `~/.config/tradeport/formats/`), of each
+/// `--formats-dir`, and each `--spec` file. A later spec with an id already known replaces it.
+public struct FormatCatalog: Sendable {
+    public struct Entry: Sendable {
+        public let adapter: any FormatAdapter
+        /// `built-in`, `built-in spec`, or the spec file's path.
+        public let origin: String
+        /// The spec's YAML, for specs.
+        public let specText: String?
+    }
+
+    public let entries: [Entry]
+
+    public var registry: FormatRegistry { FormatRegistry(entries.map(\.adapter)) }
+
+    public func entry(id: String) -> Entry? { entries.first { $0.adapter.id == id } }
+
+    /// The code adapters and the built-in specs.
+    public static let builtIn: FormatCatalog = {
+        var entries: [Entry] = []
+        for file in BuiltInSpecs.files {
+            // Checked when tradeport was built (the EmbedFormatSpecs plugin), so it loads.
+            guard let spec = try? SpecLoader.load(text: file.text, file: "formats/" + file.name) else {
+                preconditionFailure("the built-in spec \(file.name) was checked at build time and must load")
+            }
+            entries.append(Entry(adapter: SpecAdapter(spec), origin: "built-in spec", specText: file.text))
+        }
+        for adapter in codeAdapters { entries.append(Entry(adapter: adapter, origin: "built-in", specText: nil)) }
+        return FormatCatalog(entries: entries)
+    }()
+
+    /// The formats written as Swift code: one line each.
+    static let codeAdapters: [any FormatAdapter] = [
+        TinkoffReportAdapter(),
+    ]
+
+    /// The built-in formats and the specs found in the usual places and the ones given.
+    /// Throws `SpecErrors` (every problem of every spec) when a spec is wrong.
+    public static func load(
+        directories: [String] = [], specFiles: [String] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws -> FormatCatalog {
+        var entries = builtIn.entries
+        var configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        if configHome == nil, let home = environment["HOME"] { configHome = home + "/.config" }
+        var folders = [workingDirectory + "/formats"]
+        if let configHome { folders.append(configHome + "/tradeport/formats") }
+        folders += directories
+        var files: [String] = []
+        for folder in folders {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                if directories.contains(folder) {
+                    throw SpecErrors([SpecError(SpecLocation(file: folder, line: 1, column: 1), key: "", "--formats-dir: not a directory")])
+                }
+                continue
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            files += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { folder + "/" + $0 }
+        }
+        files += specFiles
+        var problems: [SpecError] = []
+        for path in files {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                problems.append(SpecError(SpecLocation(file: path, line: 1, column: 1), key: "", "cannot read the file as UTF-8 text"))
+                continue
+            }
+            do {
+                let spec = try SpecLoader.load(text: text, file: path)
+                let entry = Entry(adapter: SpecAdapter(spec), origin: path, specText: text)
+                if let i = entries.firstIndex(where: { $0.adapter.id == spec.id }) { entries[i] = entry } else { entries.append(entry) }
+            } catch let errors as SpecErrors {
+                problems += errors.errors
+            }
+        }
+        if !problems.isEmpty { throw SpecErrors(problems) }
+        return FormatCatalog(entries: entries)
+    }
+}
