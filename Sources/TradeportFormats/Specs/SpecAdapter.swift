@@ -76,7 +76,8 @@ public struct SpecAdapter: FormatAdapter {
         }
         var converter = zone.makeConverter()
         let origin = SourceLocation(path: input.path, row: 0)
-        let reader = CSVReader(dialect: dialect) { buffer in try input.read(into: buffer) }
+        let transcoder = TextTranscoder(encoding: csv.encoding, path: input.path) { buffer in try input.read(into: buffer) }
+        let reader = CSVReader(dialect: dialect) { buffer in try transcoder.read(into: buffer) }
         let codes = AssetCodeCache()
         var positions: [Int?] = spec.columns.map { column in
             if case .position(let p) = column.reference { return p - 1 }

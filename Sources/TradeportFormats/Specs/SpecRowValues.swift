@@ -111,7 +111,12 @@ struct SpecRowValues {
             }
             return fail(f.isEmpty ? "empty; expected an asset code like BTC" : "'\(text(f))' is not an asset code (letters and digits)")
         case .decimal(let check):
-            switch ExactDecimal.parse(f, style: plan.style) {
+            var result = ExactDecimal.parse(f, style: plan.style)
+            if case .failure = result, case .space? = plan.spec.values.thousands, f.contains(0xA0) {
+                // A space as thousands separator may be a no-break one (U+00A0).
+                result = ExactDecimal.parse(f, style: NumberStyle(decimalSeparator: plan.spec.values.decimal, groupingSeparator: [0xC2, 0xA0]))
+            }
+            switch result {
             case .failure(let e):
                 return fail(f.isEmpty ? "empty; expected a number like \(column.example ?? plan.style.example)" : "'\(text(f))' is not a number: \(e.message)")
             case .success(let v):

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TradeportCore
+import TradeportFormats
+import TradeportSpec
+import TradeportTestKit
+
+/// Specs for layouts that are not built in, read end to end.
+@Suite("Format specs: CSV layouts")
+struct SpecFormatTests {
+    static let brokerSpec = """
+        tradeport-format: 1
+        id: example-broker
+        description: A broker's CSV in Windows-1251
+        source: {type: csv, delimiter: ";", encoding: windows-1251, skip-lines: 1, header: 1}
+        values: {decimal: ",", thousands: space, timezone: Europe/Moscow}
+        columns:
+          - {name: date, header: Дата, type: date, format: dd.MM.yyyy}
+          - {name: time, header: Время, type: time, format: "HH:mm:ss"}
+          - {name: kind, header: [Операция, Тип], map: {Покупка: buy, Продажа: sell, Пополнение: deposit}}
+          - {name: code, header: Тикер, type: asset, required: false}
+          - {name: currency, header: Валюта, type: asset}
+          - {name: quantity, header: Количество, type: decimal, required: false}
+          - {name: price, header: Цена, type: decimal, required: false}
+          - {name: amount, header: Сумма, type: decimal, check: positive}
+          - {name: id, header: Номер, type: id}
+        skip:
+          - {column: kind, equals: [Отмена], reason: cancelled}
+        rows:
+          by: kind
+          trade: [Покупка, Продажа]
+          transaction: {Пополнение: deposit}
+        trade:
+          externalId: id
+          time: {date: date, time: time}
+          side: kind
+          base: code
+          quote: currency
+          quantity: quantity
+          price: price
+          amount: amount
+        transaction:
+          externalId: id
+          time: {date: date, time: time}
+          type: kind
+          asset: currency
+          amount: amount
+        """
+
+    static let brokerCSV = """
+        Выписка по счёту
+        Номер;Дата;Время;Операция;Тикер;Валюта;Количество;Цена;Сумма
+        1;05.02.2021;10:15:30;Покупка;SBER;RUB;1 000;270,50;270 500,00
+        2;06.02.2021;09:00:00;Пополнение;;RUB;;;1 000 000
+        3;07.02.2021;11:00:00;Отмена;SBER;RUB;1;1;1
+        4;31.02.2021;11:00:00;Продажа;SBER;RUB;10;1,5,0;15
+        """
+
+    @Test("Windows-1251, ';', decimal comma, thousands by spaces, DD.MM.YYYY dates with times in their own column")
+    func windows1251Broker() throws {
+        let spec = try SpecLoader.load(text: Self.brokerSpec, file: "example-broker.yaml")
+        let data = try #require(Self.brokerCSV.data(using: .windowsCP1251))
+        let path = try TestKit.writeTemporaryFile(data, name: "statement.csv")
+        let doc = try TestKit.convert(paths: [path], with: SpecAdapter(spec))
+        let trade = try #require(doc.allTrades.first)
+        #expect(trade.externalId == "1" && trade.side == .buy && trade.base.text == "SBER" && trade.quote.text == "RUB")
+        #expect(trade.quantity == ExactDecimal("1000") && trade.price == ExactDecimal("270.5") && trade.amount == ExactDecimal("270500"))
+        #expect(trade.time.description == "2021-02-05T07:15:30Z")
+        #expect(doc.allTransactions.map { "\($0.type.rawValue) \($0.asset) \($0.amount)" } == ["deposit RUB 1000000"])
+        #expect(doc.skipped.map(\.reason) == ["cancelled"])
+        let reject = try #require(doc.rejected.first)
+        #expect(reject.source.row == 6)
+        #expect(reject.errors.map(\.field) == ["date", "price"])
+        #expect(reject.errors.first?.message == "'31.02.2021' is not a date like dd.MM.yyyy (dd.MM.yyyy, a real calendar date)")
+        #expect(reject.raw.contains("Продажа"))
+        #expect(doc.sources.first.map { $0.rows == $0.operations + $0.skipped + $0.rejected } == true)
+    }
+
+    @Test("UTF-16 with a byte-order mark reads like UTF-8")
+    func utf16() throws {
+        let spec = try SpecLoader.load(text: Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "x.yaml")
+        var data = Data([0xFF, 0xFE])
+        data.append(try #require(Self.brokerCSV.data(using: .utf16LittleEndian)))
+        let doc = try TestKit.convert(paths: [try TestKit.writeTemporaryFile(data, name: "u16.csv")], with: SpecAdapter(spec))
+        #expect(doc.allTrades.count == 1 && doc.allTransactions.count == 1)
+    }
+
+    @Test("a header without a required column is an error naming it; optional ones may be missing")
+    func missingHeader() throws {
+        let spec = try SpecLoader.load(text: Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-8"), file: "x.yaml")
+        let path = try TestKit.writeTemporaryFile("x\nНомер;Дата;Время;Операция;Сумма\n", name: "h.csv")
+        do {
+            _ = try TestKit.convert(paths: [path], with: SpecAdapter(spec))
+            Issue.record("a missing required column was accepted")
+        } catch let e as InputError {
+            #expect(e.message.contains("the header has no column 'Валюта'"))
+            #expect(!e.message.contains("Тикер") && !e.message.contains("Количество"))
+        }
+    }
+}
