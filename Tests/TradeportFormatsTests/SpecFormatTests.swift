@@ -98,3 +98,52 @@ struct SpecFormatTests {
         }
     }
 }
+
+@Suite("Format specs: XLSX layouts")
+struct SpecWorkbookTests {
+    static let spec = """
+        tradeport-format: 1
+        id: example-workbook
+        description: Trades on a sheet whose header is on row 5
+        source: {type: xlsx, sheet: Сделки, header: {find: [Дата сделки, Инструмент], within: 10}}
+        values: {decimal: ",", timezone: UTC}
+        columns:
+          - {name: time, header: Дата сделки, type: datetime, format: "dd.MM.yyyy HH:mm"}
+          - {name: pair, header: Инструмент, type: instrument, separators: ["/"]}
+          - {name: side, header: Направление, map: {Buy: buy, Sell: sell}}
+          - {name: quantity, header: Количество, type: decimal, check: positive}
+          - {name: price, header: Цена, type: decimal}
+          - {name: id, header: "№", type: id}
+        rows: {kind: trade}
+        trade: {externalId: id, time: time, side: side, base: {base-of: pair}, quote: {quote-of: pair}, quantity: quantity, price: price}
+        """
+
+    @Test("an XLSX sheet whose header is on row 5: number cells, date cells, text with decimal commas")
+    func headerOnRowFive() throws {
+        let styles = "<cellXfs count=\"2\"><xf numFmtId=\"0\"/><xf numFmtId=\"22\"/></cellXfs>"
+        var data = ""
+        data += "<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>Отчёт о сделках</t></is></c></row>"
+        data += "<row r=\"3\"><c r=\"A3\" t=\"inlineStr\"><is><t>Период: февраль 2021</t></is></c></row>"
+        data += "<row r=\"5\">" + ["№", "Дата сделки", "Инструмент", "Направление", "Количество", "Цена"].enumerated().map {
+            "<c r=\"\(TestWorkbook.columnName($0.offset + 1))5\" t=\"inlineStr\"><is><t>\($0.element)</t></is></c>"
+        }.joined() + "</row>"
+        data += "<row r=\"6\"><c r=\"B6\"><v>7</v></c><c r=\"C6\" s=\"1\"><v>44232.4375</v></c><c r=\"D6\" t=\"inlineStr\"><is><t>BTC/USD</t></is></c>"
+        data += "<c r=\"E6\" t=\"inlineStr\"><is><t>Buy</t></is></c><c r=\"F6\"><v>0.5</v></c><c r=\"G6\" t=\"inlineStr\"><is><t>38 000,5</t></is></c></row>"
+        data += "<row r=\"7\"><c r=\"B7\"><v>8</v></c><c r=\"C7\" t=\"inlineStr\"><is><t>06.02.2021 11:30</t></is></c><c r=\"D7\" t=\"inlineStr\"><is><t>ETH/USD</t></is></c>"
+        data += "<c r=\"E7\" t=\"inlineStr\"><is><t>Sell</t></is></c><c r=\"F7\"><v>2</v></c><c r=\"G7\"><v>1600.1000000000001</v></c></row>"
+        let book = TestWorkbook.make(sheets: [("Сделки", "sheet1.xml", data)], stylesXML: styles)
+        let path = try book.writeTemporary(name: "trades.xlsx")
+        let adapter = SpecAdapter(try SpecLoader.load(text: Self.spec.replacingOccurrences(of: "{decimal: \",\", timezone: UTC}",
+                                                                                       with: "{decimal: \",\", thousands: space, timezone: UTC}"), file: "w.yaml"))
+        let input = try SourceInput(path: path)
+        #expect(adapter.detect(input.probe) == .match)
+        let doc = try TestKit.convert(paths: [path], with: adapter)
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        let trades = doc.allTrades
+        #expect(trades.map { "\($0.externalId ?? "") \($0.side.rawValue) \($0.base)/\($0.quote) \($0.quantity) @ \($0.price) \($0.time)" } == [
+            "7 buy BTC/USD 0.5 @ 38000.5 2021-02-05T10:30:00Z",
+            "8 sell ETH/USD 2 @ 1600.1 2021-02-06T11:30:00Z",
+        ])
+        #expect(trades.first?.source.sheet == "Сделки" && trades.first?.source.row == 6)
+    }
+}

@@ -1,6 +1,7 @@
 import TradeportCore
 import TradeportCSV
 import TradeportSpec
+import TradeportXLSX
 
 /// A format described by a spec (`formats/*.yaml`): the generic CSV adapter. It reads each row's
 /// columns in the spec's order, checks them, and builds the trade or cash transaction the spec's
@@ -32,7 +33,7 @@ public struct SpecAdapter: FormatAdapter {
     // MARK: - Detection
 
     public func detect(_ probe: FormatProbe) -> Detection {
-        guard let csv else { return .noMatch("an XLSX spec (not read by this adapter yet)") }
+        guard let csv else { return detectWorkbook(probe) }
         if probe.head.contains(0) { return .noMatch("binary data, not a text export") }
         var head = probe.head
         if !probe.isWholeInput, let lastBreak = head.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
@@ -67,38 +68,141 @@ public struct SpecAdapter: FormatAdapter {
         return fitting * 2 > checked ? .match : .noMatch(problem ?? "lines do not fit")
     }
 
+    /// A workbook matches when a row near its top holds the header texts the spec names.
+    private func detectWorkbook(_ probe: FormatProbe) -> Detection {
+        guard case .xlsx(let xlsx) = spec.source else { return .noMatch("not a workbook format") }
+        guard probe.head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { return .noMatch("not an XLSX workbook (no ZIP signature)") }
+        guard let path = probe.filePath else { return .noMatch("an XLSX workbook on standard input is not inspected; name its format with --format") }
+        var wanted = spec.detect?.header ?? []
+        var within = 20
+        if case .find(let texts, let n) = xlsx.header {
+            if wanted.isEmpty { wanted = texts }
+            within = n
+        }
+        if wanted.isEmpty {
+            wanted = spec.columns.compactMap { if case .header(let names) = $0.reference, $0.required == .yes { return names[0] } else { return nil } }
+        }
+        guard !wanted.isEmpty else { return .noMatch("the spec names no header texts to look for") }
+        let folded = wanted.map { HeaderText.fold($0) }
+        do {
+            let workbook = try XLSXWorkbook(path: path)
+            let sheet: XLSXWorkbook.Sheet
+            switch xlsx.sheet {
+            case .name(let name): sheet = try workbook.sheet(named: name)
+            case .index(let i): sheet = try workbook.sheet(at: i - 1)
+            }
+            var found = false
+            var rows = 0
+            try workbook.readRows(of: sheet) { row in
+                rows += 1
+                let texts = row.cells.map { HeaderText.fold($0.bytes) }
+                found = folded.allSatisfy { texts.contains($0) }
+                return !found && rows < within
+            }
+            return found ? .match : .noMatch("no row in the first \(within) of sheet '\(sheet.name)' holds \(wanted.joined(separator: ", "))")
+        } catch {
+            return .noMatch("cannot be read as this workbook format: \(error)")
+        }
+    }
+
     // MARK: - Reading
 
     public func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {
-        guard let csv else { throw InputError(path: input.path, message: "the spec \(spec.id) reads XLSX, which this adapter does not yet") }
         guard let zone = options.timeZone ?? SourceTimeZone(identifier: spec.values.timeZone) else {
             throw InputError(path: input.path, message: "the spec's time zone '\(spec.values.timeZone)' is unknown")
         }
-        var converter = zone.makeConverter()
-        let origin = SourceLocation(path: input.path, row: 0)
-        let transcoder = TextTranscoder(encoding: csv.encoding, path: input.path) { buffer in try input.read(into: buffer) }
-        let reader = CSVReader(dialect: dialect) { buffer in try transcoder.read(into: buffer) }
-        let codes = AssetCodeCache()
-        var positions: [Int?] = spec.columns.map { column in
-            if case .position(let p) = column.reference { return p - 1 }
-            return nil
+        var state = ReadState(adapter: self, zone: zone.makeConverter(), origin: SourceLocation(path: input.path, row: 0), path: input.path)
+        switch spec.source {
+        case .csv(let csv):
+            let transcoder = TextTranscoder(encoding: csv.encoding, path: input.path) { buffer in try input.read(into: buffer) }
+            let reader = CSVReader(dialect: dialect) { buffer in try transcoder.read(into: buffer) }
+            var line = 0
+            try reader.forEachRecord { record in
+                line += 1
+                if line <= csv.skipLines || record.isEmptyLine { return }
+                if let n = csv.fields, record.count != n, state.headerFound {
+                    let message = "expected \(n) fields separated by \(delimiterName), found \(record.count)"
+                    var errors = [FieldError(column: nil, field: nil, message: message)]
+                    if let malformation = record.malformation { errors.insert(FieldError(column: nil, field: nil, message: malformation), at: 0) }
+                    try emit(.rejected(RejectedRow(source: state.origin.atRow(record.line), raw: record.rawText, errors: errors)), { record.rawText })
+                    return
+                }
+                try state.handle(record, number: record.line, ordinal: line - csv.skipLines, malformation: record.malformation,
+                                 header: csv.header, raw: { record.rawText }, emit: emit)
+            }
+            try state.finish(csv.header)
+        case .xlsx(let xlsx):
+            try input.withSeekableFile { path in
+                do {
+                    let workbook = try XLSXWorkbook(path: path)
+                    let sheet: XLSXWorkbook.Sheet
+                    switch xlsx.sheet {
+                    case .name(let name): sheet = try workbook.sheet(named: name)
+                    case .index(let i): sheet = try workbook.sheet(at: i - 1)
+                    }
+                    state.values.dateSystem = workbook.dateSystem
+                    state.origin = SourceLocation(path: input.path, row: 0, sheet: sheet.name)
+                    var scratch: [Int] = []
+                    var failure: Error?
+                    try workbook.readRows(of: sheet) { row in
+                        let specRow = SheetSpecRow(row, scratch: &scratch)
+                        do {
+                            try state.handle(specRow, number: row.number, ordinal: row.number, malformation: nil,
+                                             header: xlsx.header, raw: { row.text }, emit: emit)
+                        } catch {
+                            failure = error
+                            return false
+                        }
+                        return true
+                    }
+                    if let failure { throw failure }
+                } catch let error as XLSXError {
+                    throw InputError(path: input.path, message: error.description)
+                }
+            }
+            try state.finish(xlsx.header)
         }
-        var headerFound = { if case .none = csv.header { return true } else { return false } }()
-        var values = SpecRowValues(plan: plan, codes: codes)
-        var line = 0
-        try reader.forEachRecord { record in
-            line += 1
-            if line <= csv.skipLines || record.isEmptyLine { return }
+    }
+
+    /// What reading a source keeps from row to row: where the header put each column, and the values.
+    struct ReadState {
+        let adapter: SpecAdapter
+        var zone: SourceTimeZone.Converter
+        var origin: SourceLocation
+        let path: String
+        var positions: [Int?]
+        var headerFound: Bool
+        var values: SpecRowValues
+
+        init(adapter: SpecAdapter, zone: SourceTimeZone.Converter, origin: SourceLocation, path: String) {
+            self.adapter = adapter
+            self.zone = zone
+            self.origin = origin
+            self.path = path
+            positions = adapter.spec.columns.map { column in
+                if case .position(let p) = column.reference { return p - 1 }
+                return nil
+            }
+            switch adapter.spec.source {
+            case .csv(let c): if case .none = c.header { headerFound = true } else { headerFound = false }
+            case .xlsx(let x): if case .none = x.header { headerFound = true } else { headerFound = false }
+            }
+            values = SpecRowValues(plan: adapter.plan, codes: AssetCodeCache())
+        }
+
+        /// One row: the header (mapping names to columns), or a data row emitted as one record.
+        mutating func handle(_ row: some SpecRow, number: Int, ordinal: Int, malformation: String?, header: HeaderRule,
+                             raw: () -> String, emit: RecordHandler) throws {
+            let spec = adapter.spec
             if !headerFound {
-                // The header row maps header names to columns.
-                let texts = (0..<record.count).map { HeaderText.fold(record[$0]) }
+                let texts = (0..<row.fieldCount).map { HeaderText.fold(row.field($0).bytes) }
                 let isHeader: Bool
-                switch csv.header {
-                case .row(let n): isHeader = line - csv.skipLines == n
+                switch header {
+                case .row(let n): isHeader = ordinal == n
                 case .find(let wanted, let within):
                     isHeader = wanted.allSatisfy { texts.contains(HeaderText.fold($0)) }
-                    if !isHeader && line - csv.skipLines >= within {
-                        throw InputError(path: input.path, message: "no header row with \(wanted.joined(separator: ", ")) in the first \(within) lines")
+                    if !isHeader && ordinal >= within {
+                        throw InputError(path: path, message: "no header row with \(wanted.joined(separator: ", ")) in the first \(within) rows")
                     }
                 case .none: isHeader = false
                 }
@@ -111,31 +215,31 @@ public struct SpecAdapter: FormatAdapter {
                     if positions[i] == nil, column.required == .yes { missing.append(names[0]) }
                 }
                 if !missing.isEmpty {
-                    throw InputError(path: input.path, message: "line \(record.line): the header has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")), which the format \(spec.id) needs")
+                    throw InputError(path: path, message: "row \(number): the header has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")), which the format \(spec.id) needs")
                 }
                 return
             }
-            let location = origin.atRow(record.line)
+            let location = origin.atRow(number)
             values.reset()
-            if let malformation = record.malformation {
-                values.errors.append(FieldError(column: nil, field: nil, message: malformation))
-            }
-            if let n = csv.fields, record.count != n {
-                values.errors.append(FieldError(column: nil, field: nil, message: "expected \(n) fields separated by \(delimiterName), found \(record.count)"))
-                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: values.errors)), { record.rawText })
+            if let malformation { values.errors.append(FieldError(column: nil, field: nil, message: malformation)) }
+            if let reason = values.skipReason(row, positions) {
+                try withoutActuallyEscaping(raw) { raw in try emit(.skipped(SkippedRow(source: location, reason: reason)), raw) }
                 return
             }
-            if let reason = values.skipReason(record, positions) {
-                try emit(.skipped(SkippedRow(source: location, reason: reason)), { record.rawText })
-                return
-            }
-            values.read(record, positions, zone: &converter)
-            let operation = values.operation(record, positions, location: location, zone: &converter)
+            values.read(row, positions, zone: &zone)
+            let operation = values.operation(row, positions, location: location, zone: &zone)
             if values.errors.isEmpty, let operation {
-                try emit(.operation(operation), { record.rawText })
+                try withoutActuallyEscaping(raw) { raw in try emit(.operation(operation), raw) }
             } else {
                 if values.errors.isEmpty { values.errors.append(FieldError(column: nil, field: nil, message: "the row could not be read")) }
-                try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: values.errors)), { record.rawText })
+                let errors = values.errors
+                try withoutActuallyEscaping(raw) { raw in try emit(.rejected(RejectedRow(source: location, raw: raw(), errors: errors)), raw) }
+            }
+        }
+
+        func finish(_ header: HeaderRule) throws {
+            if !headerFound {
+                throw InputError(path: path, message: "no header row found (the format \(adapter.spec.id) expects \(header))")
             }
         }
     }

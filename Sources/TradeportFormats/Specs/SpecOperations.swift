@@ -4,7 +4,7 @@ import TradeportSpec
 
 /// Building the trade or cash transaction a spec's mapping names, from a row's values.
 extension SpecRowValues {
-    mutating func operation(_ record: CSVRecord, _ positions: [Int?], location: SourceLocation,
+    mutating func operation(_ record: some SpecRow, _ positions: [Int?], location: SourceLocation,
                             zone: inout SourceTimeZone.Converter) -> Operation? {
         guard errors.isEmpty else { return nil }
         switch plan.spec.rows {
@@ -13,8 +13,8 @@ extension SpecRowValues {
         case .transactions:
             return transaction(nil, location, zone: &zone)
         case .by(let column, let trades, let transactions):
-            guard let i = plan.columnIndex[column], let p = positions[i], p < record.count else { return nil }
-            let kind = String(decoding: record[p], as: UTF8.self)
+            guard let i = plan.columnIndex[column], let p = positions[i], p < record.fieldCount else { return nil }
+            let kind = String(decoding: record.field(p).bytes, as: UTF8.self)
             if trades.contains(kind) { return trade(location, zone: &zone) }
             if let type = transactions.first(where: { $0.from == kind })?.to { return transaction(type, location, zone: &zone) }
             let known = trades + transactions.map(\.from)

@@ -1,5 +1,6 @@
 import TradeportCore
 import TradeportSpec
+import TradeportXLSX
 
 /// A spec compiled once for reading: columns by index, patterns and maps as bytes, check
 /// templates split, and every mapping's sources resolved to column indexes, so reading a row does

@@ -1,6 +1,7 @@
 import TradeportCore
 import TradeportCSV
 import TradeportSpec
+import TradeportXLSX
 
 /// One row's values, read column by column in the spec's order, and the errors found on the way.
 /// Made once per source and reset for each row.
@@ -9,6 +10,8 @@ struct SpecRowValues {
     let codes: AssetCodeCache
     var values: [SpecValue?]
     var errors: [FieldError] = []
+    /// The workbook's date system, for date cells.
+    var dateSystem = XLSXWorkbook.DateSystem.from1900
     private var scratch: [UInt8] = []
 
     init(plan: SpecPlan, codes: AssetCodeCache) {
@@ -30,24 +33,25 @@ struct SpecRowValues {
     mutating func fits(_ i: Int, _ f: UnsafeRawBufferPointer) -> Bool {
         var zone = SourceTimeZone.utc.makeConverter()
         let before = errors.count
-        return read(i, f, zone: &zone, at: nil) != nil && errors.count == before
+        return read(i, f, .text, zone: &zone, at: nil) != nil && errors.count == before
     }
 
     /// The reason of the first skip rule the row meets.
-    func skipReason(_ record: CSVRecord, _ positions: [Int?]) -> String? {
+    func skipReason(_ record: some SpecRow, _ positions: [Int?]) -> String? {
         for rule in plan.skips {
-            guard let p = positions[rule.column], p < record.count else { continue }
-            let f = record[p]
+            guard let p = positions[rule.column], p < record.fieldCount else { continue }
+            let f = record.field(p).bytes
             if rule.equals.contains(where: { $0.count == f.count && $0.elementsEqual(f) }) { return rule.reason }
         }
         return nil
     }
 
     /// Reads every column, in the spec's order, then the cross-column checks.
-    mutating func read(_ record: CSVRecord, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
+    mutating func read(_ record: some SpecRow, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
         for i in plan.kinds.indices {
-            let f: UnsafeRawBufferPointer
-            if let p = positions[i], p < record.count { f = record[p] } else { f = UnsafeRawBufferPointer(start: nil, count: 0) }
+            var f = UnsafeRawBufferPointer(start: nil, count: 0)
+            var kind = SpecFieldKind.text
+            if let p = positions[i], p < record.fieldCount { (f, kind) = record.field(p) }
             if f.isEmpty {
                 switch plan.empties[i] {
                 case .allowed: continue
@@ -58,12 +62,12 @@ struct SpecRowValues {
                     break
                 }
             }
-            values[i] = read(i, f, zone: &zone, at: positions[i].map { $0 + 1 })
+            values[i] = read(i, f, kind, zone: &zone, at: positions[i].map { $0 + 1 })
         }
         for check in plan.checks { apply(check, record, positions) }
     }
 
-    private mutating func apply(_ check: SpecPlan.Check, _ record: CSVRecord, _ positions: [Int?]) {
+    private mutating func apply(_ check: SpecPlan.Check, _ record: some SpecRow, _ positions: [Int?]) {
         scratch.removeAll(keepingCapacity: true)
         for segment in check.segments {
             switch segment {
@@ -77,7 +81,7 @@ struct SpecRowValues {
             for k in scratch.indices where scratch[k] >= 65 && scratch[k] <= 90 { scratch[k] |= 0x20 }
         }
         let p = positions[check.column]
-        let actual: UnsafeRawBufferPointer = p.flatMap { $0 < record.count ? record[$0] : nil } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let actual: UnsafeRawBufferPointer = p.flatMap { $0 < record.fieldCount ? record.field($0).bytes : nil } ?? UnsafeRawBufferPointer(start: nil, count: 0)
         if actual.count == scratch.count && actual.elementsEqual(scratch) { return }
         let expected = String(decoding: scratch, as: UTF8.self)
         var message = check.message.replacingOccurrences(of: "{value}", with: text(actual)).replacingOccurrences(of: "{expected}", with: expected)
@@ -87,7 +91,19 @@ struct SpecRowValues {
         errors.append(FieldError(column: p.map { $0 + 1 }, field: check.name, message: message))
     }
 
-    private mutating func read(_ i: Int, _ f: UnsafeRawBufferPointer, zone: inout SourceTimeZone.Converter, at position: Int?) -> SpecValue? {
+    private mutating func read(_ i: Int, _ raw: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
+                               zone: inout SourceTimeZone.Converter, at position: Int?) -> SpecValue? {
+        // A number cell holds a double: its 15 significant digits, as plain decimal text.
+        var numberText: [UInt8] = []
+        if fieldKind == .number, let plain = XLSXNumber.plain(raw, significantDigits: 15) { numberText = Array(plain.utf8) }
+        if fieldKind == .number, !numberText.isEmpty {
+            return numberText.withUnsafeBytes { readText(i, $0, .number, zone: &zone, at: position) }
+        }
+        return readText(i, raw, fieldKind, zone: &zone, at: position)
+    }
+
+    private mutating func readText(_ i: Int, _ f: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
+                                   zone: inout SourceTimeZone.Converter, at position: Int?) -> SpecValue? {
         let plan = self.plan
         func fail(_ message: String) -> SpecValue? {
             errors.append(FieldError(column: position, field: plan.spec.columns[i].name, message: message))
@@ -111,7 +127,7 @@ struct SpecRowValues {
             }
             return fail(f.isEmpty ? "empty; expected an asset code like BTC" : "'\(text(f))' is not an asset code (letters and digits)")
         case .decimal(let check):
-            var result = ExactDecimal.parse(f, style: plan.style)
+            var result = ExactDecimal.parse(f, style: fieldKind == .number ? .canonical : plan.style)
             if case .failure = result, case .space? = plan.spec.values.thousands, f.contains(0xA0) {
                 // A space as thousands separator may be a no-break one (U+00A0).
                 result = ExactDecimal.parse(f, style: NumberStyle(decimalSeparator: plan.spec.values.decimal, groupingSeparator: [0xC2, 0xA0]))
@@ -131,6 +147,17 @@ struct SpecRowValues {
             }
         case .dateTime, .date, .time:
             let pattern = plan.patterns[i]!
+            if fieldKind == .date || fieldKind == .number, let d = XLSXDateTime(serial: f, system: dateSystem) {
+                // A date cell (or a serial number) in a worksheet.
+                guard let date = CalendarDate(year: d.year, month: d.month, day: d.day) else { return fail("'\(text(f))' is not a date") }
+                switch plan.kinds[i] {
+                case .date: return .date(date)
+                case .time: return .clock(hour: d.hour, minute: d.minute, second: d.second)
+                default:
+                    guard let local = LocalDateTime(date: date, hour: d.hour, minute: d.minute, second: d.second) else { return nil }
+                    return .instant(zone.timestamp(for: local))
+                }
+            }
             guard let m = pattern.match(f) else {
                 let what: String
                 if case .date = plan.kinds[i] { what = "date" } else { what = "time" }
