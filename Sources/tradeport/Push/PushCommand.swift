@@ -78,6 +78,8 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Attempts per request on connection errors and 5xx answers, pausing 0.5 s, 1, 2, 4, 8 between them.", valueName: "N"))
     var attempts = 6
 
+    @OptionGroup var formats: FormatOptions
+
     @Flag(name: [.short, .long], help: "Print no summary and no progress.")
     var quiet = false
 
@@ -95,9 +97,10 @@ struct PushCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let plan: PushPlan
         if let manifest {
-            plan = try PushPlan.fromManifest(try PushManifest.read(manifest))
+            plan = try PushPlan.fromManifest(try PushManifest.read(manifest), registry: try formats.catalog().registry)
         } else {
-            plan = try PushPlan.fromFiles(files, format: format, portfolio: portfolio, splitAccounts: splitAccounts, timezone: timezone)
+            plan = try PushPlan.fromFiles(files, format: format, portfolio: portfolio, splitAccounts: splitAccounts, timezone: timezone,
+                                          registry: try formats.catalog().registry)
         }
         if !quiet {
             for report in plan.reports { printStandardError(conversionSummary(report)) }

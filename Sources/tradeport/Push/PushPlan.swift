@@ -16,16 +16,18 @@ struct PushPlan {
     var notLoaded: [String] = []
 
     /// Inputs given as on `convert`'s command line.
-    static func fromFiles(_ files: [String], format: String?, portfolio: String, splitAccounts: Bool, timezone: String?) throws -> PushPlan {
+    static func fromFiles(_ files: [String], format: String?, portfolio: String, splitAccounts: Bool, timezone: String?,
+                          registry: FormatRegistry = .builtIn) throws -> PushPlan {
         var plan = PushPlan()
-        let (document, report) = try collect(files.map { ($0, format) }, timezone: timezone, portfolio: portfolio, splitAccounts: splitAccounts)
+        let (document, report) = try collect(files.map { ($0, format) }, timezone: timezone, portfolio: portfolio,
+                                             splitAccounts: splitAccounts, registry: registry)
         if let report { plan.reports.append(report) }
         plan.loads = document.portfolios.map(load)
         return plan
     }
 
     /// Inputs named by a manifest. Entries with the same inputs and zone are converted once.
-    static func fromManifest(_ manifest: PushManifest) throws -> PushPlan {
+    static func fromManifest(_ manifest: PushManifest, registry: FormatRegistry = .builtIn) throws -> PushPlan {
         var plan = PushPlan()
         struct Key: Hashable {
             var inputs: [String]
@@ -41,7 +43,8 @@ struct PushPlan {
                 document = done
             } else {
                 let (d, report) = try collect(entry.inputs.map { ($0.path, $0.format) }, timezone: entry.timezone,
-                                              portfolio: entry.account == nil ? entry.name : "main", splitAccounts: entry.account != nil)
+                                              portfolio: entry.account == nil ? entry.name : "main", splitAccounts: entry.account != nil,
+                                              registry: registry)
                 if let report { plan.reports.append(report) }
                 converted[key] = d
                 document = d
@@ -66,9 +69,9 @@ struct PushPlan {
 
     /// Converts exports (or reads canonical documents, `.json`) into portfolios.
     private static func collect(
-        _ inputs: [(path: String, format: String?)], timezone: String?, portfolio: String, splitAccounts: Bool
+        _ inputs: [(path: String, format: String?)], timezone: String?, portfolio: String, splitAccounts: Bool,
+        registry: FormatRegistry
     ) throws -> (CanonicalDocument, ConversionReport?) {
-        let registry = FormatRegistry.builtIn
         let read = try Inputs.readOptions(timezone: timezone)
         var documents: [CanonicalDocument] = []
         var sources: [(SourceInput, any FormatAdapter)] = []
