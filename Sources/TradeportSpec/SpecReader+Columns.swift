@@ -182,7 +182,10 @@ extension SpecReader {
         let trade = e.value("trade").flatMap { texts($0.value, "rows.trade", "the values of trades") } ?? []
         var transaction: [ValueMapEntry] = []
         if let (_, n) = e.value("transaction") {
-            if case .mapping(let mapping) = n {
+            if case .sequence = n {
+                // Values whose rows are transactions, with the type from the transaction mapping.
+                transaction = (texts(n, "rows.transaction", "the values of transactions") ?? []).map { ValueMapEntry(from: $0, to: "") }
+            } else if case .mapping(let mapping) = n {
                 for (k, v) in mapping {
                     guard let from = text(k, "rows.transaction", "a value"), let to = text(v, "rows.transaction." + from, "a transaction type") else { continue }
                     if !Self.transactionTypes.contains(to) {
@@ -317,8 +320,8 @@ enum TimePattern {
                 }
                 if !tokens.insert(String(c)).inserted { return "'\(c)' appears twice" }
                 i = j
-            } else if c.isLetter {
-                return "'\(c)' is not a pattern letter (y, M, d, H, m, s); quote nothing, other letters are not allowed"
+            } else if c.isLetter && c != "T" && c != "Z" {
+                return "'\(c)' is not a pattern letter (y, M, d, H, m, s) or the literal T or Z"
             } else {
                 i = pattern.index(after: i)
             }

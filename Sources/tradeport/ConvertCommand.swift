@@ -23,8 +23,15 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Write to FILE (atomically) instead of standard output ('-').", valueName: "FILE"))
     var output: String?
 
-    @Flag(help: "Write JSON Lines: one object per operation, then skipped, rejected, warnings and a summary line.")
+    @Flag(help: "Write JSON Lines: one object per operation, then skipped, rejected, warnings and a summary line (--to jsonl).")
     var jsonl = false
+
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case json, jsonl, csv
+    }
+
+    @Option(help: ArgumentHelp("What to write: json (the canonical document), jsonl (JSON Lines), csv (tradeport's own CSV: a row per operation, read back as tradeport-csv).", valueName: "FORMAT"))
+    var to: Target?
 
     @Option(help: ArgumentHelp("Read every FILE as this format (see 'tradeport formats').", valueName: "ID"))
     var format: String?
@@ -53,6 +60,7 @@ struct ConvertCommand: ParsableCommand {
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given once") }
         if files.contains("-") && format == nil { throw ValidationError("reading standard input ('-') needs --format") }
         if portfolio.isEmpty { throw ValidationError("--portfolio needs a name") }
+        if jsonl, let to, to != .jsonl { throw ValidationError("--jsonl and --to \(to.rawValue) ask for different outputs") }
     }
 
     func run() throws {
@@ -80,9 +88,11 @@ struct ConvertCommand: ParsableCommand {
         let options = ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, keepFailed: keepFailed, read: read)
         let report: ConversionReport
         do {
-            report = try jsonl
-                ? convert(sources, options: options, sink: try JSONLinesSink(output: out))
-                : convert(sources, options: options, sink: try JSONDocumentSink(output: out))
+            switch to ?? (jsonl ? .jsonl : .json) {
+            case .json: report = try convert(sources, options: options, sink: try JSONDocumentSink(output: out))
+            case .jsonl: report = try convert(sources, options: options, sink: try JSONLinesSink(output: out))
+            case .csv: report = try convert(sources, options: options, sink: try CSVSink(output: out))
+            }
         } catch {
             out.discard()
             throw CommandFailure(message: describe(error))

@@ -40,6 +40,22 @@ public struct SpecAdapter: FormatAdapter {
             head.removeSubrange((lastBreak + 1)...)
         }
         let lines = head.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).dropFirst(csv.skipLines)
+        // By header texts: a line among the first holds them all.
+        var wanted = spec.detect?.header ?? []
+        if wanted.isEmpty, case .find(let texts, _) = csv.header { wanted = texts }
+        if !wanted.isEmpty {
+            let folded = wanted.map { HeaderText.fold($0) }
+            for line in lines.prefix(50) {
+                let texts = line.split(separator: dialect.delimiter, omittingEmptySubsequences: false).map { field -> [UInt8] in
+                    var f = Array(field)
+                    if f.count >= 2, f.first == 0x22, f.last == 0x22 { f = Array(f[1..<(f.count - 1)]) }
+                    return f.withUnsafeBytes { HeaderText.fold($0) }
+                }
+                if folded.allSatisfy({ texts.contains($0) }) { return .match }
+            }
+            return .noMatch("no line among the first holds the header \(wanted.joined(separator: ", "))")
+        }
+        guard spec.detect?.fit.isEmpty == false else { return .noMatch("the spec says nothing to recognize its files by (detect: fit or header)") }
         let fitColumns = spec.detect?.fit.compactMap { name in plan.columnIndex[name].map { (index: $0, column: spec.columns[$0]) } } ?? []
         var values = SpecRowValues(plan: plan, codes: AssetCodeCache())
         var checked = 0, fitting = 0

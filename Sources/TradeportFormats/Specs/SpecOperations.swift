@@ -16,7 +16,7 @@ extension SpecRowValues {
             guard let i = plan.columnIndex[column], let p = positions[i], p < record.fieldCount else { return nil }
             let kind = String(decoding: record.field(p).bytes, as: UTF8.self)
             if trades.contains(kind) { return trade(location, zone: &zone) }
-            if let type = transactions.first(where: { $0.from == kind })?.to { return transaction(type, location, zone: &zone) }
+            if let type = transactions.first(where: { $0.from == kind })?.to { return transaction(type.isEmpty ? nil : type, location, zone: &zone) }
             let known = trades + transactions.map(\.from)
             errors.append(FieldError(column: p + 1, field: column, message: "'\(kind)' is neither a trade nor a transaction of this format (\(known.joined(separator: ", ")))"))
             return nil

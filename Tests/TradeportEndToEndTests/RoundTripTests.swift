@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import TradeportCore
+
+/// Converting to tradeport's own CSV and back gives the same operations as the direct conversion.
+@Suite("tradeport-csv round trips, end to end")
+struct RoundTripTests {
+    /// Operations without their ids and locations (which name the file they were read from).
+    func operations(_ document: CanonicalDocument) -> [String] {
+        let trades = document.allTrades.map { t -> String in
+            var t = t
+            t.id = ""
+            t.source = SourceLocation(path: "", row: 0)
+            return "\(t)"
+        }
+        let transactions = document.allTransactions.map { t -> String in
+            var t = t
+            t.id = ""
+            t.source = SourceLocation(path: "", row: 0)
+            return "\(t)"
+        }
+        return (trades + transactions).sorted()
+    }
+
+    @Test("the shipped examples, and the real exports when they are there")
+    func roundTrip() throws {
+        var inputs = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv"]
+        let shared = CLI.repositoryRoot + "/../shared/samples"
+        if FileManager.default.fileExists(atPath: shared + "/dsx-trades.csv") {
+            inputs += ["../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv", "../shared/samples/tinkoff-broker-report.xlsx"]
+        }
+        let dir = try CLI.temporaryDirectory()
+        let direct = try CLI.run(["convert"] + inputs + ["-o", dir + "/direct.json", "-q"])
+        #expect(direct.status == 0, "\(direct.stderr)")
+        let toCSV = try CLI.run(["convert"] + inputs + ["--to", "csv", "-o", dir + "/ops.csv", "-q"])
+        #expect(toCSV.status == 0, "\(toCSV.stderr)")
+        let detected = try CLI.run(["detect", dir + "/ops.csv"])
+        #expect(detected.stdout.contains("tradeport-csv"))
+        let back = try CLI.run(["convert", dir + "/ops.csv", "-o", dir + "/back.json", "-q"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let a = try CLI.decode(file: dir + "/direct.json"), b = try CLI.decode(file: dir + "/back.json")
+        #expect(!a.allTrades.isEmpty)
+        #expect(operations(a) == operations(b))
+    }
+}
