@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "TradeportCLI",
             dependencies: [
-                "TradeportCore", "TradeportFormats", "TradeportBalances", "TradeportPush", "TradeportServe",
+                "TradeportCore", "TradeportFormats", "TradeportXLSX", "TradeportSpec", "TradeportBalances", "TradeportPush", "TradeportServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/tradeport"

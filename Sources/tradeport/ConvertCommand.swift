@@ -27,10 +27,10 @@ struct ConvertCommand: ParsableCommand {
     var jsonl = false
 
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case json, jsonl, csv
+        case json, jsonl, csv, xlsx
     }
 
-    @Option(help: ArgumentHelp("What to write: json (the canonical document), jsonl (JSON Lines), csv (tradeport's own CSV: a row per operation, read back as tradeport-csv).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("What to write: json (the canonical document), jsonl (JSON Lines), csv or xlsx (tradeport's own layout: a row per operation, read back as tradeport-csv or tradeport-xlsx).", valueName: "FORMAT"))
     var to: Target?
 
     @Option(help: ArgumentHelp("Read every FILE as this format (see 'tradeport formats').", valueName: "ID"))
@@ -92,6 +92,7 @@ struct ConvertCommand: ParsableCommand {
             case .json: report = try convert(sources, options: options, sink: try JSONDocumentSink(output: out))
             case .jsonl: report = try convert(sources, options: options, sink: try JSONLinesSink(output: out))
             case .csv: report = try convert(sources, options: options, sink: try CSVSink(output: out))
+            case .xlsx: report = try convert(sources, options: options, sink: try XLSXSink(output: out))
             }
         } catch {
             out.discard()

@@ -22,8 +22,8 @@ struct RoundTripTests {
         return (trades + transactions).sorted()
     }
 
-    @Test("the shipped examples, and the real exports when they are there")
-    func roundTrip() throws {
+    @Test("the shipped examples, and the real exports when they are there", arguments: ["csv", "xlsx"])
+    func roundTrip(layout: String) throws {
         var inputs = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv"]
         let shared = CLI.repositoryRoot + "/../shared/samples"
         if FileManager.default.fileExists(atPath: shared + "/dsx-trades.csv") {
@@ -32,11 +32,12 @@ struct RoundTripTests {
         let dir = try CLI.temporaryDirectory()
         let direct = try CLI.run(["convert"] + inputs + ["-o", dir + "/direct.json", "-q"])
         #expect(direct.status == 0, "\(direct.stderr)")
-        let toCSV = try CLI.run(["convert"] + inputs + ["--to", "csv", "-o", dir + "/ops.csv", "-q"])
-        #expect(toCSV.status == 0, "\(toCSV.stderr)")
-        let detected = try CLI.run(["detect", dir + "/ops.csv"])
-        #expect(detected.stdout.contains("tradeport-csv"))
-        let back = try CLI.run(["convert", dir + "/ops.csv", "-o", dir + "/back.json", "-q"])
+        let file = dir + "/ops." + layout
+        let written = try CLI.run(["convert"] + inputs + ["--to", layout, "-o", file, "-q"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let detected = try CLI.run(["detect", file])
+        #expect(detected.stdout.contains("tradeport-\(layout)"))
+        let back = try CLI.run(["convert", file, "-o", dir + "/back.json", "-q"])
         #expect(back.status == 0, "\(back.stderr)")
         let a = try CLI.decode(file: dir + "/direct.json"), b = try CLI.decode(file: dir + "/back.json")
         #expect(!a.allTrades.isEmpty)
