@@ -50,6 +50,15 @@ let package = Package(
         // Checks specs and embeds them (run by the build-tool plugin below).
         .executableTarget(name: "TradeportSpecTool", dependencies: ["TradeportSpec"]),
         .plugin(name: "EmbedFormatSpecs", capability: .buildTool(), dependencies: ["TradeportSpecTool"]),
+        // swift package --allow-writing-to-package-directory new-format NAME: a spec, a sample and a test.
+        .plugin(
+            name: "NewFormat",
+            capability: .command(
+                intent: .custom(verb: "new-format", description: "Scaffold a format spec in formats/, a sample and a test for it"),
+                permissions: [.writeToPackageDirectory(reason: "writes formats/NAME.yaml, formats/samples/NAME-example.csv and a test")]
+            ),
+            dependencies: ["TradeportSpecTool"]
+        ),
         // The specs of formats/, checked and compiled in at build time.
         .target(name: "TradeportBuiltInSpecs", plugins: ["EmbedFormatSpecs"]),
         // The balances API's values: what goes over the wire, read and written with exact numbers.
