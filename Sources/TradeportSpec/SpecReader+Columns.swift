@@ -303,11 +303,14 @@ enum Template {
     }
 }
 
-/// Date and time patterns: `yyyy MM M dd d HH H mm ss` and literal characters.
+/// Date and time patterns: `yyyy MM M dd d HH H mm ss`, `[.F]` (an optional fraction of a second)
+/// and literal characters.
 enum TimePattern {
     /// Why `pattern` is not a pattern for `kind` (datetime, date, time), or nil.
     static func problem(_ pattern: String, kind: String) -> String? {
         var tokens: Set<String> = []
+        // `[.F]`: an optional fraction of a second, read and dropped (times are whole seconds).
+        let pattern = pattern.replacingOccurrences(of: "[.F]", with: "")
         var i = pattern.startIndex
         while i < pattern.endIndex {
             let c = pattern[i]

@@ -26,6 +26,8 @@ enum SpecValue {
 struct CompiledPattern: Sendable {
     enum Token: Sendable {
         case year, month(oneOrTwo: Bool), day(oneOrTwo: Bool), hour(oneOrTwo: Bool), minute, second
+        /// `[.F]`: an optional `.` and digits, dropped.
+        case fraction
         case literal(UInt8)
     }
     let tokens: [Token]
@@ -37,6 +39,11 @@ struct CompiledPattern: Sendable {
         let b = Array(pattern.utf8)
         var i = 0
         while i < b.count {
+            if b[i] == UInt8(ascii: "["), i + 3 < b.count, b[i + 1] == UInt8(ascii: "."), b[i + 2] == UInt8(ascii: "F"), b[i + 3] == UInt8(ascii: "]") {
+                tokens.append(.fraction)
+                i += 4
+                continue
+            }
             var j = i
             while j < b.count && b[j] == b[i] { j += 1 }
             let run = j - i
@@ -77,6 +84,11 @@ struct CompiledPattern: Sendable {
             case .hour(let short): guard let v = digits(short ? 1 : 2, 2), v < 24 else { return nil }; hour = v
             case .minute: guard let v = digits(2, 2), v < 60 else { return nil }; minute = v
             case .second: guard let v = digits(2, 2), v < 60 else { return nil }; second = v
+            case .fraction:
+                if i < f.count, f[i] == UInt8(ascii: ".") {
+                    i += 1
+                    guard digits(1, 12) != nil else { return nil }
+                }
             case .literal(let c):
                 guard i < f.count, f[i] == c else { return nil }
                 i += 1
