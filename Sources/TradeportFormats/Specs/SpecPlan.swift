@@ -7,7 +7,7 @@ import TradeportXLSX
 /// no name lookups and builds no strings it does not output.
 final class SpecPlan: Sendable {
     /// Where a canonical field's value comes from, by column index.
-    indirect enum Source: Sendable {
+    enum Source: Sendable {
         case column(Int)
         case constant(String)
         case absolute(Int)

@@ -48,12 +48,13 @@ struct SpecRowValues {
 
     /// Reads every column, in the spec's order, then the cross-column checks.
     mutating func read(_ record: some SpecRow, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
-        for i in plan.kinds.indices {
+        let empties = plan.empties
+        for i in empties.indices {
             var f = UnsafeRawBufferPointer(start: nil, count: 0)
             var kind = SpecFieldKind.text
             if let p = positions[i], p < record.fieldCount { (f, kind) = record.field(p) }
             if f.isEmpty {
-                switch plan.empties[i] {
+                switch empties[i] {
                 case .allowed: continue
                 case .allowedWhenZero(let o):
                     if case .decimal(let d)? = values[o], d.isZero { continue }
