@@ -7,7 +7,7 @@ import PackagePlugin
 @main
 struct NewFormat: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        var extractor = ArgumentExtractor(arguments)
+        let extractor = ArgumentExtractor(arguments)
         let names = extractor.remainingArguments
         guard names.count == 1, let name = names.first else {
             Diagnostics.error("usage: swift package --allow-writing-to-package-directory new-format NAME (lower-case letters, digits and '-')")

@@ -25,7 +25,9 @@ public final class XLSXSheetWriter {
     public init(sheetName: String) throws {
         self.sheetName = sheetName
         spoolPath = NSTemporaryDirectory() + "tradeport-sheet-" + UUID().uuidString + ".xml"
-        FileManager.default.createFile(atPath: spoolPath, contents: nil)
+        guard FileManager.default.createFile(atPath: spoolPath, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: spoolPath])
+        }
         spool = try FileHandle(forWritingTo: URL(fileURLWithPath: spoolPath))
         append(#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n")
         append(#"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><sheetData>"#)

@@ -6,7 +6,7 @@ import TradeportTestKit
 
 @Suite("Duplicates, overlaps and warnings")
 struct ConversionTests {
-    let trades = DSXTradesAdapter()
+    let trades = BuiltIn.dsxTrades
     let rows = (1...6).map { i in
         "2019-11-2\(i) 8:08:44;btcusd;Buy;0,\(i);BTC;9000;USD;\(900 * i);USD;0;USD;Invest;\(100 + i);\(500 + i)"
     }
@@ -54,7 +54,7 @@ struct ConversionTests {
             "2019-01-02 10:00:00;Withdraw;USD;80;0;Main;Bank;Complete;;2;;;",
             "2019-01-01 10:00:00;Deposit;USD;100;0;Bank;Main;Complete;;1;;;",
         ].joined(separator: "\n")
-        let doc = try TestKit.convert(text, with: DSXTransactionsAdapter())
+        let doc = try TestKit.convert(text, with: BuiltIn.dsxTransactions)
         #expect(doc.warnings.count == 1)
         let w = try #require(doc.warnings.first)
         #expect(w.code == "negative-balance")
@@ -90,7 +90,7 @@ struct ClaimsEverything: FormatAdapter {
 @Suite("Detection across the registry")
 struct DetectionTests {
     @Test func aTieNamesTheFormatsThatMatched() {
-        let registry = FormatRegistry([DSXTradesAdapter(), ClaimsEverything(), DSXTransactionsAdapter()])
+        let registry = FormatRegistry([BuiltIn.dsxTrades, ClaimsEverything(), BuiltIn.dsxTransactions])
         let probe = FormatProbe(name: "t.csv", head: Array(goodTrade.utf8), isWholeInput: true)
         guard case .ambiguous(let ids) = registry.detect(probe) else {
             Issue.record("expected a tie")

@@ -7,7 +7,7 @@ let goodTrade = "2019-11-25 8:08:44;eosbtc;Buy;1;EOS;0,0003597;BTC;0,0003597;BTC
 
 @Suite("DSX trades")
 struct DSXTradesTests {
-    let adapter = DSXTradesAdapter()
+    let adapter = BuiltIn.dsxTrades
 
     @Test func readsARow() throws {
         let doc = try TestKit.convert(goodTrade, with: adapter)
@@ -81,7 +81,7 @@ struct DSXTradesTests {
 
     @Test func detection() {
         #expect(TestKit.detects(adapter, goodTrade))
-        #expect(!TestKit.detects(DSXTransactionsAdapter(), goodTrade))
+        #expect(!TestKit.detects(BuiltIn.dsxTransactions, goodTrade))
         #expect(!TestKit.detects(adapter, "time,instrument,side\n1,2,3\n"))
         #expect(!TestKit.detects(adapter, "\u{0}\u{1}binary"))
         // A file with a bad row still detects by its other rows.
@@ -95,20 +95,20 @@ struct DSXEdgeCaseTests {
         var options = ConversionOptions()
         options.read.timeZone = SourceTimeZone(identifier: "America/New_York")
         let row = goodTrade.replacingOccurrences(of: "2019-11-25 8:08:44", with: "9999-12-31 23:00:00")
-        let doc = try TestKit.convert(row, with: DSXTradesAdapter(), options: options)
+        let doc = try TestKit.convert(row, with: BuiltIn.dsxTrades, options: options)
         #expect(doc.rejected.first?.errors.map(\.column) == [1])
     }
 
     @Test func aCachedAssetCodeDoesNotHideABadOne() throws {
         let bad = goodTrade.replacingOccurrences(of: ";EOS;0,0003597", with: ";\u{0}EOS;0,0003597")
-        let doc = try TestKit.convert(goodTrade + "\n" + bad, with: DSXTradesAdapter())
+        let doc = try TestKit.convert(goodTrade + "\n" + bad, with: BuiltIn.dsxTrades)
         #expect(doc.rejected.first?.errors.first?.column == 5)
     }
 
     @Test func aBalanceBeyondThirtyEightDigitsIsWarnedNotRounded() throws {
         let big = "90000000000000000000000000000000000000"
         let rows = (1...2).map { "2019-01-0\($0) 10:00:00;Deposit;USD;\(big);0;Bank;Main;Complete;;\($0);;;" }
-        let doc = try TestKit.convert(rows.joined(separator: "\n"), with: DSXTransactionsAdapter())
+        let doc = try TestKit.convert(rows.joined(separator: "\n"), with: BuiltIn.dsxTransactions)
         #expect(doc.allTransactions.count == 2)
         #expect(doc.warnings.map(\.code) == ["balance-untracked"])
         #expect(doc.warnings.first?.source?.row == 2)

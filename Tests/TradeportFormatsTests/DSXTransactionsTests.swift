@@ -9,7 +9,7 @@ let failedDeposit = "2019-11-19 8:11:53;Deposit;USD;0;0;ePayments wallet;Trade;F
 
 @Suite("DSX transactions")
 struct DSXTransactionsTests {
-    let adapter = DSXTransactionsAdapter()
+    let adapter = BuiltIn.dsxTransactions
 
     @Test func readsDepositsAndWithdrawals() throws {
         let doc = try TestKit.convert([deposit, withdrawal].joined(separator: "\n"), with: adapter)
@@ -57,6 +57,6 @@ struct DSXTransactionsTests {
 
     @Test func detection() {
         #expect(TestKit.detects(adapter, deposit + "\n" + withdrawal))
-        #expect(!TestKit.detects(DSXTradesAdapter(), deposit))
+        #expect(!TestKit.detects(BuiltIn.dsxTrades, deposit))
     }
 }

@@ -44,8 +44,8 @@ struct RealSampleTests {
     func convertBoth(_ options: ConversionOptions = ConversionOptions()) throws -> CanonicalDocument {
         let collector = DocumentCollector()
         let conversion = Conversion(options: options, sink: collector)
-        try conversion.add(try SourceInput(path: RealSamples.path("dsx-trades.csv")!), adapter: DSXTradesAdapter())
-        try conversion.add(try SourceInput(path: RealSamples.path("dsx-transactions.csv")!), adapter: DSXTransactionsAdapter())
+        try conversion.add(try SourceInput(path: RealSamples.path("dsx-trades.csv")!), adapter: BuiltIn.dsxTrades)
+        try conversion.add(try SourceInput(path: RealSamples.path("dsx-transactions.csv")!), adapter: BuiltIn.dsxTransactions)
         try conversion.finish()
         return collector.document
     }
