@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TradeportCore
 
-/// Converting to tradeport's own CSV and back gives the same operations as the direct conversion.
+/// Converting to tradeport's own CSV or XLSX and back gives the same operations, in the same
+/// portfolios, as the direct conversion.
 @Suite("tradeport-csv round trips, end to end")
 struct RoundTripTests {
     /// Operations without their ids and locations (which name the file they were read from).
@@ -30,10 +31,10 @@ struct RoundTripTests {
             inputs += ["../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv", "../shared/samples/tinkoff-broker-report.xlsx"]
         }
         let dir = try CLI.temporaryDirectory()
-        let direct = try CLI.run(["convert"] + inputs + ["-o", dir + "/direct.json", "-q"])
+        let direct = try CLI.run(["convert", "--split-accounts"] + inputs + ["-o", dir + "/direct.json", "-q"])
         #expect(direct.status == 0, "\(direct.stderr)")
         let file = dir + "/ops." + layout
-        let written = try CLI.run(["convert"] + inputs + ["--to", layout, "-o", file, "-q"])
+        let written = try CLI.run(["convert", "--split-accounts"] + inputs + ["--to", layout, "-o", file, "-q"])
         #expect(written.status == 0, "\(written.stderr)")
         let detected = try CLI.run(["detect", file])
         #expect(detected.stdout.contains("tradeport-\(layout)"))
@@ -42,5 +43,12 @@ struct RoundTripTests {
         let a = try CLI.decode(file: dir + "/direct.json"), b = try CLI.decode(file: dir + "/back.json")
         #expect(!a.allTrades.isEmpty)
         #expect(operations(a) == operations(b))
+        // The portfolio column brings every operation back to its portfolio.
+        #expect(a.portfolios.map(\.name) == b.portfolios.map(\.name))
+        #expect(a.portfolios.count > 1)
+        for (x, y) in zip(a.portfolios, b.portfolios) {
+            #expect(x.trades.map(\.externalId) == y.trades.map(\.externalId), "\(x.name)")
+            #expect(x.transactions.map(\.externalId) == y.transactions.map(\.externalId), "\(x.name)")
+        }
     }
 }

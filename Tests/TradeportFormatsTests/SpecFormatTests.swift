@@ -76,6 +76,29 @@ struct SpecFormatTests {
         #expect(doc.sources.first.map { $0.rows == $0.operations + $0.skipped + $0.rejected } == true)
     }
 
+    @Test("the portfolio comes from a column for trades and a constant for transactions; an empty one falls back to --portfolio")
+    func portfolioPerKind() throws {
+        let spec = try SpecLoader.load(text: Self.brokerSpec
+            .replacingOccurrences(of: "windows-1251", with: "utf-8")
+            .replacingOccurrences(of: "  - {name: id, header: Номер, type: id}",
+                                  with: "  - {name: id, header: Номер, type: id}\n  - {name: book, header: Портфель, type: text, required: false}")
+            .replacingOccurrences(of: "  amount: amount\ntransaction:", with: "  amount: amount\n  portfolio: book\ntransaction:")
+            + "\n  portfolio: {const: Cash}", file: "p.yaml")
+        let csv = """
+            x
+            Номер;Дата;Время;Операция;Тикер;Валюта;Количество;Цена;Сумма;Портфель
+            1;05.02.2021;10:15:30;Покупка;SBER;RUB;1;270,50;270,50;ИИС
+            2;05.02.2021;10:16:30;Покупка;SBER;RUB;1;270,50;270,50;
+            3;06.02.2021;09:00:00;Пополнение;;RUB;;;1 000;ИИС
+            """
+        let path = try TestKit.writeTemporaryFile(csv, name: "p.csv")
+        let doc = try TestKit.convert(paths: [path], with: SpecAdapter(spec), options: ConversionOptions(portfolio: "default"))
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.portfolios.map { "\($0.name): \($0.trades.compactMap(\.externalId)) \($0.transactions.compactMap(\.externalId))" }.sorted() == [
+            "Cash: [] [\"3\"]", "default: [\"2\"] []", "ИИС: [\"1\"] []",
+        ])
+    }
+
     @Test("UTF-16 with a byte-order mark reads like UTF-8")
     func utf16() throws {
         let spec = try SpecLoader.load(text: Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "x.yaml")

@@ -73,7 +73,14 @@ final class SourceReader: @unchecked Sendable {
                 case .rejected(let row):
                     summary.rejected += 1
                     try hand(.rejected(row))
-                case .operation(var operation):
+                case .operation, .placed:
+                    var operation: Operation
+                    let placedIn: String?
+                    switch record {
+                    case .placed(let o, let portfolio): operation = o; placedIn = portfolio
+                    case .operation(let o): operation = o; placedIn = nil
+                    default: return
+                    }
                     if case .transaction(let t) = operation, t.status != .complete, !keepFailed {
                         summary.skipped += 1
                         try hand(.skipped(SkippedRow(
@@ -95,7 +102,7 @@ final class SourceReader: @unchecked Sendable {
                             message: "conflicts with row \(otherRow) of \(otherPath): same id \(operation.id), different content")])))
                     case .new:
                         summary.operations += 1
-                        let portfolio = splitAccounts ? (operation.account ?? defaultPortfolio) : defaultPortfolio
+                        let portfolio = placedIn ?? (splitAccounts ? (operation.account ?? defaultPortfolio) : defaultPortfolio)
                         try hand(.operation(operation, portfolio: portfolio))
                     }
                 }

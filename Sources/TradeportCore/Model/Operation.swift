@@ -93,6 +93,9 @@ public struct ConversionWarning: Sendable, Hashable, Decodable {
 /// What an adapter makes of one data row: exactly one of these per row.
 public enum SourceRecord: Sendable {
     case operation(Operation)
+    /// An operation whose source names its portfolio (a spec's `portfolio` mapping): it goes
+    /// there, whatever `--portfolio` and `--split-accounts` say for the rest.
+    case placed(Operation, portfolio: String)
     case skipped(SkippedRow)
     case rejected(RejectedRow)
 }

@@ -245,7 +245,8 @@ public struct SpecAdapter: FormatAdapter {
             values.read(row, positions, zone: &zone)
             let operation = values.operation(row, positions, location: location, zone: &zone)
             if values.errors.isEmpty, let operation {
-                try withoutActuallyEscaping(raw) { raw in try emit(.operation(operation), raw) }
+                let record: SourceRecord = values.portfolio.map { .placed(operation, portfolio: $0) } ?? .operation(operation)
+                try withoutActuallyEscaping(raw) { raw in try emit(record, raw) }
             } else {
                 if values.errors.isEmpty { values.errors.append(FieldError(column: nil, field: nil, message: "the row could not be read")) }
                 let errors = values.errors

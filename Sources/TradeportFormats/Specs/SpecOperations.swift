@@ -91,6 +91,7 @@ extension SpecRowValues {
         guard let time = instant(m.time, zone: &zone), let side, let base = asset(resolve(m.base)), let quote = asset(resolve(m.quote)),
               let quantity = decimal(resolve(m.quantity)), let price = decimal(resolve(m.price))
         else { return nil }
+        portfolio = text(resolve(m.portfolio))
         return .trade(Trade(
             externalId: text(resolve(m.externalId)), time: time, side: side, base: base, quote: quote,
             quantity: quantity, price: price, amount: decimal(resolve(m.amount)), accruedInterest: decimal(resolve(m.accruedInterest)),
@@ -122,6 +123,7 @@ extension SpecRowValues {
               let amount = decimal(resolve(m.amount, type: typeText))
         else { return nil }
         func t(_ s: SpecPlan.Source?) -> String? { text(resolve(s, type: typeText)) }
+        portfolio = t(m.portfolio)
         return .transaction(CashTransaction(
             externalId: t(m.externalId), time: time, type: type, asset: assetCode, amount: amount, fee: fee, status: status,
             security: t(m.security), note: t(m.note), account: t(m.account), counterparty: t(m.counterparty),

@@ -48,7 +48,7 @@ final class SpecPlan: Sendable {
 
     final class TradeFields: Sendable {
         let externalId, time, side, base, quote, quantity, price, amount, accruedInterest: Source?
-        let isin, name, venue, settlementDate, account, orderId: Source?
+        let isin, name, venue, settlementDate, account, orderId, portfolio: Source?
         let fees: [(amount: Source, currency: Source, kind: FeeKind)]
 
         init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
@@ -58,7 +58,7 @@ final class SpecPlan: Sendable {
             amount = resolve(m.source(of: "amount")); accruedInterest = resolve(m.source(of: "accruedInterest"))
             isin = resolve(m.source(of: "isin")); name = resolve(m.source(of: "name")); venue = resolve(m.source(of: "venue"))
             settlementDate = resolve(m.source(of: "settlementDate")); account = resolve(m.source(of: "account"))
-            orderId = resolve(m.source(of: "orderId"))
+            orderId = resolve(m.source(of: "orderId")); portfolio = resolve(m.source(of: "portfolio"))
             fees = m.fees.compactMap { f in
                 guard let a = resolve(f.amount), let c = resolve(f.currency) else { return nil }
                 return (a, c, FeeKind(rawValue: f.kind) ?? .other)
@@ -68,7 +68,7 @@ final class SpecPlan: Sendable {
 
     final class TransactionFields: Sendable {
         let externalId, time, type, asset, amount, feeAmount, feeCurrency, status, security, note: Source?
-        let account, counterparty, txHash, address: Source?
+        let account, counterparty, txHash, address, portfolio: Source?
 
         init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
             externalId = resolve(m.source(of: "externalId")); time = resolve(m.source(of: "time"))
@@ -77,6 +77,7 @@ final class SpecPlan: Sendable {
             status = resolve(m.source(of: "status")); security = resolve(m.source(of: "security")); note = resolve(m.source(of: "note"))
             account = resolve(m.source(of: "account")); counterparty = resolve(m.source(of: "counterparty"))
             txHash = resolve(m.source(of: "txHash")); address = resolve(m.source(of: "address"))
+            portfolio = resolve(m.source(of: "portfolio"))
         }
     }
 

@@ -10,6 +10,8 @@ struct SpecRowValues {
     let codes: AssetCodeCache
     var values: [SpecValue?]
     var errors: [FieldError] = []
+    /// The portfolio the row's mapping names (its `portfolio`), when it names one.
+    var portfolio: String?
     /// The workbook's date system, for date cells.
     var dateSystem = XLSXWorkbook.DateSystem.from1900
     private var scratch: [UInt8] = []
@@ -23,6 +25,7 @@ struct SpecRowValues {
     mutating func reset() {
         for i in values.indices { values[i] = nil }
         errors.removeAll(keepingCapacity: true)
+        portfolio = nil
     }
 
     private func text(_ f: UnsafeRawBufferPointer) -> String { String(decoding: f, as: UTF8.self) }
