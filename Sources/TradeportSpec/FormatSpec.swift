@@ -140,8 +140,10 @@ public indirect enum ValueType: Sendable, Equatable {
     case time(String)
     /// Source text → canonical value, exact (or ignoring case).
     case map([ValueMapEntry], ignoreCase: Bool)
-    /// Two asset codes in one column (`BTC/USD`, `btc-usd`), split at one of these separators.
-    case instrument(separators: [String])
+    /// Two asset codes in one column (`BTC/USD`, `btc-usd`): a value listed in `pairs` (exact
+    /// text → `BASE/QUOTE`, for names like Kraken's legacy `XXBTZUSD`), or else split at one of
+    /// these separators.
+    case instrument(separators: [String], pairs: [ValueMapEntry])
 }
 
 public struct ValueMapEntry: Sendable, Equatable {

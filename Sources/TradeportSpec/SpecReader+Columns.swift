@@ -3,7 +3,12 @@ import Yams
 /// Columns, checks, skips, row kinds and the mappings to canonical fields.
 extension SpecReader {
     static let columnKeys = ["name", "header", "position", "type", "map", "ignore-case", "check", "format", "example",
-                             "required", "separators"]
+                             "required", "separators", "pairs"]
+    /// What `AssetCode` accepts: 1–32 ASCII letters and digits.
+    static func isAssetCode(_ s: Substring) -> Bool {
+        !s.isEmpty && s.utf8.count <= 32 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
+    }
+
     static let types = ["text", "id", "asset", "decimal", "datetime", "date", "time", "map", "instrument"]
 
     /// The columns that read well, and the names of all columns written (so that a column with a
@@ -73,10 +78,10 @@ extension SpecReader {
         }
         switch typeText {
         case "text", "id", "asset":
-            unexpected(["map", "ignore-case", "check", "format", "separators"])
+            unexpected(["map", "ignore-case", "check", "format", "separators", "pairs"])
             return typeText == "text" ? .text : typeText == "id" ? .id : .asset
         case "decimal":
-            unexpected(["map", "ignore-case", "format", "separators"])
+            unexpected(["map", "ignore-case", "format", "separators", "pairs"])
             var check = DecimalCheck.nonNegative
             if let t = optionalText(e, "check", "a check (\(DecimalCheck.allCases.map(\.rawValue).joined(separator: ", ")))") {
                 guard let c = DecimalCheck(rawValue: t) else {
@@ -87,7 +92,7 @@ extension SpecReader {
             }
             return .decimal(check)
         case "datetime", "date", "time":
-            unexpected(["map", "ignore-case", "check", "separators"])
+            unexpected(["map", "ignore-case", "check", "separators", "pairs"])
             guard let pattern = requiredText(e, "format", "a pattern like dd.MM.yyyy HH:mm:ss") else { return nil }
             if let problem = TimePattern.problem(pattern, kind: typeText) {
                 fail(e.value("format")?.value, key + ".format", "'\(pattern)': \(problem)")
@@ -95,7 +100,7 @@ extension SpecReader {
             }
             return typeText == "datetime" ? .dateTime(pattern) : typeText == "date" ? .date(pattern) : .time(pattern)
         case "map":
-            unexpected(["check", "format", "separators"])
+            unexpected(["check", "format", "separators", "pairs"])
             guard let (_, n) = mapNode else {
                 fail(typeNode, key + ".map", "missing; expected the values and what they stand for, like {Buy: buy, Sell: sell}")
                 return nil
@@ -115,7 +120,24 @@ extension SpecReader {
         case "instrument":
             unexpected(["map", "ignore-case", "check", "format"])
             let separators = e.value("separators").flatMap { texts($0.value, key + ".separators", "separators like / or -") } ?? ["/", "-", "_", ":"]
-            return .instrument(separators: separators)
+            var pairs: [ValueMapEntry] = []
+            if let n = e.value("pairs")?.value {
+                guard case .mapping(let mapping) = n else {
+                    fail(n, key + ".pairs", "expected a mapping of source values to BASE/QUOTE, like {XXBTZUSD: BTC/USD}")
+                    return nil
+                }
+                for (k, v) in mapping {
+                    guard let from = text(k, key + ".pairs", "a source value"),
+                          let to = text(v, key + ".pairs." + from, "a pair like BTC/USD") else { continue }
+                    let parts = to.split(separator: "/", omittingEmptySubsequences: false)
+                    guard parts.count == 2, parts.allSatisfy(Self.isAssetCode) else {
+                        fail(v, key + ".pairs." + from, "'\(to)' is not BASE/QUOTE (two codes of letters and digits joined by /)")
+                        continue
+                    }
+                    pairs.append(ValueMapEntry(from: from, to: to.uppercased()))
+                }
+            }
+            return .instrument(separators: separators, pairs: pairs)
         default:
             fail(typeNode, key + ".type", "'\(typeText)' is not a type (\(Self.types.joined(separator: ", ")))")
             return nil

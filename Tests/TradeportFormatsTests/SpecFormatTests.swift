@@ -99,6 +99,37 @@ struct SpecFormatTests {
         ])
     }
 
+    @Test("an instrument column: listed pairs first (XXBTZUSD), then the separators; a bad one is a reject naming the column")
+    func instrumentPairs() throws {
+        let spec = try SpecLoader.load(text: """
+            tradeport-format: 1
+            id: pairs-example
+            description: x
+            source: {type: csv, delimiter: ",", header: 1}
+            assets: {XBT: BTC}
+            columns:
+              - {name: time, header: time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+              - {name: pair, header: pair, type: instrument, separators: ["/", "-"], pairs: {XXBTZUSD: XBT/USD, XETHZEUR: ETH/EUR}}
+              - {name: side, header: side, map: {buy: buy, sell: sell}}
+              - {name: quantity, header: vol, type: decimal, check: positive}
+              - {name: price, header: price, type: decimal}
+            rows: {kind: trade}
+            trade: {time: time, side: side, base: {base-of: pair}, quote: {quote-of: pair}, quantity: quantity, price: price}
+            """, file: "pairs.yaml")
+        let csv = """
+            time,pair,side,vol,price
+            2024-01-02 10:00:00,XXBTZUSD,buy,1,42000
+            2024-01-02 10:00:01,XETHZEUR,sell,2,2100
+            2024-01-02 10:00:02,sol-eur,buy,3,90
+            2024-01-02 10:00:03,SOLEUR,buy,3,90
+            """
+        let doc = try TestKit.convert(csv, with: SpecAdapter(spec), name: "pairs.csv")
+        #expect(doc.allTrades.map { "\($0.base)/\($0.quote)" } == ["BTC/USD", "ETH/EUR", "SOL/EUR"])
+        let reject = try #require(doc.rejected.first)
+        #expect(reject.source.row == 5)
+        #expect(reject.errors.map { "\($0.column ?? 0) \($0.field ?? ""): \($0.message)" } == ["2 pair: 'SOLEUR' is not two asset codes joined by / or -"])
+    }
+
     @Test("UTF-16 with a byte-order mark reads like UTF-8")
     func utf16() throws {
         let spec = try SpecLoader.load(text: Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "x.yaml")

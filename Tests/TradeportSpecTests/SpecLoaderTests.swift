@@ -119,6 +119,23 @@ struct SpecLoaderTests {
         #expect(errors.contains { $0.hasPrefix("10:trade.price: missing; a trade needs its price") })
     }
 
+    @Test("instrument pairs must be BASE/QUOTE, and only an instrument takes them")
+    func instrumentPairs() throws {
+        let good = Specs.minimal.replacingOccurrences(of: "type: instrument}", with: "type: instrument, pairs: {XXBTZUSD: xbt/usd}}")
+        guard case .instrument(_, let pairs)? = try Specs.load(good).columns.first(where: { $0.name == "pair" })?.type else {
+            Issue.record("not an instrument")
+            return
+        }
+        #expect(pairs == [ValueMapEntry(from: "XXBTZUSD", to: "XBT/USD")])
+        let bad = Specs.minimal
+            .replacingOccurrences(of: "type: instrument}", with: "type: instrument, pairs: {XXBTZUSD: XBTUSD, X: B-C/D}}")
+            .replacingOccurrences(of: "type: decimal}", with: "type: decimal, pairs: {A: B/C}}")
+        let errors = Specs.errors(bad)
+        #expect(errors.contains("7:columns.pair.pairs.XXBTZUSD: 'XBTUSD' is not BASE/QUOTE (two codes of letters and digits joined by /)"))
+        #expect(errors.contains("7:columns.pair.pairs.X: 'B-C/D' is not BASE/QUOTE (two codes of letters and digits joined by /)"))
+        #expect(errors.contains { $0.hasPrefix("10:columns.price.pairs:") })
+    }
+
     @Test("YAML problems: syntax, duplicate keys, aliases, an empty file")
     func yamlProblems() {
         #expect(Specs.errors("id: [unclosed\n").first?.hasPrefix("2::not valid YAML") == true || Specs.errors("id: [unclosed\n").first?.contains("not valid YAML") == true)

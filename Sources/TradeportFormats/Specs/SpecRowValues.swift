@@ -188,11 +188,16 @@ struct SpecRowValues {
             let list = plan.mapLists[i]
             return fail(f.isEmpty ? "empty; expected \(list)" : "expected \(list), found '\(text(f))'")
         case .instrument:
-            guard case .instrument(let separators) = column.type else { return nil }
+            guard case .instrument(let separators, let pairs) = column.type else { return nil }
             let s = text(f)
+            func aliased(_ code: AssetCode) -> AssetCode { plan.assetAliases.isEmpty ? code : plan.assetAliases[code.text] ?? code }
+            if let hit = pairs.first(where: { $0.from == s }) {
+                let parts = hit.to.split(separator: "/")
+                if parts.count == 2, let b = AssetCode(parts[0]), let q = AssetCode(parts[1]) { return .pair(aliased(b), aliased(q)) }
+            }
             for separator in separators {
                 let parts = s.split(separator: separator, omittingEmptySubsequences: false)
-                if parts.count == 2, let b = AssetCode(parts[0]), let q = AssetCode(parts[1]) { return .pair(b, q) }
+                if parts.count == 2, let b = AssetCode(parts[0]), let q = AssetCode(parts[1]) { return .pair(aliased(b), aliased(q)) }
             }
             return fail(f.isEmpty ? "empty; expected an instrument like BTC/USD" : "'\(s)' is not two asset codes joined by \(separators.joined(separator: " or "))")
         }
