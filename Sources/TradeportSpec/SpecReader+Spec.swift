@@ -4,10 +4,10 @@ import Yams
 extension SpecReader {
     static let topKeys = ["tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
                           "skip", "rows", "trade", "transaction", "assets"]
-    static let tradeFields = ["externalId", "time", "side", "base", "quote", "quantity", "price", "amount", "accruedInterest",
+    static let tradeFields = ["id", "externalId", "time", "side", "base", "quote", "quantity", "price", "amount", "accruedInterest",
                               "fees", "isin", "name", "venue", "settlementDate", "account", "orderId", "portfolio"]
     static let tradeRequired = ["time", "side", "base", "quote", "quantity", "price"]
-    static let transactionFields = ["externalId", "time", "type", "asset", "amount", "fee", "status", "security", "note",
+    static let transactionFields = ["id", "externalId", "time", "type", "asset", "amount", "fee", "status", "security", "note",
                                     "account", "counterparty", "txHash", "address", "portfolio"]
     static let transactionRequired = ["time", "type", "asset", "amount"]
     static let transactionTypes = ["deposit", "withdrawal", "dividend", "dividend-charge", "coupon", "interest", "tax",

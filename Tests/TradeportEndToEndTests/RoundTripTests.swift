@@ -6,17 +6,15 @@ import TradeportCore
 /// portfolios, as the direct conversion.
 @Suite("tradeport-csv round trips, end to end")
 struct RoundTripTests {
-    /// Operations without their ids and locations (which name the file they were read from).
+    /// Operations, ids included, without their locations (which name the file they were read from).
     func operations(_ document: CanonicalDocument) -> [String] {
         let trades = document.allTrades.map { t -> String in
             var t = t
-            t.id = ""
             t.source = SourceLocation(path: "", row: 0)
             return "\(t)"
         }
         let transactions = document.allTransactions.map { t -> String in
             var t = t
-            t.id = ""
             t.source = SourceLocation(path: "", row: 0)
             return "\(t)"
         }

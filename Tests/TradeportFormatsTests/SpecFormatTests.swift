@@ -201,3 +201,26 @@ struct SpecWorkbookTests {
         #expect(trades.first?.source.sheet == "Сделки" && trades.first?.source.row == 6)
     }
 }
+
+@Suite("Format specs: tradeport's own layouts")
+struct OwnLayoutTests {
+    static let header = "kind,portfolio,id,externalId,time,side,base,quote,quantity,price,amount,type,asset"
+
+    @Test("an id the file carries is kept; an empty one is made as usual; a malformed one is a reject")
+    func ids() throws {
+        let csv = """
+            \(Self.header)
+            trade,main,dsx-trades:41000012,41000012,2021-03-02T14:05:09Z,buy,EURS,USD,250,1.2034,300.85,,
+            transaction,main,tinkoff-report:~0a1b2c3d4e5f60718293.1,,2021-03-02T14:05:09Z,,,,,,100,deposit,RUB
+            transaction,main,,,2021-03-03T10:00:00Z,,,,,,5,withdrawal,RUB
+            trade,main,not an id,7,2021-03-02T14:05:09Z,buy,EURS,USD,1,1,1,,
+            """
+        let doc = try TestKit.convert(csv, with: BuiltIn.adapter("tradeport-csv"), name: "own.csv")
+        #expect(doc.allTrades.map(\.id) == ["dsx-trades:41000012"])
+        #expect(doc.allTransactions.map(\.id).first == "tinkoff-report:~0a1b2c3d4e5f60718293.1")
+        #expect(doc.allTransactions.last?.id.hasPrefix("tradeport-csv:~") == true)
+        let reject = try #require(doc.rejected.first)
+        #expect(reject.source.row == 5)
+        #expect(reject.errors.map { "\($0.field ?? ""): \($0.message)" } == ["id: 'not an id' is not a tradeport id (format:id, like dsx-trades:37550914)"])
+    }
+}

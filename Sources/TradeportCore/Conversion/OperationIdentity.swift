@@ -56,10 +56,14 @@ public enum OperationIdentity {
         // The id is filled in where the adapter left it empty, in the operation's own storage:
         // the adapter's copy still references that storage, and a copy-on-write here would
         // duplicate every operation just to set one field.
+        // An id the source carries (tradeport's own layouts write it) is kept: the operation is the
+        // one it was when that id was given.
         switch operation {
         case .trade(let t):
+            guard t.id.isEmpty else { return }
             t.storage.fields.id = id(format: format, externalId: t.externalId, content: { contentText(.trade(t)) }, occurrences: &occurrences)
         case .transaction(let t):
+            guard t.id.isEmpty else { return }
             t.storage.fields.id = id(format: format, externalId: t.externalId, content: { contentText(.transaction(t)) }, occurrences: &occurrences)
         }
     }

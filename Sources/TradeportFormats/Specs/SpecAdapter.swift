@@ -209,8 +209,8 @@ public struct SpecAdapter: FormatAdapter {
         /// One row: the header (mapping names to columns), or a data row emitted as one record.
         mutating func handle(_ row: some SpecRow, number: Int, ordinal: Int, malformation: String?, header: HeaderRule,
                              raw: () -> String, emit: RecordHandler) throws {
-            let spec = adapter.spec
             if !headerFound {
+                let spec = adapter.spec
                 let texts = (0..<row.fieldCount).map { HeaderText.fold(row.field($0).bytes) }
                 let isHeader: Bool
                 switch header {

@@ -70,6 +70,20 @@ extension SpecRowValues {
         default: return nil
         }
     }
+    /// A canonical id the row carries (`format:venue-id`, or a content id `format:~hash.n`), or ""
+    /// when it carries none (the conversion then makes one). A malformed one is an error.
+    private mutating func canonicalId(_ v: SpecValue?) -> String? {
+        guard let s = text(v) else { return "" }
+        let parts = s.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+           parts[0].utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }),
+           !s.utf8.contains(where: { $0 <= 32 }) {
+            return s
+        }
+        errors.append(FieldError(column: nil, field: "id", message: "'\(s)' is not a tradeport id (format:id, like dsx-trades:37550914)"))
+        return nil
+    }
+
     private func text(_ v: SpecValue?) -> String? { v?.text.flatMap { $0.isEmpty ? nil : $0 } }
     private func date(_ v: SpecValue?) -> CalendarDate? { if case .date(let d)? = v { return d } else { return nil } }
 
@@ -92,8 +106,9 @@ extension SpecRowValues {
               let quantity = decimal(resolve(m.quantity)), let price = decimal(resolve(m.price))
         else { return nil }
         portfolio = text(resolve(m.portfolio))
+        guard let id = canonicalId(resolve(m.id)) else { return nil }
         return .trade(Trade(
-            externalId: text(resolve(m.externalId)), time: time, side: side, base: base, quote: quote,
+            id: id, externalId: text(resolve(m.externalId)), time: time, side: side, base: base, quote: quote,
             quantity: quantity, price: price, amount: decimal(resolve(m.amount)), accruedInterest: decimal(resolve(m.accruedInterest)),
             fees: fees, isin: text(resolve(m.isin)), name: text(resolve(m.name)), venue: text(resolve(m.venue)),
             settlementDate: date(resolve(m.settlementDate)), account: text(resolve(m.account)), orderId: text(resolve(m.orderId)),
@@ -124,7 +139,9 @@ extension SpecRowValues {
         else { return nil }
         func t(_ s: SpecPlan.Source?) -> String? { text(resolve(s, type: typeText)) }
         portfolio = t(m.portfolio)
+        guard let id = canonicalId(resolve(m.id, type: typeText)) else { return nil }
         return .transaction(CashTransaction(
+            id: id,
             externalId: t(m.externalId), time: time, type: type, asset: assetCode, amount: amount, fee: fee, status: status,
             security: t(m.security), note: t(m.note), account: t(m.account), counterparty: t(m.counterparty),
             txHash: t(m.txHash), address: t(m.address), source: location))

@@ -22,12 +22,21 @@ final class SpecPlan: Sendable {
         case column(Int)
     }
 
-    struct Check: Sendable {
+    /// A class, so that the per-row loop over checks retains one reference, not each field.
+    final class Check: Sendable {
         let column: Int
         let segments: [Segment]
         let lowercase: Bool
         let message: String
         let name: String
+
+        init(column: Int, segments: [Segment], lowercase: Bool, message: String, name: String) {
+            self.column = column
+            self.segments = segments
+            self.lowercase = lowercase
+            self.message = message
+            self.name = name
+        }
     }
 
     struct Skip: Sendable {
@@ -47,11 +56,12 @@ final class SpecPlan: Sendable {
     }
 
     final class TradeFields: Sendable {
-        let externalId, time, side, base, quote, quantity, price, amount, accruedInterest: Source?
+        let id, externalId, time, side, base, quote, quantity, price, amount, accruedInterest: Source?
         let isin, name, venue, settlementDate, account, orderId, portfolio: Source?
         let fees: [(amount: Source, currency: Source, kind: FeeKind)]
 
         init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
+            id = resolve(m.source(of: "id"))
             externalId = resolve(m.source(of: "externalId")); time = resolve(m.source(of: "time"))
             side = resolve(m.source(of: "side")); base = resolve(m.source(of: "base")); quote = resolve(m.source(of: "quote"))
             quantity = resolve(m.source(of: "quantity")); price = resolve(m.source(of: "price"))
@@ -67,10 +77,11 @@ final class SpecPlan: Sendable {
     }
 
     final class TransactionFields: Sendable {
-        let externalId, time, type, asset, amount, feeAmount, feeCurrency, status, security, note: Source?
+        let id, externalId, time, type, asset, amount, feeAmount, feeCurrency, status, security, note: Source?
         let account, counterparty, txHash, address, portfolio: Source?
 
         init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
+            id = resolve(m.source(of: "id"))
             externalId = resolve(m.source(of: "externalId")); time = resolve(m.source(of: "time"))
             type = resolve(m.source(of: "type")); asset = resolve(m.source(of: "asset")); amount = resolve(m.source(of: "amount"))
             feeAmount = resolve(m.source(of: "fee.amount")); feeCurrency = resolve(m.source(of: "fee.currency"))
