@@ -6,7 +6,7 @@ import TradeportFormats
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert exports into canonical JSON (or JSON Lines).",
+        abstract: "Convert exports into canonical JSON, JSON Lines, or tradeport's own CSV or XLSX.",
         discussion: """
             Each FILE's format is detected from its first bytes and name, or given with --format \
             (which then applies to every FILE). '-' reads standard input and needs --format. A \

@@ -49,7 +49,11 @@ struct FormatsCommand: ParsableCommand {
                     problems += errors.errors.map(\.description)
                 }
             }
-            if !problems.isEmpty { throw CommandFailure(message: problems.joined(separator: "\n")) }
+            guard problems.isEmpty else {
+                // One problem a line, as a compiler prints them (no "tradeport:" prefix on the first).
+                printStandardError(problems.map { $0 + "\n" }.joined())
+                throw ExitCode(ExitStatus.failure)
+            }
         }
     }
 
