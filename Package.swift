@@ -98,7 +98,7 @@ let package = Package(
         // Helpers for testing a format adapter in a few lines (what a new adapter's tests use).
         .target(
             name: "TradeportTestKit",
-            dependencies: ["TradeportCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["TradeportCore", "TradeportXLSX", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(name: "TradeportCoreTests", dependencies: ["TradeportCore", "TradeportTestKit"]),
         .testTarget(name: "TradeportCSVTests", dependencies: ["TradeportCSV", "TradeportTestKit"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TradeportXLSX
 import ZIPFoundation
 
 /// Small XLSX workbooks built by tests themselves: the parts of an archive, written with
@@ -113,16 +114,7 @@ public struct TestWorkbook {
     }
 
     /// `A`, `B`, …, `Z`, `AA`, … for a 0-based column.
-    public static func columnName(_ column: Int) -> String {
-        var n = column + 1
-        var name = ""
-        while n > 0 {
-            let r = (n - 1) % 26
-            name = String(UnicodeScalar(UInt8(65 + r))) + name
-            n = (n - 1) / 26
-        }
-        return name
-    }
+    public static func columnName(_ column: Int) -> String { XLSXSheetWriter.columnName(column) }
 
     public static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

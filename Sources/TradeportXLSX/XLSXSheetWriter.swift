@@ -111,7 +111,8 @@ public final class XLSXSheetWriter {
         return "\(days).\(fraction)"
     }
 
-    static func columnName(_ column: Int) -> String {
+    /// `A`, `B`, …, `Z`, `AA`, … for a 0-based column.
+    public static func columnName(_ column: Int) -> String {
         var n = column + 1
         var name = ""
         while n > 0 {

@@ -49,4 +49,23 @@ struct RoundTripTests {
             #expect(x.transactions.map(\.externalId) == y.transactions.map(\.externalId), "\(x.name)")
         }
     }
+
+    static let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("LibreOffice opens the XLSX written, and its own re-save reads back to the same operations",
+          .enabled(if: soffice != nil, "LibreOffice (soffice) is not installed"))
+    func libreOfficeOpensIt() throws {
+        let dir = try CLI.temporaryDirectory()
+        let inputs = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv"]
+        #expect(try CLI.run(["convert", "--split-accounts"] + inputs + ["-o", dir + "/direct.json", "-q"]).status == 0)
+        #expect(try CLI.run(["convert", "--split-accounts"] + inputs + ["--to", "xlsx", "-o", dir + "/ops.xlsx", "-q"]).status == 0)
+        try FileManager.default.createDirectory(atPath: dir + "/re", withIntermediateDirectories: true)
+        let r = try CLI.shell(Self.soffice!, ["-env:UserInstallation=file://" + dir + "/profile", "--headless", "--convert-to", "xlsx", "--outdir", dir + "/re", dir + "/ops.xlsx"])
+        #expect(r.status == 0, "\(r.output)")
+        let back = try CLI.run(["convert", dir + "/re/ops.xlsx", "-o", dir + "/back.json", "-q"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let a = try CLI.decode(file: dir + "/direct.json"), b = try CLI.decode(file: dir + "/back.json")
+        #expect(operations(a) == operations(b))
+        #expect(a.portfolios.map(\.name) == b.portfolios.map(\.name))
+    }
 }

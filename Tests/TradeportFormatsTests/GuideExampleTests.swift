@@ -29,3 +29,16 @@ struct GuideExampleTests {
         #expect(first.venue == "Kraken" && first.orderId == "OK7PLM-QW3RT-5XY8ZA")
     }
 }
+
+/// The specs the guide shows, taken from its text: each fenced `yaml` block is found by its id.
+enum Guide {
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/adding-a-format.md").path
+
+    static func spec(_ id: String) -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fatalError("cannot read \(path)") }
+        let blocks = text.components(separatedBy: "```yaml\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+        guard let block = blocks.first(where: { $0.contains("\nid: \(id)\n") }) else { fatalError("the guide has no spec \(id)") }
+        return block
+    }
+}

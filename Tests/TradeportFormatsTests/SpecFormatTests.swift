@@ -8,44 +8,8 @@ import TradeportTestKit
 /// Specs for layouts that are not built in, read end to end.
 @Suite("Format specs: CSV layouts")
 struct SpecFormatTests {
-    static let brokerSpec = """
-        tradeport-format: 1
-        id: example-broker
-        description: A broker's CSV in Windows-1251
-        source: {type: csv, delimiter: ";", encoding: windows-1251, skip-lines: 1, header: 1}
-        values: {decimal: ",", thousands: space, timezone: Europe/Moscow}
-        columns:
-          - {name: date, header: Дата, type: date, format: dd.MM.yyyy}
-          - {name: time, header: Время, type: time, format: "HH:mm:ss"}
-          - {name: kind, header: [Операция, Тип], map: {Покупка: buy, Продажа: sell, Пополнение: deposit}}
-          - {name: code, header: Тикер, type: asset, required: false}
-          - {name: currency, header: Валюта, type: asset}
-          - {name: quantity, header: Количество, type: decimal, required: false}
-          - {name: price, header: Цена, type: decimal, required: false}
-          - {name: amount, header: Сумма, type: decimal, check: positive}
-          - {name: id, header: Номер, type: id}
-        skip:
-          - {column: kind, equals: [Отмена], reason: cancelled}
-        rows:
-          by: kind
-          trade: [Покупка, Продажа]
-          transaction: {Пополнение: deposit}
-        trade:
-          externalId: id
-          time: {date: date, time: time}
-          side: kind
-          base: code
-          quote: currency
-          quantity: quantity
-          price: price
-          amount: amount
-        transaction:
-          externalId: id
-          time: {date: date, time: time}
-          type: kind
-          asset: currency
-          amount: amount
-        """
+    /// The guide's spec (docs/adding-a-format.md, "Two more layouts"), as written there.
+    static let brokerSpec = Guide.spec("example-broker")
 
     static let brokerCSV = """
         Выписка по счёту
@@ -155,22 +119,8 @@ struct SpecFormatTests {
 
 @Suite("Format specs: XLSX layouts")
 struct SpecWorkbookTests {
-    static let spec = """
-        tradeport-format: 1
-        id: example-workbook
-        description: Trades on a sheet whose header is on row 5
-        source: {type: xlsx, sheet: Сделки, header: {find: [Дата сделки, Инструмент], within: 10}}
-        values: {decimal: ",", timezone: UTC}
-        columns:
-          - {name: time, header: Дата сделки, type: datetime, format: "dd.MM.yyyy HH:mm"}
-          - {name: pair, header: Инструмент, type: instrument, separators: ["/"]}
-          - {name: side, header: Направление, map: {Buy: buy, Sell: sell}}
-          - {name: quantity, header: Количество, type: decimal, check: positive}
-          - {name: price, header: Цена, type: decimal}
-          - {name: id, header: "№", type: id}
-        rows: {kind: trade}
-        trade: {externalId: id, time: time, side: side, base: {base-of: pair}, quote: {quote-of: pair}, quantity: quantity, price: price}
-        """
+    /// The guide's spec (docs/adding-a-format.md, "Two more layouts"), as written there.
+    static let spec = Guide.spec("example-workbook")
 
     @Test("an XLSX sheet whose header is on row 5: number cells, date cells, text with decimal commas")
     func headerOnRowFive() throws {
@@ -187,8 +137,7 @@ struct SpecWorkbookTests {
         data += "<c r=\"E7\" t=\"inlineStr\"><is><t>Sell</t></is></c><c r=\"F7\"><v>2</v></c><c r=\"G7\"><v>1600.1000000000001</v></c></row>"
         let book = TestWorkbook.make(sheets: [("Сделки", "sheet1.xml", data)], stylesXML: styles)
         let path = try book.writeTemporary(name: "trades.xlsx")
-        let adapter = SpecAdapter(try SpecLoader.load(text: Self.spec.replacingOccurrences(of: "{decimal: \",\", timezone: UTC}",
-                                                                                       with: "{decimal: \",\", thousands: space, timezone: UTC}"), file: "w.yaml"))
+        let adapter = SpecAdapter(try SpecLoader.load(text: Self.spec, file: "w.yaml"))
         let input = try SourceInput(path: path)
         #expect(adapter.detect(input.probe) == .match)
         let doc = try TestKit.convert(paths: [path], with: adapter)

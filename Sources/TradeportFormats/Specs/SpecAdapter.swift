@@ -102,11 +102,7 @@ public struct SpecAdapter: FormatAdapter {
         let folded = wanted.map { HeaderText.fold($0) }
         do {
             let workbook = try XLSXWorkbook(path: path)
-            let sheet: XLSXWorkbook.Sheet
-            switch xlsx.sheet {
-            case .name(let name): sheet = try workbook.sheet(named: name)
-            case .index(let i): sheet = try workbook.sheet(at: i - 1)
-            }
+            let sheet = try workbook.sheet(xlsx.sheet)
             var found = false
             var rows = 0
             try workbook.readRows(of: sheet) { row in
@@ -151,11 +147,7 @@ public struct SpecAdapter: FormatAdapter {
             try input.withSeekableFile { path in
                 do {
                     let workbook = try XLSXWorkbook(path: path)
-                    let sheet: XLSXWorkbook.Sheet
-                    switch xlsx.sheet {
-                    case .name(let name): sheet = try workbook.sheet(named: name)
-                    case .index(let i): sheet = try workbook.sheet(at: i - 1)
-                    }
+                    let sheet = try workbook.sheet(xlsx.sheet)
                     state.values.dateSystem = workbook.dateSystem
                     state.origin = SourceLocation(path: input.path, row: 0, sheet: sheet.name)
                     var scratch: [Int] = []
@@ -270,4 +262,14 @@ enum HeaderText {
     }
 
     static func fold(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { TinkoffHeader.fold(bytes) }
+}
+
+extension XLSXWorkbook {
+    /// The sheet a spec names, by name or by number (1 is the first).
+    func sheet(_ reference: XLSXSource.Sheet) throws -> Sheet {
+        switch reference {
+        case .name(let name): return try sheet(named: name)
+        case .index(let i): return try sheet(at: i - 1)
+        }
+    }
 }
