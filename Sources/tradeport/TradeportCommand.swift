@@ -16,9 +16,12 @@ enum ExitStatus {
 }
 
 /// A failure that ends the run with a message and an exit status.
-struct CommandFailure: Error {
+struct CommandFailure: Error, CustomStringConvertible {
     let message: String
     var status: Int32 = ExitStatus.failure
+
+    /// The message alone, where a caller prints the error it caught (a sink's, in a conversion).
+    var description: String { message }
 }
 
 struct TradeportCommand: ParsableCommand {

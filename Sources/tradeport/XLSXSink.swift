@@ -7,6 +7,9 @@ import TradeportXLSX
 final class XLSXSink: ConversionSink {
     private let output: OutputFile
     private let writer: XLSXSheetWriter
+    private var operations = 0
+    /// A sheet holds 1,048,576 rows (Excel's and LibreOffice's limit): the header and this many operations.
+    static let maxOperations = 1_048_575
 
     init(output: OutputFile) throws {
         self.output = output
@@ -23,6 +26,10 @@ final class XLSXSink: ConversionSink {
     }
 
     func write(_ operation: TradeportCore.Operation, portfolio: String) throws {
+        operations += 1
+        guard operations <= Self.maxOperations else {
+            throw CommandFailure(message: "an XLSX sheet holds at most \(Self.maxOperations) operations (1,048,576 rows with the header), and this conversion has more: write --to csv or --to jsonl, or convert fewer inputs at a time")
+        }
         var cells = [XLSXOutputCell](repeating: .empty, count: CSVSink.columns.count)
         func set(_ name: String, _ cell: XLSXOutputCell?) {
             if let cell, let i = CSVSink.columns.firstIndex(of: name) { cells[i] = cell }
