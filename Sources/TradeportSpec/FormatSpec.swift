@@ -210,6 +210,8 @@ public indirect enum FieldSource: Sendable, Equatable {
     case byType([(type: String, source: FieldSource)])
     /// The absolute value of a signed decimal column.
     case absolute(String)
+    /// One text or another by the sign of a decimal column (`deposit` when ≥ 0, `withdrawal` below).
+    case bySign(String, positive: String, negative: String)
 
     public static func == (a: FieldSource, b: FieldSource) -> Bool {
         switch (a, b) {
@@ -221,6 +223,8 @@ public indirect enum FieldSource: Sendable, Equatable {
             return c1 == c2 && s1 == s2
         case (.part(let c1, let i1), .part(let c2, let i2)):
             return c1 == c2 && i1 == i2
+        case (.bySign(let c1, let p1, let n1), .bySign(let c2, let p2, let n2)):
+            return c1 == c2 && p1 == p2 && n1 == n2
         case (.byType(let x), .byType(let y)):
             return x.map(\.type) == y.map(\.type) && x.map(\.source) == y.map(\.source)
         default:
@@ -231,7 +235,7 @@ public indirect enum FieldSource: Sendable, Equatable {
     /// The columns this value reads.
     public var columns: [String] {
         switch self {
-        case .column(let c), .part(let c, _), .absolute(let c): return [c]
+        case .column(let c), .part(let c, _), .absolute(let c), .bySign(let c, _, _): return [c]
         case .constant: return []
         case .dateAndTime(let d, let t): return [d, t]
         case .join(let cs, _): return cs

@@ -279,7 +279,7 @@ extension SpecReader {
         if case .scalar(let s) = node {
             return known(s.string, node) ? .column(s.string) : nil
         }
-        let keys = ["const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs"]
+        let keys = ["const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs", "sign-of", "positive", "negative"]
         guard let e = entries(node, path, allowed: keys, what: "a value's source") else { return nil }
         if let c = optionalText(e, "const", "a constant") { return .constant(c) }
         if e.value("date") != nil || e.value("time") != nil {
@@ -294,6 +294,12 @@ extension SpecReader {
         if let c = optionalText(e, "base-of", "an instrument column") { return known(c, node) ? .part(c, 0) : nil }
         if let c = optionalText(e, "quote-of", "an instrument column") { return known(c, node) ? .part(c, 1) : nil }
         if let c = optionalText(e, "abs", "a signed decimal column") { return known(c, node) ? .absolute(c) : nil }
+        if let c = optionalText(e, "sign-of", "a signed decimal column") {
+            guard let p = requiredText(e, "positive", "what a value of zero or more stands for, like deposit"),
+                  let n = requiredText(e, "negative", "what a value below zero stands for, like withdrawal"),
+                  known(c, node) else { return nil }
+            return .bySign(c, positive: p, negative: n)
+        }
         if let (_, n) = e.value("by-type") {
             guard case .mapping(let mapping) = n else {
                 fail(n, path + ".by-type", "expected a mapping of transaction types to sources, like {deposit: To, withdrawal: From}")
@@ -307,7 +313,7 @@ extension SpecReader {
             }
             return .byType(sources)
         }
-        fail(node, path, "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {by-type}")
+        fail(node, path, "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}")
         return nil
     }
 }

@@ -94,6 +94,32 @@ struct SpecFormatTests {
         #expect(reject.errors.map { "\($0.column ?? 0) \($0.field ?? ""): \($0.message)" } == ["2 pair: 'SOLEUR' is not two asset codes joined by / or -"])
     }
 
+    @Test("a signed amount decides deposit or withdrawal, and its absolute value is the amount")
+    func signConvention() throws {
+        let spec = try SpecLoader.load(text: """
+            tradeport-format: 1
+            id: signed-statement
+            description: x
+            source: {type: csv, delimiter: ";", header: 1}
+            values: {decimal: ",", thousands: space, timezone: UTC}
+            columns:
+              - {name: date, header: Date, type: date, format: dd.MM.yyyy}
+              - {name: amount, header: Amount, type: decimal, check: signed}
+              - {name: currency, header: Currency, type: asset}
+            rows: {kind: transaction}
+            transaction:
+              time: date
+              type: {sign-of: amount, positive: deposit, negative: withdrawal}
+              amount: {abs: amount}
+              asset: currency
+            """, file: "signed.yaml")
+        let csv = "Date;Amount;Currency\n01.02.2021;1 500,25;EUR\n02.02.2021;-200;EUR\n03.02.2021;-x;EUR\n"
+        let doc = try TestKit.convert(csv, with: SpecAdapter(spec), name: "signed.csv")
+        #expect(doc.allTransactions.map { "\($0.type.rawValue) \($0.amount) \($0.asset)" } == ["deposit 1500.25 EUR", "withdrawal 200 EUR"])
+        #expect(doc.rejected.map { $0.errors.map { "\($0.column ?? 0) \($0.field ?? "")" } } == [["2 amount"]])
+        #expect(Specs.errorsOf(spec: "type: {sign-of: amount, positive: deposit}").contains { $0.contains("negative") })
+    }
+
     @Test("UTF-16 with a byte-order mark reads like UTF-8")
     func utf16() throws {
         let spec = try SpecLoader.load(text: Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "x.yaml")
@@ -171,5 +197,34 @@ struct OwnLayoutTests {
         let reject = try #require(doc.rejected.first)
         #expect(reject.source.row == 5)
         #expect(reject.errors.map { "\($0.field ?? ""): \($0.message)" } == ["id: 'not an id' is not a tradeport id (format:id, like dsx-trades:37550914)"])
+    }
+}
+
+enum Specs {
+    /// The errors of the signed-statement spec with its `type` line replaced.
+    static func errorsOf(spec typeLine: String) -> [String] {
+        let text = """
+            tradeport-format: 1
+            id: signed-statement
+            description: x
+            source: {type: csv, delimiter: ";", header: 1}
+            columns:
+              - {name: date, header: Date, type: date, format: dd.MM.yyyy}
+              - {name: amount, header: Amount, type: decimal, check: signed}
+            rows: {kind: transaction}
+            transaction:
+              time: date
+              \(typeLine)
+              amount: {abs: amount}
+              asset: {const: EUR}
+            """
+        do {
+            _ = try SpecLoader.load(text: text, file: "s.yaml")
+            return []
+        } catch let e as SpecErrors {
+            return e.errors.map(\.description)
+        } catch {
+            return ["\(error)"]
+        }
     }
 }

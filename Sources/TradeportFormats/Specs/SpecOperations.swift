@@ -31,6 +31,9 @@ extension SpecRowValues {
         case .absolute(let c):
             if case .decimal(let d)? = values[c] { return .decimal(d.isNegative ? ExactDecimal.zero.subtracting(d) ?? d : d) }
             return nil
+        case .bySign(let c, let positive, let negative):
+            if case .decimal(let d)? = values[c] { return .mapped(d.isNegative ? negative : positive) }
+            return nil
         case .part(let c, let i):
             if case .pair(let b, let q)? = values[c] { return .asset(i == 0 ? b : q) }
             return nil

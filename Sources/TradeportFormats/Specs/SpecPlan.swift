@@ -11,6 +11,7 @@ final class SpecPlan: Sendable {
         case column(Int)
         case constant(String)
         case absolute(Int)
+        case bySign(Int, positive: String, negative: String)
         case part(Int, Int)
         case join([Int], String)
         case dateAndTime(Int, Int)
@@ -149,6 +150,7 @@ final class SpecPlan: Sendable {
             case .column(let c): return index[c].map { .column($0) }
             case .constant(let t): return .constant(t)
             case .absolute(let c): return index[c].map { .absolute($0) }
+            case .bySign(let c, let p, let n): return index[c].map { .bySign($0, positive: p, negative: n) }
             case .part(let c, let i): return index[c].map { .part($0, i) }
             case .join(let cs, let sep): return .join(cs.compactMap { index[$0] }, sep)
             case .dateAndTime(let d, let t): return index[d].flatMap { d in index[t].map { .dateAndTime(d, $0) } }
