@@ -50,6 +50,10 @@ struct ExactDecimalTests {
         #expect(parse("1,2,3", commas) == nil)
         let nbsp = NumberStyle(decimalSeparator: UInt8(ascii: ","), groupingSeparator: [0xC2, 0xA0])
         #expect(parse("1\u{A0}000,5", nbsp) == ExactDecimal("1000.5"))
+        // A space also takes the no-break spaces spreadsheets group with, still by three.
+        #expect(parse("1\u{A0}234\u{202F}567,5", spaced) == ExactDecimal("1234567.5"))
+        #expect(parse("1\u{A0}23", spaced) == nil)
+        #expect(parse("1\u{A0}000", commas) == nil)
     }
 
     @Test func normalizedValuesCompareStructurally() {

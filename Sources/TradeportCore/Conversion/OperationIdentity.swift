@@ -93,14 +93,8 @@ public enum OperationIdentity {
         var out = ByteBuffer(capacity: 1024)
         defer { out.deallocate() }
         switch operation {
-        case .trade(var t):
-            t.id = ""
-            t.source = SourceLocation.nowhere
-            CanonicalJSON.appendTradeFields(t, to: &out)
-        case .transaction(var t):
-            t.id = ""
-            t.source = SourceLocation.nowhere
-            CanonicalJSON.appendTransactionFields(t, to: &out)
+        case .trade(let t): CanonicalJSON.appendTradeFields(t, id: "", location: .nowhere, to: &out)
+        case .transaction(let t): CanonicalJSON.appendTransactionFields(t, id: "", location: .nowhere, to: &out)
         }
         return out.array
     }

@@ -63,6 +63,35 @@ final class SourceReader: @unchecked Sendable {
             }
         }
 
+        /// An operation read: a failed transaction skipped, or its id assigned and deduplicated.
+        func accept(_ read: Operation, placedIn: String?, _ rawText: () -> String) throws {
+            var operation = read
+            if case .transaction(let t) = operation, t.status != .complete, !keepFailed {
+                summary.skipped += 1
+                try hand(.skipped(SkippedRow(
+                    source: t.source,
+                    reason: "\(t.status.rawValue) transaction: it moved no money (--keep-failed outputs it)")))
+                return
+            }
+            let content = OperationIdentity.contentHash(operation)
+            OperationIdentity.assignId(to: &operation, format: format, occurrences: &occurrences)
+            let source = operation.source
+            switch index.insert(id: operation.id, content: content, source: sourceIndex, row: source.row) {
+            case .duplicate:
+                summary.duplicates += 1
+            case .conflict(let otherSource, let otherRow):
+                summary.rejected += 1
+                let otherPath = otherSource == sourceIndex ? path : earlierPaths[otherSource]
+                try hand(.rejected(RejectedRow(source: source, raw: rawText(), errors: [FieldError(
+                    column: nil, field: "id",
+                    message: "conflicts with row \(otherRow) of \(otherPath): same id \(operation.id), different content")])))
+            case .new:
+                summary.operations += 1
+                let portfolio = placedIn ?? (splitAccounts ? (operation.account ?? defaultPortfolio) : defaultPortfolio)
+                try hand(.operation(operation, portfolio: portfolio))
+            }
+        }
+
         do {
             try adapter.read(input, options: options.read) { record, rawText in
                 summary.rows += 1
@@ -73,38 +102,10 @@ final class SourceReader: @unchecked Sendable {
                 case .rejected(let row):
                     summary.rejected += 1
                     try hand(.rejected(row))
-                case .operation, .placed:
-                    var operation: Operation
-                    let placedIn: String?
-                    switch record {
-                    case .placed(let o, let portfolio): operation = o; placedIn = portfolio
-                    case .operation(let o): operation = o; placedIn = nil
-                    default: return
-                    }
-                    if case .transaction(let t) = operation, t.status != .complete, !keepFailed {
-                        summary.skipped += 1
-                        try hand(.skipped(SkippedRow(
-                            source: t.source,
-                            reason: "\(t.status.rawValue) transaction: it moved no money (--keep-failed outputs it)")))
-                        return
-                    }
-                    let content = OperationIdentity.contentHash(operation)
-                    OperationIdentity.assignId(to: &operation, format: format, occurrences: &occurrences)
-                    let source = operation.source
-                    switch index.insert(id: operation.id, content: content, source: sourceIndex, row: source.row) {
-                    case .duplicate:
-                        summary.duplicates += 1
-                    case .conflict(let otherSource, let otherRow):
-                        summary.rejected += 1
-                        let otherPath = otherSource == sourceIndex ? path : earlierPaths[otherSource]
-                        try hand(.rejected(RejectedRow(source: source, raw: rawText(), errors: [FieldError(
-                            column: nil, field: "id",
-                            message: "conflicts with row \(otherRow) of \(otherPath): same id \(operation.id), different content")])))
-                    case .new:
-                        summary.operations += 1
-                        let portfolio = placedIn ?? (splitAccounts ? (operation.account ?? defaultPortfolio) : defaultPortfolio)
-                        try hand(.operation(operation, portfolio: portfolio))
-                    }
+                case .operation(let operation):
+                    try accept(operation, placedIn: nil, rawText)
+                case .placed(let operation, let portfolio):
+                    try accept(operation, placedIn: portfolio, rawText)
                 }
             }
             if !batch.isEmpty { _ = channel.send(batch) }

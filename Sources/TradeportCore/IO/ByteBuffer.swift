@@ -84,7 +84,7 @@ public struct ByteBuffer {
     /// Appends `value × 10^-scale` in plain decimal (`0.0025`, `12`), writing the digits from the
     /// right straight into the buffer. The caller reserved room (at most 41 bytes).
     @inline(__always)
-    mutating func appendDecimalDigits(_ value: UInt64, scale: Int) {
+    mutating func appendDecimalDigits<Value: FixedWidthInteger & UnsignedInteger>(_ value: Value, scale: Int) {
         var count = 1
         var probe = value
         while probe >= 10 {

@@ -96,7 +96,5 @@ public struct CashTransaction: Sendable, Hashable, Decodable {
         storage = SharedFields(Fields(id: id, externalId: externalId, time: time, type: type, asset: asset, amount: amount, fee: fee, status: status, security: security, note: note, account: account, counterparty: counterparty, txHash: txHash, address: address, source: source))
     }
 
-    public static func == (a: CashTransaction, b: CashTransaction) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
     public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
 }

@@ -15,3 +15,12 @@ final class SharedFields<Fields: Sendable>: @unchecked Sendable {
         storage.fields[keyPath: keyPath] = value
     }
 }
+
+/// Equal when they are one box, or hold equal fields: what a value type keeping its fields in a
+/// box compares and hashes by (its `==` and `hash` are then synthesized).
+extension SharedFields: Equatable, Hashable where Fields: Hashable {
+    @usableFromInline
+    static func == (a: SharedFields, b: SharedFields) -> Bool { a === b || a.fields == b.fields }
+    @usableFromInline
+    func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+}

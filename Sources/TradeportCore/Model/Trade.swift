@@ -4,7 +4,7 @@ public enum TradeSide: String, Sendable, Hashable, Decodable {
 }
 
 /// Who charged a fee.
-public enum FeeKind: String, Sendable, Hashable, Decodable {
+public enum FeeKind: String, Sendable, Hashable, Decodable, CaseIterable {
     case broker, exchange, clearing, other
 }
 
@@ -86,7 +86,5 @@ public struct Trade: Sendable, Hashable, Decodable {
         storage = SharedFields(Fields(id: id, externalId: externalId, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price, amount: amount, accruedInterest: accruedInterest, fees: fees, isin: isin, name: name, venue: venue, settlementDate: settlementDate, account: account, orderId: orderId, source: source))
     }
 
-    public static func == (a: Trade, b: Trade) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
     public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
 }

@@ -66,33 +66,11 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
     public func appendText(to buffer: inout ByteBuffer) {
         buffer.reserve(42)
         if high < 0 { buffer.appendUnchecked(UInt8(ascii: "-")) }
-        let scale = self.scale
-        if high == 0 || (high == -1 && Int64(bitPattern: low) < 0 && low != 0x8000_0000_0000_0000) {
-            // The magnitude fits in 64 bits: the usual case.
-            let magnitude = high == 0 ? low : UInt64(bitPattern: -Int64(bitPattern: low))
+        let magnitude = mantissa.magnitude
+        if magnitude <= UInt64.max {
+            buffer.appendDecimalDigits(UInt64(magnitude), scale: scale)  // the usual case
+        } else {
             buffer.appendDecimalDigits(magnitude, scale: scale)
-            return
-        }
-        // Wide values: split into 19-digit words, most significant first.
-        var v = mantissa.magnitude
-        var words: [UInt64] = []
-        let base: UInt128 = 10_000_000_000_000_000_000
-        while v != 0 {
-            words.append(UInt64(v % base))
-            v /= base
-        }
-        var digits: [UInt8] = []
-        for (i, word) in words.reversed().enumerated() {
-            var text = Array(String(word).utf8)
-            if i > 0 { text = Array(repeating: UInt8(ascii: "0"), count: 19 - text.count) + text }
-            digits += text
-        }
-        if scale >= digits.count {
-            digits = Array(repeating: UInt8(ascii: "0"), count: scale - digits.count + 1) + digits
-        }
-        for (i, d) in digits.enumerated() {
-            if i == digits.count - scale { buffer.appendUnchecked(UInt8(ascii: ".")) }
-            buffer.appendUnchecked(d)
         }
     }
 

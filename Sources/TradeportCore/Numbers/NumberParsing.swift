@@ -6,7 +6,8 @@ public struct NumberStyle: Sendable, Hashable {
     /// The byte between the integer and the fraction: `.` or `,`.
     public var decimalSeparator: UInt8
     /// The bytes between groups of three integer digits (`" "`, `","`, `"."`, a no-break space),
-    /// or `nil` when the source never groups digits.
+    /// or `nil` when the source never groups digits. A space (`" "`) also accepts a no-break space
+    /// and a narrow no-break space in its place.
     public var groupingSeparator: [UInt8]?
     /// Whether a leading `+` is accepted.
     public var allowsPlusSign: Bool
@@ -143,14 +144,14 @@ extension ExactDecimal {
                 i += 1
                 continue
             }
-            if let g = group, matches(bytes, at: i, g) {
+            if let g = group, let length = separatorLength(bytes, at: i, g) {
                 // A group separator needs 1...3 digits before the first one and exactly 3 after each.
                 if integerDigits == 0 || (sawGroup ? groupDigits != 3 : groupDigits > 3) {
                     return .failure(badGrouping(style))
                 }
                 sawGroup = true
                 groupDigits = 0
-                i += g.count
+                i += length
                 continue
             }
             break
@@ -198,6 +199,21 @@ extension ExactDecimal {
     private static func badGrouping(_ style: NumberStyle) -> NumberParseError {
         NumberParseError(message: "digits are not grouped by three; expected a number like \(style.example)")
     }
+
+    /// The length of the group separator at `i`, or nil. A space also stands for the spaces
+    /// spreadsheets and reports group with: the no-break space (U+00A0) and the narrow no-break
+    /// space (U+202F).
+    @inline(__always)
+    private static func separatorLength(_ bytes: UnsafeRawBufferPointer, at i: Int, _ pattern: [UInt8]) -> Int? {
+        if matches(bytes, at: i, pattern) { return pattern.count }
+        guard pattern.count == 1, pattern[0] == 0x20 else { return nil }
+        if matches(bytes, at: i, noBreakSpace) { return 2 }
+        if matches(bytes, at: i, narrowNoBreakSpace) { return 3 }
+        return nil
+    }
+
+    private static let noBreakSpace: [UInt8] = [0xC2, 0xA0]
+    private static let narrowNoBreakSpace: [UInt8] = [0xE2, 0x80, 0xAF]
 
     @inline(__always)
     private static func matches(_ bytes: UnsafeRawBufferPointer, at i: Int, _ pattern: [UInt8]) -> Bool {

@@ -101,8 +101,14 @@ public enum CanonicalJSON {
     }
 
     public static func appendTradeFields(_ t: Trade, to out: inout ByteBuffer) {
+        appendTradeFields(t, id: t.id, location: t.source, to: &out)
+    }
+
+    /// The trade's fields with `id` and `location` in place of its own (for its content text,
+    /// without copying the trade to change them).
+    static func appendTradeFields(_ t: Trade, id: String, location: SourceLocation, to out: inout ByteBuffer) {
         appendKey("id", to: &out)
-        appendString(t.id, to: &out)
+        appendString(id, to: &out)
         appendRaw(",\"externalId\":", to: &out)
         append(t.externalId, to: &out)
         appendRaw(",\"time\":\"", to: &out)
@@ -156,12 +162,17 @@ public enum CanonicalJSON {
         appendRaw(",\"orderId\":", to: &out)
         append(t.orderId, to: &out)
         appendRaw(",\"source\":", to: &out)
-        appendLocation(t.source, to: &out)
+        appendLocation(location, to: &out)
     }
 
     public static func appendTransactionFields(_ t: CashTransaction, to out: inout ByteBuffer) {
+        appendTransactionFields(t, id: t.id, location: t.source, to: &out)
+    }
+
+    /// The transaction's fields with `id` and `location` in place of its own.
+    static func appendTransactionFields(_ t: CashTransaction, id: String, location: SourceLocation, to out: inout ByteBuffer) {
         appendKey("id", to: &out)
-        appendString(t.id, to: &out)
+        appendString(id, to: &out)
         appendRaw(",\"externalId\":", to: &out)
         append(t.externalId, to: &out)
         appendRaw(",\"time\":\"", to: &out)
@@ -197,7 +208,7 @@ public enum CanonicalJSON {
         appendRaw(",\"address\":", to: &out)
         append(t.address, to: &out)
         appendRaw(",\"source\":", to: &out)
-        appendLocation(t.source, to: &out)
+        appendLocation(location, to: &out)
     }
 
     public static func appendSkippedFields(_ s: SkippedRow, to out: inout ByteBuffer) {

@@ -37,6 +37,14 @@ public struct SourceTimeZone: Sendable, Hashable, CustomStringConvertible {
         /// The zone's name, for messages.
         public var zoneName: String { zone?.identifier ?? "UTC" }
 
+        /// The instant of `local`, or nil when it falls outside what the model can write
+        /// (`Timestamp.writableRange`): what every adapter reading a source's times should use.
+        public mutating func writableTimestamp(for local: LocalDateTime) -> Timestamp? {
+            let instant = timestamp(for: local)
+            return instant.isWritable ? instant : nil
+        }
+
+        /// The instant of `local`, in range or not.
         public mutating func timestamp(for local: LocalDateTime) -> Timestamp {
             let wall = local.secondsAsIfUTC
             guard let zone else { return Timestamp(secondsSinceEpoch: wall) }

@@ -24,10 +24,15 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
+    /// The UTC day (days since 1970-01-01, rounded down) and the second within it (0..<86400).
+    public var daysAndSecondOfDay: (days: Int64, secondOfDay: Int) {
+        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
+        return (days, Int(secondsSinceEpoch - days * 86_400))
+    }
+
     /// Appends the RFC 3339 UTC form (20 bytes) to `bytes`.
     public func appendRFC3339(to bytes: inout ByteBuffer) {
-        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
-        let secondOfDay = Int(secondsSinceEpoch - days * 86_400)
+        let (days, secondOfDay) = daysAndSecondOfDay
         let date = CalendarDate(daysSinceEpoch: days)
         date.appendISO(to: &bytes)
         bytes.append(UInt8(ascii: "T"))
