@@ -16,12 +16,9 @@ enum ExitStatus {
 }
 
 /// A failure that ends the run with a message and an exit status.
-struct CommandFailure: Error, CustomStringConvertible {
+struct CommandFailure: Error {
     let message: String
     var status: Int32 = ExitStatus.failure
-
-    /// The message alone, where a caller prints the error it caught (a sink's, in a conversion).
-    var description: String { message }
 }
 
 struct TradeportCommand: ParsableCommand {

@@ -3,13 +3,8 @@
 /// history in a spreadsheet. Skipped and rejected rows and warnings are not operations: they stay
 /// in the summary on standard error.
 public final class CSVSink: ConversionSink {
-    /// The columns, in order: trades fill the trade fields, transactions theirs.
-    public static let columns = [
-        "kind", "portfolio", "id", "externalId", "time", "side", "base", "quote", "quantity", "price", "amount",
-        "accruedInterest", "fee.broker", "fee.broker.currency", "fee.exchange", "fee.exchange.currency", "fee.clearing",
-        "fee.clearing.currency", "fee.other", "fee.other.currency", "isin", "name", "venue", "settlementDate", "account",
-        "orderId", "type", "asset", "fee", "feeCurrency", "status", "security", "note", "counterparty", "txHash", "address",
-    ]
+    /// The columns, in order (`OperationColumns.names`).
+    public static var columns: [String] { OperationColumns.names }
 
     private let output: OutputFile
 
@@ -44,37 +39,26 @@ public final class CSVSink: ConversionSink {
     }
 
     public func write(_ operation: Operation, portfolio: String) throws {
-        var fields = [String](repeating: "", count: Self.columns.count)
-        func set(_ name: String, _ value: String?) {
-            if let value, let i = Self.columns.firstIndex(of: name) { fields[i] = value }
-        }
-        set("portfolio", portfolio)
-        switch operation {
-        case .trade(let t):
-            set("kind", "trade")
-            set("id", t.id); set("externalId", t.externalId); set("time", t.time.description)
-            set("side", t.side.rawValue); set("base", t.base.text); set("quote", t.quote.text)
-            set("quantity", t.quantity.description); set("price", t.price.description)
-            set("amount", t.amount?.description); set("accruedInterest", t.accruedInterest?.description)
-            for fee in t.fees {
-                set("fee.\(fee.kind.rawValue)", fee.amount.description)
-                set("fee.\(fee.kind.rawValue).currency", fee.currency.text)
-            }
-            set("isin", t.isin); set("name", t.name); set("venue", t.venue)
-            set("settlementDate", t.settlementDate?.description); set("account", t.account); set("orderId", t.orderId)
-        case .transaction(let t):
-            set("kind", "transaction")
-            set("id", t.id); set("externalId", t.externalId); set("time", t.time.description)
-            set("type", t.type.rawValue); set("asset", t.asset.text); set("amount", t.amount.description)
-            set("fee", t.fee?.amount.description); set("feeCurrency", t.fee?.currency.text)
-            set("status", t.status.rawValue); set("security", t.security); set("note", t.note)
-            set("account", t.account); set("counterparty", t.counterparty); set("txHash", t.txHash); set("address", t.address)
-        }
         try output.append { out in
-            for (i, field) in fields.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                Self.appendField(field, to: &out)
+            // Every column but the first is preceded by a comma, written or empty.
+            var next = 0
+            func advance(to column: Int) {
+                while next < column {
+                    next += 1
+                    out.append(UInt8(ascii: ","))
+                }
             }
+            OperationColumns.forEachField(of: operation, portfolio: portfolio) { column, value in
+                advance(to: column)
+                switch value {
+                case .text(let text): Self.appendField(text, to: &out)
+                // Digits, '-', '.', ':', 'T' and 'Z' never need quotes.
+                case .decimal(let d): d.appendText(to: &out)
+                case .time(let t): t.appendRFC3339(to: &out)
+                case .date(let d): d.appendISO(to: &out)
+                }
+            }
+            advance(to: OperationColumns.names.count - 1)
             out.append(UInt8(ascii: "\n"))
         }
     }

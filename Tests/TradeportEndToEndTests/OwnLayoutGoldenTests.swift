@@ -1,0 +1,56 @@
+import Crypto
+import Foundation
+import Testing
+import ZIPFoundation
+
+/// The bytes `convert --to csv` and `--to xlsx` write are pinned: the examples' CSV and sheet XML
+/// as files, the real exports' by SHA-256 (recorded at 2689952, before the sinks were rewritten to
+/// share one column mapping and write bytes directly).
+@Suite("tradeport's own CSV and XLSX: the bytes written")
+struct OwnLayoutGoldenTests {
+    static let examples = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv"]
+    static let real = ["../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv", "../shared/samples/tinkoff-broker-report.xlsx"]
+    static var haveReal: Bool { FileManager.default.fileExists(atPath: CLI.repositoryRoot + "/../shared/samples/dsx-trades.csv") }
+
+    func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+
+    /// The worksheet part of the workbook `convert --to xlsx` writes.
+    func sheet(_ inputs: [String]) throws -> Data {
+        let path = try CLI.temporaryDirectory() + "/ops.xlsx"
+        let r = try CLI.run(["convert", "--split-accounts"] + inputs + ["--to", "xlsx", "-o", path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        let entry = try #require(archive["xl/worksheets/sheet1.xml"])
+        var data = Data()
+        _ = try archive.extract(entry) { data.append($0) }
+        return data
+    }
+
+    @Test func theExamplesGiveTheRecordedCSVAndSheet() throws {
+        let csv = try CLI.run(["convert", "--split-accounts"] + Self.examples + ["--to", "csv", "-q"])
+        #expect(csv.status == 0)
+        #expect(csv.stdoutData == (try Data(contentsOf: URL(fileURLWithPath: CLI.fixtures + "/expected/examples.csv"))))
+        #expect(try sheet(Self.examples) == (try Data(contentsOf: URL(fileURLWithPath: CLI.fixtures + "/expected/examples-sheet1.xml"))))
+    }
+
+    @Test(.enabled(if: haveReal)) func theRealExportsGiveTheRecordedCSVAndSheet() throws {
+        let csv = try CLI.run(["convert", "--split-accounts"] + Self.real + ["--to", "csv", "-q"])
+        #expect(csv.status == 0)
+        #expect(csv.stdoutData.count == 24_410)
+        #expect(sha256(csv.stdoutData) == "2e063dbc2867b992a17d0a262fc584a7b5759c3c11eef13613c7386d8057be73")
+        let xml = try sheet(Self.real)
+        #expect(xml.count == 130_062)
+        #expect(sha256(xml) == "631dc85909fcea438b72b242c25d8790497d150454e3a2fbab61528af2439111")
+    }
+
+    @Test func textThatLooksLikeAnOOXMLEscapeComesBackAsWritten() throws {
+        let dir = try CLI.temporaryDirectory()
+        let note = "a_x0041_b_x00e9_ & <c> \"d\""
+        try "kind,portfolio,externalId,time,type,asset,amount,note\ntransaction,main,1,2021-01-01T00:00:00Z,deposit,EUR,5,\"\(note.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
+            .write(toFile: dir + "/in.csv", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["convert", dir + "/in.csv", "--to", "xlsx", "-o", dir + "/ops.xlsx", "-q"]).status == 0)
+        let back = try CLI.run(["convert", dir + "/ops.xlsx", "-q"])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try CLI.decode(back.stdoutData).allTransactions.map(\.note) == [note])
+    }
+}
