@@ -69,12 +69,8 @@ public struct FormatCatalog: Sendable {
         files += specFiles
         var problems: [SpecError] = []
         for path in files {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                problems.append(SpecError(SpecLocation(file: path, line: 1, column: 1), key: "", "cannot read the file as UTF-8 text"))
-                continue
-            }
             do {
-                let spec = try SpecLoader.load(text: text, file: path)
+                let (spec, text) = try SpecLoader.load(contentsOfFile: path)
                 let entry = Entry(adapter: SpecAdapter(spec), origin: path, specText: text)
                 if let i = entries.firstIndex(where: { $0.adapter.id == spec.id }) { entries[i] = entry } else { entries.append(entry) }
             } catch let errors as SpecErrors {

@@ -21,6 +21,11 @@ public struct FormatSpec: Sendable, Equatable {
     public var file: String
 
     public func column(named name: String) -> ColumnSpec? { columns.first { $0.name == name } }
+
+    /// Whether `id` is a format id: lower-case letters, digits and `-`, not starting with `-`.
+    public static func isValidID(_ id: some StringProtocol) -> Bool {
+        !id.isEmpty && !id.hasPrefix("-") && id.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+    }
 }
 
 /// Where the rows are.
@@ -229,17 +234,6 @@ public indirect enum FieldSource: Sendable, Equatable {
             return x.map(\.type) == y.map(\.type) && x.map(\.source) == y.map(\.source)
         default:
             return false
-        }
-    }
-
-    /// The columns this value reads.
-    public var columns: [String] {
-        switch self {
-        case .column(let c), .part(let c, _), .absolute(let c), .bySign(let c, _, _): return [c]
-        case .constant: return []
-        case .dateAndTime(let d, let t): return [d, t]
-        case .join(let cs, _): return cs
-        case .byType(let sources): return sources.flatMap(\.source.columns)
         }
     }
 }

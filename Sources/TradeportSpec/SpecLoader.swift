@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 /// Reads a format spec from YAML: walks the node tree (every node knows its line), checks every
@@ -21,6 +22,15 @@ public enum SpecLoader {
             throw SpecErrors(reader.errors)
         }
         return spec
+    }
+
+    /// The spec in the file at `path`, and its text; throws `SpecErrors` (an unreadable file is
+    /// one error at its line 1).
+    public static func load(contentsOfFile path: String) throws -> (spec: FormatSpec, text: String) {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw SpecErrors([SpecError(SpecLocation(file: path, line: 1, column: 1), key: "", "cannot read the file as UTF-8 text")])
+        }
+        return (try load(text: text, file: path), text)
     }
 }
 

@@ -13,10 +13,6 @@ extension SpecReader {
 
     /// The columns that read well, and the names of all columns written (so that a column with a
     /// wrong type does not also make every mapping that names it an error).
-    func columns(_ node: Node) -> [ColumnSpec] {
-        columnsAndNames(node).columns
-    }
-
     func columnsAndNames(_ node: Node) -> (columns: [ColumnSpec], names: Set<String>) {
         guard case .sequence(let sequence) = node else {
             fail(node, "columns", "expected a list of columns, each like {name: price, header: Price, type: decimal}")

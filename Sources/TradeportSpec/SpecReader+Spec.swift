@@ -16,11 +16,11 @@ extension SpecReader {
 
     func spec(_ root: Node) -> FormatSpec? {
         guard let top = entries(root, "", allowed: Self.topKeys, what: "a spec") else { return nil }
-        if let version = requiredText(top, "tradeport-format", "1, the version of the spec language"), version != "1" {
-            fail(top.value("tradeport-format")?.value, "tradeport-format", "'\(version)' is not a version this tradeport reads (1)")
+        if let version = requiredText(top, "tradeport-format", "1, the version of the spec language"), version != String(SpecLoader.version) {
+            fail(top.value("tradeport-format")?.value, "tradeport-format", "'\(version)' is not a version this tradeport reads (\(SpecLoader.version))")
         }
         let id = requiredText(top, "id", "the format's id, like kraken-trades")
-        if let id, id.isEmpty || !id.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }) || id.hasPrefix("-") {
+        if let id, !FormatSpec.isValidID(id) {
             fail(top.value("id")?.value, "id", "'\(id)' is not an id: lower-case letters, digits and '-', like kraken-trades")
         }
         let description = requiredText(top, "description", "one line saying what the format is")

@@ -26,12 +26,8 @@ var problems: [String] = []
 var texts: [(name: String, id: String, text: String)] = []
 var ids: [String: String] = [:]
 for path in arguments {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-        problems.append("\(path):1:1: error: cannot read the file as UTF-8 text")
-        continue
-    }
     do {
-        let spec = try SpecLoader.load(text: text, file: path)
+        let (spec, text) = try SpecLoader.load(contentsOfFile: path)
         if let other = ids[spec.id] {
             problems.append("\(path):1:1: error: id: '\(spec.id)' is also the id of \(other)")
         }
@@ -39,8 +35,6 @@ for path in arguments {
         texts.append((URL(fileURLWithPath: path).lastPathComponent, spec.id, text))
     } catch let errors as SpecErrors {
         problems.append(contentsOf: errors.errors.map(\.description))
-    } catch {
-        problems.append("\(path):1:1: error: \(error)")
     }
 }
 if !problems.isEmpty { fail(problems.joined(separator: "\n")) }

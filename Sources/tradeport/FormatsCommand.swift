@@ -38,12 +38,8 @@ struct FormatsCommand: ParsableCommand {
         func run() throws {
             var problems: [String] = []
             for path in files {
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    problems.append("\(path): cannot read the file as UTF-8 text")
-                    continue
-                }
                 do {
-                    let spec = try SpecLoader.load(text: text, file: path)
+                    let (spec, _) = try SpecLoader.load(contentsOfFile: path)
                     print("\(path): \(spec.id): ok (\(spec.columns.count) columns)")
                 } catch let errors as SpecErrors {
                     problems += errors.errors.map(\.description)

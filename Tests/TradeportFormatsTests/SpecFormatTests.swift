@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TradeportCore
 import TradeportFormats
-import TradeportSpec
+@testable import TradeportSpec
 import TradeportTestKit
 
 /// Specs for layouts that are not built in, read end to end.
@@ -120,6 +120,58 @@ struct SpecFormatTests {
         #expect(Specs.errorsOf(spec: "type: {sign-of: amount, positive: deposit}").contains { $0.contains("negative") })
     }
 
+    @Test("detection by header reads the source as its spec does: Windows-1251, UTF-16, quoted headers")
+    func detectionTranscodes() throws {
+        let detecting = Self.brokerSpec.replacingOccurrences(of: "values:", with: "detect: {header: [Номер, Дата, Операция]}\nvalues:")
+        let cp1251 = SpecAdapter(try SpecLoader.load(text: detecting, file: "d.yaml"))
+        let data = try #require(Self.brokerCSV.data(using: .windowsCP1251))
+        #expect(cp1251.detect(try SourceInput(path: try TestKit.writeTemporaryFile(data, name: "s.csv")).probe) == .match)
+        let utf16 = SpecAdapter(try SpecLoader.load(text: detecting.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "d.yaml"))
+        var u16 = Data([0xFF, 0xFE])
+        u16.append(try #require(Self.brokerCSV.replacingOccurrences(of: "Номер;Дата", with: "\"Номер\";\"Дата\"").data(using: .utf16LittleEndian)))
+        #expect(utf16.detect(try SourceInput(path: try TestKit.writeTemporaryFile(u16, name: "u.csv")).probe) == .match)
+        #expect(!TestKit.detects(utf16, "Номер;Дата;Операция\n"))
+    }
+
+    @Test("delimiter: auto takes the delimiter that splits the first lines alike")
+    func autoDelimiter() throws {
+        let spec = try SpecLoader.load(text: Self.brokerSpec
+            .replacingOccurrences(of: "delimiter: \";\"", with: "delimiter: auto")
+            .replacingOccurrences(of: "windows-1251", with: "utf-8"), file: "a.yaml")
+        let doc = try TestKit.convert(Self.brokerCSV, with: SpecAdapter(spec), name: "a.csv")
+        #expect(doc.allTrades.count == 1 && doc.allTransactions.count == 1)
+        let tabs = try TestKit.convert(Self.brokerCSV.replacingOccurrences(of: ";", with: "\t"), with: SpecAdapter(spec), name: "t.csv")
+        #expect(tabs.allTrades.count == 1 && tabs.allTransactions.count == 1)
+    }
+
+    @Test("a rule reading another column works wherever the spec lists that column")
+    func ruleOrder() throws {
+        let spec = try SpecLoader.load(text: """
+            tradeport-format: 1
+            id: order-example
+            description: x
+            source: {type: csv, delimiter: ",", header: 1}
+            columns:
+              - {name: time, header: time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+              - {name: feeCurrency, header: feeCurrency, type: asset, required: {unless-zero: fee}}
+              - {name: amount, header: amount, type: decimal, check: transaction-amount}
+              - {name: fee, header: fee, type: decimal}
+              - {name: status, header: status, map: {ok: complete, failed: failed}}
+            rows: {kind: transaction}
+            transaction: {time: time, type: {const: deposit}, asset: {const: EUR}, amount: amount, status: status, fee: {amount: fee, currency: feeCurrency}}
+            """, file: "o.yaml")
+        let csv = """
+            time,feeCurrency,amount,fee,status
+            2021-01-01 00:00:00,,5,0,ok
+            2021-01-02 00:00:00,,5,1,ok
+            2021-01-03 00:00:00,,0,0,failed
+            2021-01-04 00:00:00,,0,0,ok
+            """
+        let doc = try TestKit.convert(csv, with: SpecAdapter(spec), name: "o.csv", options: ConversionOptions(keepFailed: true))
+        #expect(doc.allTransactions.map(\.source.row) == [2, 4])
+        #expect(doc.rejected.map { "\($0.source.row) \($0.errors.map { $0.field ?? "" })" } == ["3 [\"feeCurrency\"]", "5 [\"amount\"]"])
+    }
+
     @Test("UTF-16 with a byte-order mark reads like UTF-8")
     func utf16() throws {
         let spec = try SpecLoader.load(text: Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "x.yaml")
@@ -179,6 +231,25 @@ struct SpecWorkbookTests {
 
 @Suite("Format specs: tradeport's own layouts")
 struct OwnLayoutTests {
+    @Test("the CSV and XLSX layouts read the same columns into the same fields, as the sinks write them")
+    func bothLayoutsAgree() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let (csv, csvText) = try SpecLoader.load(contentsOfFile: root + "/formats/tradeport-csv.yaml")
+        let xlsxText = try SpecLoader.load(contentsOfFile: root + "/formats/tradeport-xlsx.yaml").text
+        // Everything from the columns on is the same text (the spec language has no includes).
+        func body(_ text: String) -> Substring { text[text.range(of: "\ncolumns:")!.lowerBound...] }
+        #expect(body(csvText) == body(xlsxText))
+        // Every column the sinks write is read back (the layout's one list, OperationColumns.names).
+        let headers = Set(csv.columns.compactMap { c -> String? in if case .header(let names) = c.reference { return names[0] } else { return nil } })
+        #expect(Set(OperationColumns.names) == headers)
+    }
+
+    @Test("the spec language's type and fee-kind lists are the model's")
+    func listsAreTheModels() {
+        #expect(SpecReader.transactionTypes == CashTransactionType.allCases.map(\.rawValue))
+        #expect(SpecReader.feeKinds == FeeKind.allCases.map(\.rawValue))
+    }
+
     static let header = "kind,portfolio,id,externalId,time,side,base,quote,quantity,price,amount,type,asset"
 
     @Test("an id the file carries is kept; an empty one is made as usual; a malformed one is a reject")

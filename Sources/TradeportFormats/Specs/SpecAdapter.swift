@@ -19,66 +19,112 @@ public struct SpecAdapter: FormatAdapter {
 
     var csv: CSVSource? { if case .csv(let c) = spec.source { return c } else { return nil } }
 
-    var dialect: CSVDialect {
-        var delimiter = UInt8(ascii: ",")
-        if case .byte(let b)? = csv?.delimiter { delimiter = b }
-        return CSVDialect(delimiter: delimiter, quote: csv?.quote)
+    /// The CSV dialect for a source whose first bytes, in UTF-8, are `head`: the spec's delimiter,
+    /// or with `delimiter: auto` the one that splits those lines most consistently.
+    func dialect(_ csv: CSVSource, head: @autoclosure () -> [UInt8]) -> CSVDialect {
+        switch csv.delimiter {
+        case .byte(let b): return CSVDialect(delimiter: b, quote: csv.quote)
+        case .auto:
+            // Sniffed on the lines after those the spec skips (a title line has no delimiters).
+            var lines = head()[...]
+            for _ in 0..<csv.skipLines {
+                guard let end = lines.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { break }
+                lines = lines[(end + 1)...].drop { $0 == 0x0A || $0 == 0x0D }
+            }
+            return CSVDialect(delimiter: CSVDialect.sniffDelimiter(Array(lines)) ?? UInt8(ascii: ","), quote: csv.quote)
+        }
     }
 
-    var delimiterName: String {
-        let d = dialect.delimiter
-        return d == 0x09 ? "tab" : "'\(String(decoding: [d], as: UTF8.self))'"
+    static func delimiterName(_ d: UInt8) -> String {
+        d == 0x09 ? "tab" : "'\(String(decoding: [d], as: UTF8.self))'"
+    }
+
+    /// The probe's bytes as UTF-8, through the same transcoding as reading (what does not transcode,
+    /// a character cut by the probe's end, is left off).
+    static func utf8Head(_ probe: FormatProbe, _ csv: CSVSource) -> [UInt8] {
+        var offset = 0
+        let head = probe.head
+        let transcoder = TextTranscoder(encoding: csv.encoding, path: probe.name) { buffer in
+            let n = min(buffer.count, head.count - offset)
+            head.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+            offset += n
+            return n
+        }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while let n = try? chunk.withUnsafeMutableBytes({ try transcoder.read(into: $0) }), n > 0 {
+            out.append(contentsOf: chunk[..<n])
+        }
+        return out
+    }
+
+    private struct EnoughRecords: Error {}
+
+    /// The first complete records of the probe, read as this spec reads its source (encoding,
+    /// dialect, quotes, skipped lines), up to `limit`.
+    private func headRecords(_ probe: FormatProbe, _ csv: CSVSource, limit: Int, _ body: (CSVRecord, CSVDialect) -> Void) {
+        var head = Self.utf8Head(probe, csv)
+        if !probe.isWholeInput, let lastBreak = head.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+            head.removeSubrange((lastBreak + 1)...)
+        }
+        let resolved = dialect(csv, head: head)
+        var offset = 0
+        let reader = CSVReader(dialect: resolved) { buffer in
+            let n = min(buffer.count, head.count - offset)
+            head.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+            offset += n
+            return n
+        }
+        var line = 0, seen = 0
+        try? reader.forEachRecord { record in
+            line += 1
+            if line <= csv.skipLines || record.isEmptyLine { return }
+            body(record, resolved)
+            seen += 1
+            if seen == limit { throw EnoughRecords() }
+        }
     }
 
     // MARK: - Detection
 
     public func detect(_ probe: FormatProbe) -> Detection {
         guard let csv else { return detectWorkbook(probe) }
-        if probe.head.contains(0) { return .noMatch("binary data, not a text export") }
-        var head = probe.head
-        if !probe.isWholeInput, let lastBreak = head.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
-            head.removeSubrange((lastBreak + 1)...)
+        if probe.head.contains(0), csv.encoding == .utf8 || csv.encoding == .windows1251 {
+            return .noMatch("binary data, not a text export")
         }
-        let lines = head.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).dropFirst(csv.skipLines)
         // By header texts: a line among the first holds them all.
         var wanted = spec.detect?.header ?? []
         if wanted.isEmpty, case .find(let texts, _) = csv.header { wanted = texts }
         if !wanted.isEmpty {
             let folded = wanted.map { HeaderText.fold($0) }
-            for line in lines.prefix(50) {
-                let texts = line.split(separator: dialect.delimiter, omittingEmptySubsequences: false).map { field -> [UInt8] in
-                    var f = Array(field)
-                    if f.count >= 2, f.first == 0x22, f.last == 0x22 { f = Array(f[1..<(f.count - 1)]) }
-                    return f.withUnsafeBytes { HeaderText.fold($0) }
-                }
-                if folded.allSatisfy({ texts.contains($0) }) { return .match }
+            var found = false
+            headRecords(probe, csv, limit: 50) { record, _ in
+                guard !found else { return }
+                let texts = (0..<record.count).map { HeaderText.fold(record[$0]) }
+                found = folded.allSatisfy { texts.contains($0) }
             }
-            return .noMatch("no line among the first holds the header \(wanted.joined(separator: ", "))")
+            return found ? .match : .noMatch("no line among the first holds the header \(wanted.joined(separator: ", "))")
         }
         guard spec.detect?.fit.isEmpty == false else { return .noMatch("the spec says nothing to recognize its files by (detect: fit or header)") }
         let fitColumns = spec.detect?.fit.compactMap { name in plan.columnIndex[name].map { (index: $0, column: spec.columns[$0]) } } ?? []
         var values = SpecRowValues(plan: plan, codes: AssetCodeCache())
         var checked = 0, fitting = 0
         var problem: String?
-        for line in lines.prefix(200) {
+        headRecords(probe, csv, limit: 200) { record, dialect in
             checked += 1
-            let fields = line.split(separator: dialect.delimiter, omittingEmptySubsequences: false)
-            if let n = csv.fields, fields.count != n {
-                problem = problem ?? "line \(checked) has \(fields.count) field\(fields.count == 1 ? "" : "s") separated by \(delimiterName), not \(n)"
-                continue
+            if let n = csv.fields, record.count != n {
+                problem = problem ?? "line \(checked) has \(record.count) field\(record.count == 1 ? "" : "s") separated by \(Self.delimiterName(dialect.delimiter)), not \(n)"
+                return
             }
-            var fits = true
             for (index, column) in fitColumns {
-                guard case .position(let p) = column.reference, p <= fields.count else { continue }
+                guard case .position(let p) = column.reference, p <= record.count else { continue }
                 values.reset()
-                let ok = Array(fields[p - 1]).withUnsafeBytes { values.fits(index, $0) }
-                if !ok {
-                    problem = problem ?? "line \(checked) has no \(column.name) in column \(p) (\(String(decoding: fields[p - 1].prefix(40), as: UTF8.self)))"
-                    fits = false
-                    break
+                if !values.fits(index, record[p - 1]) {
+                    problem = problem ?? "line \(checked) has no \(column.name) in column \(p) (\(String(decoding: record[p - 1].prefix(40), as: UTF8.self)))"
+                    return
                 }
             }
-            if fits { fitting += 1 }
+            fitting += 1
         }
         if checked == 0 { return .noMatch("no complete line to look at") }
         return fitting * 2 > checked ? .match : .noMatch(problem ?? "lines do not fit")
@@ -126,14 +172,15 @@ public struct SpecAdapter: FormatAdapter {
         var state = ReadState(adapter: self, zone: zone.makeConverter(), origin: SourceLocation(path: input.path, row: 0), path: input.path)
         switch spec.source {
         case .csv(let csv):
+            let resolved = dialect(csv, head: Self.utf8Head(input.probe, csv))
             let transcoder = TextTranscoder(encoding: csv.encoding, path: input.path) { buffer in try input.read(into: buffer) }
-            let reader = CSVReader(dialect: dialect) { buffer in try transcoder.read(into: buffer) }
+            let reader = CSVReader(dialect: resolved) { buffer in try transcoder.read(into: buffer) }
             var line = 0
             try reader.forEachRecord { record in
                 line += 1
                 if line <= csv.skipLines || record.isEmptyLine { return }
                 if let n = csv.fields, record.count != n, state.headerFound {
-                    let message = "expected \(n) fields separated by \(delimiterName), found \(record.count)"
+                    let message = "expected \(n) fields separated by \(Self.delimiterName(resolved.delimiter)), found \(record.count)"
                     var errors = [FieldError(column: nil, field: nil, message: message)]
                     if let malformation = record.malformation { errors.insert(FieldError(column: nil, field: nil, message: malformation), at: 0) }
                     try emit(.rejected(RejectedRow(source: state.origin.atRow(record.line), raw: record.rawText, errors: errors)), { record.rawText })

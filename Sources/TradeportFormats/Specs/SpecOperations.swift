@@ -7,20 +7,20 @@ extension SpecRowValues {
     mutating func operation(_ record: some SpecRow, _ positions: [Int?], location: SourceLocation,
                             zone: inout SourceTimeZone.Converter) -> Operation? {
         guard errors.isEmpty else { return nil }
-        switch plan.spec.rows {
-        case .trades:
+        guard let i = plan.rowKindColumn else {
+            if case .transactions = plan.spec.rows { return transaction(nil, location, zone: &zone) }
             return trade(location, zone: &zone)
-        case .transactions:
-            return transaction(nil, location, zone: &zone)
-        case .by(let column, let trades, let transactions):
-            guard let i = plan.columnIndex[column], let p = positions[i], p < record.fieldCount else { return nil }
-            let kind = String(decoding: record.field(p).bytes, as: UTF8.self)
-            if trades.contains(kind) { return trade(location, zone: &zone) }
-            if let type = transactions.first(where: { $0.from == kind })?.to { return transaction(type.isEmpty ? nil : type, location, zone: &zone) }
-            let known = trades + transactions.map(\.from)
-            errors.append(FieldError(column: p + 1, field: column, message: "'\(kind)' is neither a trade nor a transaction of this format (\(known.joined(separator: ", ")))"))
-            return nil
         }
+        guard let p = positions[i], p < record.fieldCount else { return nil }
+        let kind = record.field(p).bytes
+        if plan.tradeKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return trade(location, zone: &zone) }
+        if let hit = plan.transactionKinds.first(where: { $0.from.count == kind.count && $0.from.elementsEqual(kind) }) {
+            return transaction(hit.type, location, zone: &zone)
+        }
+        guard case .by(let column, let trades, let transactions) = plan.spec.rows else { return nil }
+        let known = trades + transactions.map(\.from)
+        errors.append(FieldError(column: p + 1, field: column, message: "'\(String(decoding: kind, as: UTF8.self))' is neither a trade nor a transaction of this format (\(known.joined(separator: ", ")))"))
+        return nil
     }
 
     private func resolve(_ source: SpecPlan.Source?, type: String? = nil) -> SpecValue? {
@@ -29,7 +29,7 @@ extension SpecRowValues {
         case .column(let c): return values[c]
         case .constant(let t): return .text(t)
         case .absolute(let c):
-            if case .decimal(let d)? = values[c] { return .decimal(d.isNegative ? ExactDecimal.zero.subtracting(d) ?? d : d) }
+            if case .decimal(let d)? = values[c] { return .decimal(d.isNegative ? d.negated : d) }
             return nil
         case .bySign(let c, let positive, let negative):
             if case .decimal(let d)? = values[c] { return .mapped(d.isNegative ? negative : positive) }
@@ -48,21 +48,27 @@ extension SpecRowValues {
         }
     }
 
-    private func instant(_ source: SpecPlan.Source?, zone: inout SourceTimeZone.Converter) -> Timestamp? {
+    private mutating func instant(_ source: SpecPlan.Source?, zone: inout SourceTimeZone.Converter) -> Timestamp? {
         guard let source else { return nil }
+        let local: LocalDateTime?
         if case .dateAndTime(let d, let t) = source {
             guard case .date(let date)? = values[d] else { return nil }
             var clock = (0, 0, 0)
             if case .clock(let h, let m, let s)? = values[t] { clock = (h, m, s) }
-            guard let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2) else { return nil }
-            let instant = zone.timestamp(for: local)
-            return instant.isWritable ? instant : nil
+            local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2)
+        } else {
+            switch resolve(source) {
+            case .instant(let i)?: return i
+            case .date(let d)?: local = LocalDateTime(date: d, hour: 0, minute: 0, second: 0)
+            default: return nil
+            }
         }
-        switch resolve(source) {
-        case .instant(let i)?: return i
-        case .date(let d)?: return LocalDateTime(date: d, hour: 0, minute: 0, second: 0).map { zone.timestamp(for: $0) }
-        default: return nil
+        guard let local else { return nil }
+        guard let instant = zone.writableTimestamp(for: local) else {
+            errors.append(FieldError(column: nil, field: "time", message: "\(local.date) in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC"))
+            return nil
         }
+        return instant
     }
 
     private func decimal(_ v: SpecValue?) -> ExactDecimal? { if case .decimal(let d)? = v { return d } else { return nil } }
@@ -78,9 +84,7 @@ extension SpecRowValues {
     private mutating func canonicalId(_ v: SpecValue?) -> String? {
         guard let s = text(v) else { return "" }
         let parts = s.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-           parts[0].utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }),
-           !s.utf8.contains(where: { $0 <= 32 }) {
+        if parts.count == 2, FormatSpec.isValidID(parts[0]), !parts[1].isEmpty, !s.utf8.contains(where: { $0 <= 32 }) {
             return s
         }
         errors.append(FieldError(column: nil, field: "id", message: "'\(s)' is not a tradeport id (format:id, like dsx-trades:37550914)"))

@@ -108,6 +108,23 @@ final class SpecPlan: Sendable {
     let assetAliases: [String: AssetCode]
     let kinds: [Kind]
     let empties: [Empty]
+    /// The order columns are read in: the spec's, except that a column another column's rule
+    /// reads (the amount of `required: {unless-zero: …}`, the status a `transaction-amount` check
+    /// reads) is read before it, wherever the spec lists it.
+    let readOrder: [Int]
+    /// `rows: {by: …}` compiled: the column, its trade values and its transaction values (with the
+    /// type, or nil for "from the mapping") as bytes; nil for `rows: {kind: …}`.
+    let rowKindColumn: Int?
+    let tradeKinds: [[UInt8]]
+    let transactionKinds: [(from: [UInt8], type: String?)]
+    /// Per instrument column: its separators and listed pairs, as bytes, aliases applied.
+    let instruments: [Instrument?]
+
+    struct Instrument: Sendable {
+        let separators: [[UInt8]]
+        let pairs: [(from: [UInt8], base: AssetCode, quote: AssetCode)]
+        let description: String
+    }
 
     init(_ spec: FormatSpec) {
         self.spec = spec
@@ -160,7 +177,7 @@ final class SpecPlan: Sendable {
         trade = spec.trade.map { TradeFields($0, resolve) }
         transaction = spec.transaction.map { TransactionFields($0, resolve) }
         if case .column(let c)? = transaction?.status { statusColumn = c } else { statusColumn = nil }
-        kinds = spec.columns.map { c in
+        let kinds: [Kind] = spec.columns.map { c in
             switch c.type {
             case .text: return .text
             case .id: return .id
@@ -173,13 +190,15 @@ final class SpecPlan: Sendable {
             case .instrument: return .instrument
             }
         }
-        empties = spec.columns.map { c in
+        self.kinds = kinds
+        let empties: [Empty] = spec.columns.map { c in
             switch c.required {
             case .yes: return .refused
             case .no: return .allowed
             case .unlessZero(let other): return index[other].map { .allowedWhenZero($0) } ?? .allowed
             }
         }
+        self.empties = empties
         switch spec.values.thousands {
         case .byte(let b)?: style = NumberStyle(decimalSeparator: spec.values.decimal, groupingSeparator: [b])
         case .space?: style = NumberStyle(decimalSeparator: spec.values.decimal, groupingSeparator: [0x20])
@@ -188,5 +207,38 @@ final class SpecPlan: Sendable {
         var aliases: [String: AssetCode] = [:]
         for (k, v) in spec.assets { if let code = AssetCode(v) { aliases[k.uppercased()] = code } }
         assetAliases = aliases
+        func aliased(_ code: AssetCode) -> AssetCode { aliases[code.text] ?? code }
+        instruments = spec.columns.map { c in
+            guard case .instrument(let separators, let pairs) = c.type else { return nil }
+            return Instrument(
+                separators: separators.map { Array($0.utf8) },
+                pairs: pairs.compactMap { p in
+                    let parts = p.to.split(separator: "/")
+                    guard parts.count == 2, let b = AssetCode(parts[0]), let q = AssetCode(parts[1]) else { return nil }
+                    return (Array(p.from.utf8), aliased(b), aliased(q))
+                },
+                description: separators.joined(separator: " or "))
+        }
+        switch spec.rows {
+        case .trades, .transactions:
+            rowKindColumn = nil
+            tradeKinds = []
+            transactionKinds = []
+        case .by(let column, let trades, let transactions):
+            rowKindColumn = index[column]
+            tradeKinds = trades.map { Array($0.utf8) }
+            transactionKinds = transactions.map { (Array($0.from.utf8), $0.to.isEmpty ? nil : $0.to) }
+        }
+        var order: [Int] = []
+        var placed = Set<Int>()
+        let status = statusColumn
+        func place(_ i: Int) {
+            guard placed.insert(i).inserted else { return }
+            if case .allowedWhenZero(let o) = empties[i] { place(o) }
+            if case .decimal(.transactionAmount) = kinds[i], let status { place(status) }
+            order.append(i)
+        }
+        for i in spec.columns.indices { place(i) }
+        readOrder = order
     }
 }

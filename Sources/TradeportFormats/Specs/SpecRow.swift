@@ -46,6 +46,4 @@ struct SheetSpecRow: SpecRow {
         default: return (cell.bytes, .text)
         }
     }
-
-    var rawText: String { row.text }
 }

@@ -30,7 +30,34 @@ struct SpecRowValues {
 
     private func text(_ f: UnsafeRawBufferPointer) -> String { String(decoding: f, as: UTF8.self) }
 
-    func value(_ name: String) -> SpecValue? { plan.columnIndex[name].flatMap { values[$0] } }
+    /// `-`?, digits, and `.` with digits, nothing else: a number cell's text already plain.
+    static func isPlainNumber(_ b: UnsafeRawBufferPointer) -> Bool {
+        var i = b.first == UInt8(ascii: "-") ? 1 : 0
+        let start = i
+        while i < b.count, b[i] &- 48 < 10 { i += 1 }
+        guard i > start else { return false }
+        if i == b.count { return true }
+        guard b[i] == UInt8(ascii: ".") else { return false }
+        i += 1
+        let fraction = i
+        while i < b.count, b[i] &- 48 < 10 { i += 1 }
+        return i == b.count && i > fraction
+    }
+
+    /// Where `pattern` first occurs in `bytes` at or after `start`.
+    static func firstIndex(of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        var i = start
+        while i + pattern.count <= bytes.count {
+            if bytes[i] == first {
+                var k = 1
+                while k < pattern.count, bytes[i + k] == pattern[k] { k += 1 }
+                if k == pattern.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
 
     /// Whether `f` reads as a value of column `i` (for detection).
     mutating func fits(_ i: Int, _ f: UnsafeRawBufferPointer) -> Bool {
@@ -52,7 +79,7 @@ struct SpecRowValues {
     /// Reads every column, in the spec's order, then the cross-column checks.
     mutating func read(_ record: some SpecRow, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
         let empties = plan.empties
-        for i in empties.indices {
+        for i in plan.readOrder {
             var f = UnsafeRawBufferPointer(start: nil, count: 0)
             var kind = SpecFieldKind.text
             if let p = positions[i], p < record.fieldCount { (f, kind) = record.field(p) }
@@ -97,13 +124,19 @@ struct SpecRowValues {
 
     private mutating func read(_ i: Int, _ raw: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
                                zone: inout SourceTimeZone.Converter, at position: Int?) -> SpecValue? {
-        // A number cell holds a double: its 15 significant digits, as plain decimal text.
-        var numberText: [UInt8] = []
-        if fieldKind == .number, let plain = XLSXNumber.plain(raw, significantDigits: 15) { numberText = Array(plain.utf8) }
-        if fieldKind == .number, !numberText.isEmpty {
-            return numberText.withUnsafeBytes { readText(i, $0, .number, zone: &zone, at: position) }
+        guard fieldKind == .number else { return readText(i, raw, fieldKind, zone: &zone, at: position) }
+        switch plan.kinds[i] {
+        case .dateTime, .date, .time:
+            // A serial: the date reader takes the cell's text as stored.
+            return readText(i, raw, .number, zone: &zone, at: position)
+        case .decimal where raw.count <= 15 && Self.isPlainNumber(raw):
+            // At most 15 characters hold at most 15 significant digits: nothing to round.
+            return readText(i, raw, .number, zone: &zone, at: position)
+        default:
+            // A number cell holds a double: its 15 significant digits, as plain decimal text.
+            guard var plain = XLSXNumber.plain(raw, significantDigits: 15) else { return readText(i, raw, fieldKind, zone: &zone, at: position) }
+            return plain.withUTF8 { readText(i, UnsafeRawBufferPointer($0), .number, zone: &zone, at: position) }
         }
-        return readText(i, raw, fieldKind, zone: &zone, at: position)
     }
 
     private mutating func readText(_ i: Int, _ f: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
@@ -131,12 +164,8 @@ struct SpecRowValues {
             }
             return fail(f.isEmpty ? "empty; expected an asset code like BTC" : "'\(text(f))' is not an asset code (letters and digits)")
         case .decimal(let check):
-            var result = ExactDecimal.parse(f, style: fieldKind == .number ? .canonical : plan.style)
-            if case .failure = result, case .space? = plan.spec.values.thousands, f.contains(0xA0) {
-                // A space as thousands separator may be a no-break one (U+00A0).
-                result = ExactDecimal.parse(f, style: NumberStyle(decimalSeparator: plan.spec.values.decimal, groupingSeparator: [0xC2, 0xA0]))
-            }
-            switch result {
+            // A space as thousands separator also takes the no-break spaces (NumberStyle does).
+            switch ExactDecimal.parse(f, style: fieldKind == .number ? .canonical : plan.style) {
             case .failure(let e):
                 return fail(f.isEmpty ? "empty; expected a number like \(column.example ?? plan.style.example)" : "'\(text(f))' is not a number: \(e.message)")
             case .success(let v):
@@ -159,7 +188,10 @@ struct SpecRowValues {
                 case .time: return .clock(hour: d.hour, minute: d.minute, second: d.second)
                 default:
                     guard let local = LocalDateTime(date: date, hour: d.hour, minute: d.minute, second: d.second) else { return nil }
-                    return .instant(zone.timestamp(for: local))
+                    guard let instant = zone.writableTimestamp(for: local) else {
+                        return fail("'\(text(f))' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC")
+                    }
+                    return .instant(instant)
                 }
             }
             guard let m = pattern.match(f) else {
@@ -173,8 +205,9 @@ struct SpecRowValues {
             default:
                 guard let date = m.date, let clock = m.clock,
                       let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2) else { return nil }
-                let instant = zone.timestamp(for: local)
-                guard instant.isWritable else { return fail("'\(text(f))' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC") }
+                guard let instant = zone.writableTimestamp(for: local) else {
+                    return fail("'\(text(f))' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC")
+                }
                 return .instant(instant)
             }
         case .map(let ignoreCase):
@@ -188,18 +221,21 @@ struct SpecRowValues {
             let list = plan.mapLists[i]
             return fail(f.isEmpty ? "empty; expected \(list)" : "expected \(list), found '\(text(f))'")
         case .instrument:
-            guard case .instrument(let separators, let pairs) = column.type else { return nil }
-            let s = text(f)
+            let instrument = plan.instruments[i]!
+            if let hit = instrument.pairs.first(where: { $0.from.count == f.count && $0.from.elementsEqual(f) }) {
+                return .pair(hit.base, hit.quote)
+            }
             func aliased(_ code: AssetCode) -> AssetCode { plan.assetAliases.isEmpty ? code : plan.assetAliases[code.text] ?? code }
-            if let hit = pairs.first(where: { $0.from == s }) {
-                let parts = hit.to.split(separator: "/")
-                if parts.count == 2, let b = AssetCode(parts[0]), let q = AssetCode(parts[1]) { return .pair(aliased(b), aliased(q)) }
+            for separator in instrument.separators {
+                // Exactly one separator, with a code on each side.
+                guard let at = Self.firstIndex(of: separator, in: f, from: 0),
+                      Self.firstIndex(of: separator, in: f, from: at + separator.count) == nil,
+                      let b = codes.code(UnsafeRawBufferPointer(rebasing: f[..<at])),
+                      let q = codes.code(UnsafeRawBufferPointer(rebasing: f[(at + separator.count)...]))
+                else { continue }
+                return .pair(aliased(b), aliased(q))
             }
-            for separator in separators {
-                let parts = s.split(separator: separator, omittingEmptySubsequences: false)
-                if parts.count == 2, let b = AssetCode(parts[0]), let q = AssetCode(parts[1]) { return .pair(aliased(b), aliased(q)) }
-            }
-            return fail(f.isEmpty ? "empty; expected an instrument like BTC/USD" : "'\(s)' is not two asset codes joined by \(separators.joined(separator: " or "))")
+            return fail(f.isEmpty ? "empty; expected an instrument like BTC/USD" : "'\(text(f))' is not two asset codes joined by \(instrument.description)")
         }
     }
 }
