@@ -31,8 +31,8 @@ extension SpecRowValues {
         case .absolute(let c):
             if case .decimal(let d)? = values[c] { return .decimal(d.isNegative ? d.negated : d) }
             return nil
-        case .bySign(let c, let positive, let negative):
-            if case .decimal(let d)? = values[c] { return .mapped(d.isNegative ? negative : positive) }
+        case .bySign(let c, let texts):
+            if case .decimal(let d)? = values[c] { return .mapped(d.isNegative ? texts.negative : texts.positive) }
             return nil
         case .part(let c, let i):
             if case .pair(let b, let q)? = values[c] { return .asset(i == 0 ? b : q) }

@@ -11,11 +11,22 @@ final class SpecPlan: Sendable {
         case column(Int)
         case constant(String)
         case absolute(Int)
-        case bySign(Int, positive: String, negative: String)
+        /// The texts live in a box: two strings inline would make every `Source` copy go through
+        /// the runtime's generic value witnesses (measured: 1M DSX rows 10% slower).
+        case bySign(Int, SignTexts)
         case part(Int, Int)
         case join([Int], String)
         case dateAndTime(Int, Int)
         case byType([(String, Source)])
+    }
+
+    /// What `{sign-of: column, positive: …, negative: …}` gives for each sign.
+    final class SignTexts: Sendable {
+        let positive, negative: String
+        init(positive: String, negative: String) {
+            self.positive = positive
+            self.negative = negative
+        }
     }
 
     enum Segment: Sendable {
@@ -167,7 +178,7 @@ final class SpecPlan: Sendable {
             case .column(let c): return index[c].map { .column($0) }
             case .constant(let t): return .constant(t)
             case .absolute(let c): return index[c].map { .absolute($0) }
-            case .bySign(let c, let p, let n): return index[c].map { .bySign($0, positive: p, negative: n) }
+            case .bySign(let c, let p, let n): return index[c].map { .bySign($0, SignTexts(positive: p, negative: n)) }
             case .part(let c, let i): return index[c].map { .part($0, i) }
             case .join(let cs, let sep): return .join(cs.compactMap { index[$0] }, sep)
             case .dateAndTime(let d, let t): return index[d].flatMap { d in index[t].map { .dateAndTime(d, $0) } }
