@@ -245,14 +245,7 @@ public final class BalancesClient: Sendable {
     /// Posts many records at once; `nil` when the server has no batch endpoint (404, 405).
     /// Retried: a server with batches deduplicates, so a batch that did arrive is answered as existing.
     public func postBatch<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> BatchAnswer<R>? {
-        var w = JSONWriter(capacity: records.count * 300)
-        w.beginArray()
-        for r in records { r.write(to: &w, secondsAlways: true) }
-        w.endArray()
-        let call = "POST /\(R.resource)/batch"
-        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: w.bytes)
-        if answer.status == 404 || answer.status == 405 { return nil }
-        guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
+        guard case let (answer, call)? = try await sendBatch(records, portfolio: portfolio) else { return nil }
         return try decode(answer, call) { (json) throws(RecordError) in
             func list(_ key: String) throws(RecordError) -> [R] {
                 guard case .array(let items)? = json[key] else { throw RecordError("\(key): expected an array") }
@@ -262,5 +255,48 @@ public final class BalancesClient: Sendable {
             }
             return BatchAnswer(created: try list("created"), existing: try list("existing"))
         }
+    }
+
+    /// As `postBatch`, answering only how many records were created and how many existed: the
+    /// answer's records are counted, not read.
+    public func postBatchCounts<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> BatchCounts? {
+        guard case let (answer, call)? = try await sendBatch(records, portfolio: portfolio) else { return nil }
+        let counts: [Int?]
+        do {
+            counts = try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: answer.body)
+        } catch {
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: error.description)
+        }
+        guard let created = counts[0] else {
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: "created: expected an array")
+        }
+        guard let existing = counts[1] else {
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: "existing: expected an array")
+        }
+        return BatchCounts(created: created, existing: existing)
+    }
+
+    /// Posts a batch: its answer (200 or 201) and the call's name, or `nil` without the endpoint.
+    private func sendBatch<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (Answer, String)? {
+        var w = JSONWriter(capacity: records.count * 300)
+        w.beginArray()
+        for r in records { r.write(to: &w, secondsAlways: true) }
+        w.endArray()
+        let call = "POST /\(R.resource)/batch"
+        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: w.bytes)
+        if answer.status == 404 || answer.status == 405 { return nil }
+        guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
+        return (answer, call)
+    }
+}
+
+/// How many records a batch post created, and how many the portfolio already held.
+public struct BatchCounts: Sendable, Equatable {
+    public var created: Int
+    public var existing: Int
+
+    public init(created: Int, existing: Int) {
+        self.created = created
+        self.existing = existing
     }
 }

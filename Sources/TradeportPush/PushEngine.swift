@@ -113,11 +113,11 @@ public actor PushEngine {
         // The first batch tells whether the server has the endpoint.
         if batches != false, !rest.isEmpty {
             let first = Array(rest.prefix(options.batchSize))
-            if let answer = try await authorized({ try await $0.postBatch(first, portfolio: portfolio) }) {
+            if let answer = try await authorized({ try await $0.postBatchCounts(first, portfolio: portfolio) }) {
                 batches = true
-                try Self.check(answer, covers: first.count)
+                try Self.check(answer, covers: first.count, R.self)
                 rest = rest.dropFirst(first.count)
-                await settle(sent: answer.created.count, present: answer.existing.count, total: total)
+                await settle(sent: answer.created, present: answer.existing, total: total)
             } else {
                 batches = false
             }
@@ -127,11 +127,11 @@ public actor PushEngine {
                 Array(rest[$0..<min($0 + options.batchSize, rest.endIndex)])
             }
             try await inParallel(chunks) { chunk in
-                guard let answer = try await self.authorized({ try await $0.postBatch(chunk, portfolio: portfolio) }) else {
+                guard let answer = try await self.authorized({ try await $0.postBatchCounts(chunk, portfolio: portfolio) }) else {
                     throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
                 }
-                try Self.check(answer, covers: chunk.count)
-                return (answer.created.count, answer.existing.count)
+                try Self.check(answer, covers: chunk.count, R.self)
+                return (answer.created, answer.existing)
             } onResult: { created, existing in
                 await self.settle(sent: created, present: existing, total: total)
             }
@@ -159,10 +159,10 @@ public actor PushEngine {
     }
 
     /// A batch's answer accounts for every record sent, or the server is not one to trust.
-    private static func check<R: OperationRecord>(_ answer: BatchAnswer<R>, covers count: Int) throws {
-        guard answer.created.count + answer.existing.count == count else {
+    private static func check<R: OperationRecord>(_ answer: BatchCounts, covers count: Int, _: R.Type) throws {
+        guard answer.created + answer.existing == count else {
             throw ServerFailure(kind: .unreadableAnswer, call: "POST /\(R.resource)/batch", status: 200,
-                                message: "\(count) records sent, \(answer.created.count) created and \(answer.existing.count) existing answered")
+                                message: "\(count) records sent, \(answer.created) created and \(answer.existing) existing answered")
         }
     }
 

@@ -60,4 +60,18 @@ struct JSONSkimTests {
     func rejectsWhatIsNotAnArrayOfObjects(_ text: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONValue.member("a", ofEachElementOf: Array(text.utf8)) }
     }
+
+    @Test func countsTheElementsOfNamedArraysWithoutReadingThem() throws {
+        let text = #"{"created": [{"a": [1, {"b": "x\"y"}]}, 2, "s", null, true, []], "other": {"created": [1]}, "existing": [], "createdToo": [1]}"#
+        #expect(try JSONValue.elementCounts(ofMembers: ["created", "existing", "missing"], of: Array(text.utf8)) == [6, 0, nil])
+        // The last of a repeated member; a name with escapes; a member that is not an array.
+        #expect(try JSONValue.elementCounts(ofMembers: ["created"], of: Array(#"{"created": [1], "cre\u0061ted": [1, 2]}"#.utf8)) == [2])
+        #expect(try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: Array(#"{"created": 5, "existing": null}"#.utf8)) == [nil, nil])
+    }
+
+    @Test(arguments: ["", "[]", #"{"created": [1,]}"#, #"{"created": [{"a" 1}]}"#, #"{"x": [01]}"#, "{} x", #"{"created": [tru]}"#,
+                      #"{"x": {"y": }}"#, "{\"created\": " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"])
+    func countingRejectsMalformedText(_ text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.elementCounts(ofMembers: ["created"], of: Array(text.utf8)) }
+    }
 }

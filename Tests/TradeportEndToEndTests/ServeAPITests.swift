@@ -191,6 +191,8 @@ struct ServeAPITests {
         #expect(held.map(\.withoutId) == [a, b])
         // Read back with all 36 digits: nothing went through a binary float.
         #expect(held[1].tradedPrice.description == "123456789012345678.123456789012345678")
+        // Counted only, the same answer.
+        #expect(try await alice.postBatchCounts([a, b], portfolio: p.id) == BatchCounts(created: 0, existing: 2))
         // Deleting the portfolio deletes its operations.
         #expect(try await alice.call(.DELETE, "/portfolios/\(p.id)").status == 200)
         #expect(try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)")]).status == 404)
