@@ -46,6 +46,23 @@ struct JSONValueTests {
         #expect(text == #"{"name":"a \"quoted\"\nname\\","list":[0.1,null,true],"empty":{}}"#)
         #expect(try JSONValue.parse(w.bytes)["name"] == .string("a \"quoted\"\nname\\"))
     }
+
+    @Test func writerWritesAsTheCoreAndItsCopiesAreIndependent() {
+        var w = JSONWriter(capacity: 1)
+        w.beginArray()
+        w.string("tab\tcr\r\u{1F}\u{7F} é 😀 \"\\/")
+        w.number(Int64.min); w.number(Int64.max); w.number(0 as Int64)
+        w.number(ExactDecimal(jsonNumber: "-12345678901234567890.123456789012345678")!)
+        w.number(ExactDecimal(jsonNumber: "0.00000001")!)
+        var copy = w
+        copy.string("only in the copy")
+        copy.endArray()
+        w.endArray()
+        let written = "[\"tab\\tcr\\r\\u001f\u{7F} é 😀 \\\"\\\\/\",-9223372036854775808,9223372036854775807,0,"
+            + "-12345678901234567890.123456789012345678,0.00000001"
+        #expect(String(decoding: w.bytes, as: UTF8.self) == written + "]")
+        #expect(String(decoding: copy.bytes, as: UTF8.self) == written + ",\"only in the copy\"]")
+    }
 }
 
 @Suite("Skimming a member of each element")

@@ -263,9 +263,7 @@ private struct FileHandleOutput {
         w.key("portfolio"); w.string(portfolio)
         w.key("resource"); w.string(resource)
         w.key("record")
-        var r = JSONWriter()
-        record.write(to: &r, secondsAlways: true)
-        w.raw(r.bytes)
+        record.write(to: &w, secondsAlways: true)
         w.endObject()
         buffer += w.bytes
         buffer.append(0x0A)
