@@ -123,21 +123,10 @@ struct PushPlan {
 
     /// A portfolio's operations as the server's records; what cannot be mapped is refused.
     static func load(_ portfolio: Portfolio) -> PortfolioLoad {
-        var load = PortfolioLoad(name: portfolio.name)
-        load.trades.reserveCapacity(portfolio.trades.count)
-        for t in portfolio.trades {
-            switch BalancesMapping.record(t) {
-            case .success(let r): load.trades.append(r)
-            case .failure(let refusal): load.refused.append(refusal.description)
-            }
-        }
-        for t in portfolio.transactions {
-            switch BalancesMapping.record(t) {
-            case .success(let r)?: load.transactions.append(r)
-            case .failure(let refusal)?: load.refused.append(refusal.description)
-            case nil: load.incomplete += 1
-            }
-        }
+        let records = BalancesMapping.records(of: portfolio)
+        var load = PortfolioLoad(name: portfolio.name, trades: records.trades, transactions: records.transactions,
+                                 refused: records.refusals.map(\.description))
+        load.incomplete = records.incomplete
         return load
     }
 }
