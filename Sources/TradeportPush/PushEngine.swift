@@ -84,32 +84,13 @@ public actor PushEngine {
         }
     }
 
-    /// The records the portfolio lacks, by value id.
-    private func missing<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (missing: [R], present: Int, heldTwice: Int) {
-        let held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
-        var ids: [String: Int] = [:]
-        ids.reserveCapacity(held.count)
-        for v in held { if let v { ids[v, default: 0] += 1 } }
-        var missing: [R] = []
-        var present = 0
-        var heldTwice = 0
-        for r in records {
-            guard let v = r.valueId, let n = ids[v] else {
-                missing.append(r)
-                continue
-            }
-            present += 1
-            if n > 1 { heldTwice += 1 }
-        }
-        return (missing, present, heldTwice)
-    }
-
     private func pushRecords<R: OperationRecord>(_ records: [R], portfolio: Int64, total: Int) async throws {
         guard !records.isEmpty else { return }
-        let (missing, present, heldTwice) = try await self.missing(records, portfolio: portfolio)
-        current.heldTwice += heldTwice
-        await settle(sent: 0, present: present, total: total)
-        var rest = missing[...]
+        let held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
+        let lacking = MissingRecords(records, held: held)
+        current.heldTwice += lacking.heldTwice
+        await settle(sent: 0, present: lacking.present, total: total)
+        var rest = lacking.missing[...]
         // The first batch tells whether the server has the endpoint.
         if batches != false, !rest.isEmpty {
             let first = Array(rest.prefix(options.batchSize))

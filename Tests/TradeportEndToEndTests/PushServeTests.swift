@@ -73,6 +73,17 @@ func syntheticTrades(_ count: Int, firstId: Int = 70_000_000) -> String {
 struct PushServeTests {
     let examples = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv"]
 
+    @Test func whatAPortfolioLacksIsWhatItHoldsNoValueIdOf() throws {
+        let a = try TradeRecord(json: JSONValue.parse(ServeAPITests.trade))
+        var b = a, c = a, none = a
+        b.tradeValueId = "b"
+        c.tradeValueId = "c"
+        none.tradeValueId = nil
+        let lacking = MissingRecords([a, b, c, none], held: [a.tradeValueId, "c", nil, "c", "other"])
+        #expect(lacking.missing == [b, none])
+        #expect(lacking.present == 2 && lacking.heldTwice == 1)
+    }
+
     @Test(.enabled(if: SharedSamples.available, "../shared/samples is not there"))
     func theRealSamplesSplitByAccountAndAnotherExportLoadOnceAndReadBackAsConverted() async throws {
         let server = try ServerProcess()

@@ -206,10 +206,8 @@ struct PushCommand: AsyncParsableCommand {
             var exists = false
             if let reader, let p = try await reader.portfolio(named: load.name) {
                 exists = true
-                let heldTrades = Set(try await reader.valueIds(TradeRecord.self, portfolio: p.id).compactMap { $0 })
-                let heldTransactions = Set(try await reader.valueIds(TransactionRecord.self, portfolio: p.id).compactMap { $0 })
-                trades.removeAll { $0.valueId.map(heldTrades.contains) ?? false }
-                transactions.removeAll { $0.valueId.map(heldTransactions.contains) ?? false }
+                trades = MissingRecords(trades, held: try await reader.valueIds(TradeRecord.self, portfolio: p.id)).missing
+                transactions = MissingRecords(transactions, held: try await reader.valueIds(TransactionRecord.self, portfolio: p.id)).missing
             }
             for r in trades { out.line(portfolio: load.name, resource: "trades", record: r) }
             for r in transactions { out.line(portfolio: load.name, resource: "transactions", record: r) }
