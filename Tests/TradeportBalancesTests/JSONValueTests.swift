@@ -27,6 +27,12 @@ struct JSONValueTests {
         #expect(v == .array([.string("a\"b"), .string("é😀"), .string("O'Brien; DROP TABLE trades;--")]))
     }
 
+    @Test func stringsMustBeUTF8WithOrWithoutEscapes() throws {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0xFF, 0x22] as [UInt8]) }
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0x5C, 0x6E, 0xC3, 0x22] as [UInt8]) }
+        #expect(try JSONValue.parse(#"["plain é", "", "a\\b", "tab\tend"]"#) == .array([.string("plain é"), .string(""), .string("a\\b"), .string("tab\tend")]))
+    }
+
     @Test(arguments: [
         "", "{", #"{"a" 1}"#, "[1,]", "01", "1.", "-", #""abc"#, "tru", "[1] x", #"{"a":1,}"#, "\"\u{01}\"",
         String(repeating: "[", count: 300) + String(repeating: "]", count: 300),

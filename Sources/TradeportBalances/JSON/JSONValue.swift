@@ -391,8 +391,21 @@ private struct JSONParser {
 
     mutating func string() throws(JSONSyntaxError) -> String {
         i += 1
+        let start = i
+        // Most strings hold no escape: the text is their bytes, not copied first.
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\\") {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                let end = i
+                i += 1
+                guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { throw fail("a string is not valid UTF-8") }
+                return text
+            }
+            if b < 0x20 { throw fail("a control character inside a string must be escaped") }
+            i += 1
+        }
         var out: [UInt8] = []
-        var runStart = i
+        var runStart = start
         while true {
             guard i < bytes.count else { throw fail("the text ends inside a string") }
             let b = bytes[i]

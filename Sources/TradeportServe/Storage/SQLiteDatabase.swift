@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TradeportCore
 
 /// An SQLite failure, with SQLite's own message.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
@@ -141,6 +142,17 @@ final class SQLiteDatabase {
         }
 
         func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+
+        /// A decimal in the canonical text the store writes (`-0.0025`), read from the column's
+        /// bytes; `nil` for NULL or any other text.
+        func optionalDecimal(_ column: Int32) -> ExactDecimal? {
+            guard sqlite3_column_type(statement, column) != SQLITE_NULL, let p = sqlite3_column_text(statement, column) else { return nil }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard case .success(let value) = ExactDecimal.parse(UnsafeRawBufferPointer(start: p, count: count), style: .canonical) else {
+                return nil
+            }
+            return value
+        }
     }
 }
 

@@ -53,12 +53,12 @@ extension TradeRecord: StoredRecord {
 
     init(row: SQLiteDatabase.Row) throws {
         guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTradeType(rawValue: row.text(3)),
-              let quantity = ExactDecimal(jsonNumber: row.text(4)), let price = ExactDecimal(jsonNumber: row.text(6))
+              let quantity = row.optionalDecimal(4), let price = row.optionalDecimal(6)
         else { throw SQLiteError(code: 0, message: "trade \(row.integer(0)) is stored in a form this server cannot read") }
         self.init(
             id: row.integer(0), dateTime: dateTime, instrument: row.text(2), tradeType: type,
             tradedQuantity: quantity, tradedQuantityCurrency: row.text(5), tradedPrice: price,
-            tradedPriceCurrency: row.text(7), commission: row.optionalText(8).flatMap { ExactDecimal(jsonNumber: $0) },
+            tradedPriceCurrency: row.text(7), commission: row.optionalDecimal(8),
             commissionCurrency: row.optionalText(9), tradeValueId: row.optionalText(10))
     }
 
@@ -87,11 +87,11 @@ extension TransactionRecord: StoredRecord {
 
     init(row: SQLiteDatabase.Row) throws {
         guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTransactionType(rawValue: row.text(2)),
-              let amount = ExactDecimal(jsonNumber: row.text(4))
+              let amount = row.optionalDecimal(4)
         else { throw SQLiteError(code: 0, message: "transaction \(row.integer(0)) is stored in a form this server cannot read") }
         self.init(
             id: row.integer(0), dateTime: dateTime, transactionType: type, currency: row.text(3), amount: amount,
-            commission: row.optionalText(5).flatMap { ExactDecimal(jsonNumber: $0) }, transactionValueId: row.optionalText(7))
+            commission: row.optionalDecimal(5), transactionValueId: row.optionalText(7))
         transactionStatus = row.text(6)
     }
 
