@@ -318,6 +318,13 @@ struct PushServeTests {
         #expect(noServer.status == 2 && noServer.stderr.contains("no server"), "\(noServer.stderr)")
         let noFiles = try CLI.run(["push"])
         #expect(noFiles.status == 2)
+        // The source options are convert's: the same names, checks and exit code.
+        for command in ["push", "convert"] {
+            let unnamed = try CLI.run([command, "--portfolio", "", examples[0]])
+            #expect(unnamed.status == 2 && unnamed.stderr.contains("--portfolio needs a name"), "\(unnamed.stderr)")
+            let help = try CLI.run([command, "--help"]).stdout
+            #expect(["--format", "--portfolio", "--split-accounts", "--timezone"].allSatisfy(help.contains), "\(help)")
+        }
         let unreachable = try CLI.run(["push", "--server", "http://127.0.0.1:9/bcv", "--attempts", "2", examples[0]],
                                       environment: ["TRADEPORT_TOKEN": "x"])
         #expect(unreachable.status == 3 && unreachable.stderr.contains("could not be reached"), "\(unreachable.stderr)")
