@@ -99,10 +99,15 @@ public final class BalancesClient: Sendable {
         ServerFailure(kind: .refused, call: call, status: answer.status, message: message(answer))
     }
 
-    static func percentEncoded(_ text: String) -> String {
+    /// What a query value or a path segment keeps as it is.
+    private static let unreserved: CharacterSet = {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        return allowed
+    }()
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
     private func decode<T>(_ answer: Answer, _ call: String, _ read: (JSONValue) throws(RecordError) -> T) throws -> T {

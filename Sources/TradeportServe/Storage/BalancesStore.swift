@@ -38,7 +38,7 @@ actor BalancesStore {
 
     /// Adds a user; `false` when the name is taken.
     func addUser(username: String, email: String, passwordHash: String) throws -> Bool {
-        if try db.scalar("SELECT id FROM users WHERE username = ?", [.text(username)]) != nil { return false }
+        if try user(named: username) != nil { return false }
         try db.query("INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?)",
                      [.text(username), .text(email), .text(passwordHash)])
         return true

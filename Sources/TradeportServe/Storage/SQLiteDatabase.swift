@@ -104,11 +104,6 @@ final class SQLiteDatabase {
         return result
     }
 
-    /// The first column of the first row, as an integer.
-    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int64? {
-        try first(sql, bindings) { $0.optionalInteger(0) } ?? nil
-    }
-
     var lastInsertedRowId: Int64 { sqlite3_last_insert_rowid(handle) }
     var changes: Int { Int(sqlite3_changes(handle)) }
 
@@ -128,10 +123,6 @@ final class SQLiteDatabase {
     /// A result row, valid only inside the `row` closure.
     struct Row {
         let statement: OpaquePointer
-
-        func optionalInteger(_ column: Int32) -> Int64? {
-            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
-        }
 
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
