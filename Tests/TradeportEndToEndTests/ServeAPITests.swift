@@ -199,6 +199,19 @@ struct ServeAPITests {
         await alice.shutdown()
     }
 
+    @Test func theContextPathIsNormalizedOnceAndPrintedAsServed() async throws {
+        let server = try ServerProcess(arguments: ["--context-path", "api//v1/"])
+        defer { server.kill() }
+        #expect(server.base == "http://127.0.0.1:\(server.port)/api/v1")
+        let alice = server.client().with(token: try await server.register("alice"))
+        #expect(try await alice.portfolios().isEmpty)
+        await alice.shutdown()
+        let root = try ServerProcess(arguments: ["--context-path", "/"])
+        defer { root.kill() }
+        #expect(root.base == "http://127.0.0.1:\(root.port)")
+        #expect(try await root.register("alice").isEmpty == false)
+    }
+
     @Test func zeroSecondsAreDroppedAsTheOriginalDoes() async throws {
         let server = try ServerProcess()
         defer { server.kill() }

@@ -20,9 +20,9 @@ struct BalancesAPI: Sendable {
     /// The most records one batch may hold.
     static let batchLimit = 10_000
 
+    /// `contextPath`: normalized (`/bcv`, or empty for the root).
     func register(on router: Router<BasicRequestContext>, contextPath: String) {
-        let trimmed = contextPath.split(separator: "/").joined(separator: "/")
-        let api = router.group(RouterPath(trimmed))
+        let api = router.group(RouterPath(contextPath))
 
         api.post("auth/register") { request, _ in await respond(request) { try await registerUser(request) } }
         api.post("auth/login") { request, _ in await respond(request) { try await logIn(request) } }
