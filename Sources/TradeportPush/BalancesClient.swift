@@ -42,6 +42,18 @@ public final class BalancesClient: Sendable {
         try? await http.shutdown()
     }
 
+    /// Runs `body` with this client, then shuts the client down, whether `body` returned or threw.
+    public func shutdownAfter<T>(_ body: (BalancesClient) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(self)
+            await shutdown()
+            return result
+        } catch {
+            await shutdown()
+            throw error
+        }
+    }
+
     // MARK: Calls
 
     public struct Answer: Sendable {
@@ -58,9 +70,7 @@ public final class BalancesClient: Sendable {
             url += "?" + query.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
         }
         let callName = "\(method.rawValue) \(path)"
-        var delay = retry.initialDelay
-        var attempt = 1
-        while true {
+        return try await retry.run { _ in
             var request = HTTPClientRequest(url: url)
             request.method = method
             request.headers.add(name: "Accept", value: "application/json")
@@ -69,23 +79,19 @@ public final class BalancesClient: Sendable {
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(NIOCore.ByteBuffer(bytes: body))
             }
-            let failure: ServerFailure
+            let answer: Answer
             do {
                 let response = try await http.execute(request, timeout: .seconds(300))
                 let buffer = try await response.body.collect(upTo: Self.answerLimit)
-                let answer = Answer(status: Int(response.status.code), body: Array(buffer.readableBytesView))
-                if answer.status < 500 || answer.status == 501 { return answer }
-                failure = ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
+                answer = Answer(status: Int(response.status.code), body: Array(buffer.readableBytesView))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                failure = ServerFailure(kind: .unreachable, call: callName, status: nil, message: "\(error)")
+                throw ServerFailure(kind: .unreachable, call: callName, status: nil, message: "\(error)")
             }
-            guard retrying, attempt < retry.attempts else { throw failure }
-            try await Task.sleep(for: delay)
-            delay = min(delay * 2, retry.maximumDelay)
-            attempt += 1
-        }
+            if answer.status < 500 || answer.status == 501 { return answer }
+            throw ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
+        } retrying: { retrying && $0 is ServerFailure }
     }
 
     /// The server's message in an error answer (Spring's `message`, or the whole body).

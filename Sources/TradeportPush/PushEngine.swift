@@ -150,25 +150,16 @@ public actor PushEngine {
     /// Posts one record so that it is stored once even against a server that stores duplicates:
     /// after a failed attempt (the post may have arrived), it looks before posting again.
     private static func postOnce<R: OperationRecord>(_ record: R, portfolio: Int64, client: BalancesClient) async throws -> (Int, Int) {
-        var delay = client.retry.initialDelay
-        var attempt = 1
-        while true {
-            do {
-                switch try await client.post(record, portfolio: portfolio) {
-                case .created: return (1, 0)
-                case .alreadyPresent: return (0, 1)
-                }
-            } catch let failure as ServerFailure where failure.kind == .unreachable {
-                guard attempt < client.retry.attempts else { throw failure }
-                try await Task.sleep(for: delay)
-                delay = min(delay * 2, client.retry.maximumDelay)
-                attempt += 1
-                if let valueId = record.valueId,
-                   let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
-                    return (1, 0)
-                }
+        try await client.retry.run { attempt in
+            if attempt > 1, let valueId = record.valueId,
+               let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
+                return (1, 0)
             }
-        }
+            switch try await client.post(record, portfolio: portfolio) {
+            case .created: return (1, 0)
+            case .alreadyPresent: return (0, 1)
+            }
+        } retrying: { ($0 as? ServerFailure)?.kind == .unreachable }
     }
 
     /// Runs `work` on every item with at most `options.concurrency` in flight, handing each

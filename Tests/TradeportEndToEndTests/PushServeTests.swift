@@ -73,6 +73,28 @@ func syntheticTrades(_ count: Int, firstId: Int = 70_000_000) -> String {
 struct PushServeTests {
     let examples = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv"]
 
+    @Test func retriesStopAtTheLastAttemptOrAtAnErrorNotRetried() async throws {
+        struct Flaky: Error {}
+        let policy = RetryPolicy(attempts: 3, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(2))
+        var seen: [Int] = []
+        do {
+            _ = try await policy.run({ (n: Int) async throws -> Int in seen.append(n); throw Flaky() }, retrying: { $0 is Flaky })
+            Issue.record("no error")
+        } catch is Flaky {}
+        #expect(seen == [1, 2, 3])
+        seen = []
+        do {
+            _ = try await policy.run({ (n: Int) async throws -> Int in seen.append(n); throw CancellationError() }, retrying: { $0 is Flaky })
+            Issue.record("no error")
+        } catch is CancellationError {}
+        #expect(seen == [1])
+        let second = try await policy.run({ (n: Int) async throws -> Int in
+            if n < 2 { throw Flaky() }
+            return n
+        }, retrying: { $0 is Flaky })
+        #expect(second == 2)
+    }
+
     @Test func whatAPortfolioLacksIsWhatItHoldsNoValueIdOf() throws {
         let a = try TradeRecord(json: JSONValue.parse(ServeAPITests.trade))
         var b = a, c = a, none = a

@@ -274,17 +274,3 @@ extension ServeAPITests {
         await alice.shutdown()
     }
 }
-
-extension BalancesClient {
-    /// Runs `body` with this client and shuts it down after.
-    func shutdownAfter<T>(_ body: (BalancesClient) async throws -> T) async throws -> T {
-        do {
-            let result = try await body(self)
-            await shutdown()
-            return result
-        } catch {
-            await shutdown()
-            throw error
-        }
-    }
-}

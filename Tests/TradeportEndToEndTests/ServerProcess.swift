@@ -84,15 +84,9 @@ final class ServerProcess: @unchecked Sendable {
 
     /// A new account's token.
     func register(_ username: String, password: String = "secret-password") async throws -> String {
-        let client = client()
-        let token: String?
-        do {
-            token = try await client.register(username: username, password: password, email: "\(username)@example.com")
-        } catch {
-            await client.shutdown()
-            throw error
+        let token = try await client().shutdownAfter {
+            try await $0.register(username: username, password: password, email: "\(username)@example.com")
         }
-        await client.shutdown()
         guard let token else { throw ServerStartFailure(log: "username \(username) taken") }
         return token
     }

@@ -133,15 +133,9 @@ struct PushCommand: AsyncParsableCommand {
     /// Runs `body` with `client` and shuts the client down after; a server's refusal becomes exit 3.
     private static func using<T>(_ client: BalancesClient, _ body: () async throws -> T) async throws -> T {
         do {
-            let result = try await body()
-            await client.shutdown()
-            return result
+            return try await client.shutdownAfter { _ in try await body() }
         } catch let failure as ServerFailure {
-            await client.shutdown()
             throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure)
-        } catch {
-            await client.shutdown()
-            throw error
         }
     }
 
