@@ -71,4 +71,35 @@ public enum BalancesMapping {
             currency: transaction.asset.text.lowercased(), amount: transaction.amount, commission: commission,
             transactionValueId: valueId(.transaction(transaction))))
     }
+
+    /// A portfolio's operations as the server's records.
+    public struct Records: Sendable {
+        public var trades: [TradeRecord] = []
+        public var transactions: [TransactionRecord] = []
+        /// The operations that cannot be mapped, trades first, each with why.
+        public var refusals: [Refusal] = []
+        /// Transactions not complete: never sent.
+        public var incomplete = 0
+    }
+
+    /// Maps every operation of `portfolio`, in order.
+    public static func records(of portfolio: Portfolio) -> Records {
+        var result = Records()
+        result.trades.reserveCapacity(portfolio.trades.count)
+        for t in portfolio.trades {
+            switch record(t) {
+            case .success(let r): result.trades.append(r)
+            case .failure(let refusal): result.refusals.append(refusal)
+            }
+        }
+        result.transactions.reserveCapacity(portfolio.transactions.count)
+        for t in portfolio.transactions {
+            switch record(t) {
+            case .success(let r)?: result.transactions.append(r)
+            case .failure(let refusal)?: result.refusals.append(refusal)
+            case nil: result.incomplete += 1
+            }
+        }
+        return result
+    }
 }

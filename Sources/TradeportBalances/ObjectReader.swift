@@ -1,12 +1,5 @@
 import TradeportCore
 
-/// Whether `text` is an asset code: ASCII letters and digits, 1 to 32 of them.
-func isAssetCode(_ text: some StringProtocol) -> Bool {
-    !text.isEmpty && text.utf8.count <= 32 && text.utf8.allSatisfy {
-        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
-    }
-}
-
 /// Reads the members of a JSON object, naming the field in every error.
 struct ObjectReader {
     let value: JSONValue
@@ -71,7 +64,7 @@ struct ObjectReader {
 
     func optionalCode(_ key: String) throws(RecordError) -> String? {
         guard let s = try optionalString(key) else { return nil }
-        guard isAssetCode(s) else { throw RecordError("\(key): '\(s)' is not a currency code (letters and digits)") }
+        guard AssetCode(s) != nil else { throw RecordError("\(key): '\(s)' is not a currency code (letters and digits)") }
         return s.lowercased()
     }
 

@@ -84,7 +84,7 @@ public struct TradeRecord: Sendable, Hashable {
         dateTime = try r.dateTime("dateTime")
         let instrument = try r.string("instrument").lowercased()
         let parts = instrument.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ isAssetCode($0) }) else {
+        guard parts.count == 2, parts.allSatisfy({ AssetCode($0) != nil }) else {
             throw RecordError("instrument: expected two codes joined by '-' (eos-btc), found '\(instrument)'")
         }
         self.instrument = instrument
@@ -114,13 +114,6 @@ public struct TradeRecord: Sendable, Hashable {
         w.key("commissionCurrency"); w.string(commissionCurrency)
         w.key("tradeValueId"); w.string(tradeValueId)
         w.endObject()
-    }
-
-    /// The same record without the server's id, for comparing content.
-    public var withoutId: TradeRecord {
-        var copy = self
-        copy.id = nil
-        return copy
     }
 }
 
@@ -178,12 +171,6 @@ public struct TransactionRecord: Sendable, Hashable {
         w.key("transactionValueId"); w.string(transactionValueId)
         w.endObject()
     }
-
-    public var withoutId: TransactionRecord {
-        var copy = self
-        copy.id = nil
-        return copy
-    }
 }
 
 /// What the batch endpoint answers: the records it created and those it already held.
@@ -209,6 +196,15 @@ public protocol OperationRecord: Sendable, Hashable {
     static var valueIdKey: String { get }
     init(json: JSONValue) throws(RecordError)
     func write(to w: inout JSONWriter, secondsAlways: Bool)
+}
+
+extension OperationRecord {
+    /// The same record without the server's id, for comparing content.
+    public var withoutId: Self {
+        var copy = self
+        copy.id = nil
+        return copy
+    }
 }
 
 extension TradeRecord: OperationRecord {

@@ -42,6 +42,18 @@ public final class BalancesClient: Sendable {
         try? await http.shutdown()
     }
 
+    /// Runs `body` with this client, then shuts the client down, whether `body` returned or threw.
+    public func shutdownAfter<T>(_ body: (BalancesClient) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(self)
+            await shutdown()
+            return result
+        } catch {
+            await shutdown()
+            throw error
+        }
+    }
+
     // MARK: Calls
 
     public struct Answer: Sendable {
@@ -58,9 +70,7 @@ public final class BalancesClient: Sendable {
             url += "?" + query.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
         }
         let callName = "\(method.rawValue) \(path)"
-        var delay = retry.initialDelay
-        var attempt = 1
-        while true {
+        return try await retry.run { _ in
             var request = HTTPClientRequest(url: url)
             request.method = method
             request.headers.add(name: "Accept", value: "application/json")
@@ -69,23 +79,19 @@ public final class BalancesClient: Sendable {
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(NIOCore.ByteBuffer(bytes: body))
             }
-            let failure: ServerFailure
+            let answer: Answer
             do {
                 let response = try await http.execute(request, timeout: .seconds(300))
                 let buffer = try await response.body.collect(upTo: Self.answerLimit)
-                let answer = Answer(status: Int(response.status.code), body: Array(buffer.readableBytesView))
-                if answer.status < 500 || answer.status == 501 { return answer }
-                failure = ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
+                answer = Answer(status: Int(response.status.code), body: Array(buffer.readableBytesView))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                failure = ServerFailure(kind: .unreachable, call: callName, status: nil, message: "\(error)")
+                throw ServerFailure(kind: .unreachable, call: callName, status: nil, message: "\(error)")
             }
-            guard retrying, attempt < retry.attempts else { throw failure }
-            try await Task.sleep(for: delay)
-            delay = min(delay * 2, retry.maximumDelay)
-            attempt += 1
-        }
+            if answer.status < 500 || answer.status == 501 { return answer }
+            throw ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
+        } retrying: { retrying && $0 is ServerFailure }
     }
 
     /// The server's message in an error answer (Spring's `message`, or the whole body).
@@ -99,10 +105,15 @@ public final class BalancesClient: Sendable {
         ServerFailure(kind: .refused, call: call, status: answer.status, message: message(answer))
     }
 
-    static func percentEncoded(_ text: String) -> String {
+    /// What a query value or a path segment keeps as it is.
+    private static let unreserved: CharacterSet = {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        return allowed
+    }()
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
     private func decode<T>(_ answer: Answer, _ call: String, _ read: (JSONValue) throws(RecordError) -> T) throws -> T {
@@ -245,14 +256,7 @@ public final class BalancesClient: Sendable {
     /// Posts many records at once; `nil` when the server has no batch endpoint (404, 405).
     /// Retried: a server with batches deduplicates, so a batch that did arrive is answered as existing.
     public func postBatch<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> BatchAnswer<R>? {
-        var w = JSONWriter(capacity: records.count * 300)
-        w.beginArray()
-        for r in records { r.write(to: &w, secondsAlways: true) }
-        w.endArray()
-        let call = "POST /\(R.resource)/batch"
-        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: w.bytes)
-        if answer.status == 404 || answer.status == 405 { return nil }
-        guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
+        guard case let (answer, call)? = try await sendBatch(records, portfolio: portfolio) else { return nil }
         return try decode(answer, call) { (json) throws(RecordError) in
             func list(_ key: String) throws(RecordError) -> [R] {
                 guard case .array(let items)? = json[key] else { throw RecordError("\(key): expected an array") }
@@ -262,5 +266,48 @@ public final class BalancesClient: Sendable {
             }
             return BatchAnswer(created: try list("created"), existing: try list("existing"))
         }
+    }
+
+    /// As `postBatch`, answering only how many records were created and how many existed: the
+    /// answer's records are counted, not read.
+    public func postBatchCounts<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> BatchCounts? {
+        guard case let (answer, call)? = try await sendBatch(records, portfolio: portfolio) else { return nil }
+        let counts: [Int?]
+        do {
+            counts = try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: answer.body)
+        } catch {
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: error.description)
+        }
+        guard let created = counts[0] else {
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: "created: expected an array")
+        }
+        guard let existing = counts[1] else {
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: "existing: expected an array")
+        }
+        return BatchCounts(created: created, existing: existing)
+    }
+
+    /// Posts a batch: its answer (200 or 201) and the call's name, or `nil` without the endpoint.
+    private func sendBatch<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (Answer, String)? {
+        var w = JSONWriter(capacity: records.count * 300)
+        w.beginArray()
+        for r in records { r.write(to: &w, secondsAlways: true) }
+        w.endArray()
+        let call = "POST /\(R.resource)/batch"
+        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: w.bytes)
+        if answer.status == 404 || answer.status == 405 { return nil }
+        guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
+        return (answer, call)
+    }
+}
+
+/// How many records a batch post created, and how many the portfolio already held.
+public struct BatchCounts: Sendable, Equatable {
+    public var created: Int
+    public var existing: Int
+
+    public init(created: Int, existing: Int) {
+        self.created = created
+        self.existing = existing
     }
 }

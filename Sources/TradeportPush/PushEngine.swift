@@ -84,40 +84,21 @@ public actor PushEngine {
         }
     }
 
-    /// The records the portfolio lacks, by value id.
-    private func missing<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (missing: [R], present: Int, heldTwice: Int) {
-        let held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
-        var ids: [String: Int] = [:]
-        ids.reserveCapacity(held.count)
-        for v in held { if let v { ids[v, default: 0] += 1 } }
-        var missing: [R] = []
-        var present = 0
-        var heldTwice = 0
-        for r in records {
-            guard let v = r.valueId, let n = ids[v] else {
-                missing.append(r)
-                continue
-            }
-            present += 1
-            if n > 1 { heldTwice += 1 }
-        }
-        return (missing, present, heldTwice)
-    }
-
     private func pushRecords<R: OperationRecord>(_ records: [R], portfolio: Int64, total: Int) async throws {
         guard !records.isEmpty else { return }
-        let (missing, present, heldTwice) = try await self.missing(records, portfolio: portfolio)
-        current.heldTwice += heldTwice
-        await settle(sent: 0, present: present, total: total)
-        var rest = missing[...]
+        let held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
+        let lacking = MissingRecords(records, held: held)
+        current.heldTwice += lacking.heldTwice
+        await settle(sent: 0, present: lacking.present, total: total)
+        var rest = lacking.missing[...]
         // The first batch tells whether the server has the endpoint.
         if batches != false, !rest.isEmpty {
             let first = Array(rest.prefix(options.batchSize))
-            if let answer = try await authorized({ try await $0.postBatch(first, portfolio: portfolio) }) {
+            if let answer = try await authorized({ try await $0.postBatchCounts(first, portfolio: portfolio) }) {
                 batches = true
-                try Self.check(answer, covers: first.count)
+                try Self.check(answer, covers: first.count, R.self)
                 rest = rest.dropFirst(first.count)
-                await settle(sent: answer.created.count, present: answer.existing.count, total: total)
+                await settle(sent: answer.created, present: answer.existing, total: total)
             } else {
                 batches = false
             }
@@ -127,11 +108,11 @@ public actor PushEngine {
                 Array(rest[$0..<min($0 + options.batchSize, rest.endIndex)])
             }
             try await inParallel(chunks) { chunk in
-                guard let answer = try await self.authorized({ try await $0.postBatch(chunk, portfolio: portfolio) }) else {
+                guard let answer = try await self.authorized({ try await $0.postBatchCounts(chunk, portfolio: portfolio) }) else {
                     throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
                 }
-                try Self.check(answer, covers: chunk.count)
-                return (answer.created.count, answer.existing.count)
+                try Self.check(answer, covers: chunk.count, R.self)
+                return (answer.created, answer.existing)
             } onResult: { created, existing in
                 await self.settle(sent: created, present: existing, total: total)
             }
@@ -159,35 +140,26 @@ public actor PushEngine {
     }
 
     /// A batch's answer accounts for every record sent, or the server is not one to trust.
-    private static func check<R: OperationRecord>(_ answer: BatchAnswer<R>, covers count: Int) throws {
-        guard answer.created.count + answer.existing.count == count else {
+    private static func check<R: OperationRecord>(_ answer: BatchCounts, covers count: Int, _: R.Type) throws {
+        guard answer.created + answer.existing == count else {
             throw ServerFailure(kind: .unreadableAnswer, call: "POST /\(R.resource)/batch", status: 200,
-                                message: "\(count) records sent, \(answer.created.count) created and \(answer.existing.count) existing answered")
+                                message: "\(count) records sent, \(answer.created) created and \(answer.existing) existing answered")
         }
     }
 
     /// Posts one record so that it is stored once even against a server that stores duplicates:
     /// after a failed attempt (the post may have arrived), it looks before posting again.
     private static func postOnce<R: OperationRecord>(_ record: R, portfolio: Int64, client: BalancesClient) async throws -> (Int, Int) {
-        var delay = client.retry.initialDelay
-        var attempt = 1
-        while true {
-            do {
-                switch try await client.post(record, portfolio: portfolio) {
-                case .created: return (1, 0)
-                case .alreadyPresent: return (0, 1)
-                }
-            } catch let failure as ServerFailure where failure.kind == .unreachable {
-                guard attempt < client.retry.attempts else { throw failure }
-                try await Task.sleep(for: delay)
-                delay = min(delay * 2, client.retry.maximumDelay)
-                attempt += 1
-                if let valueId = record.valueId,
-                   let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
-                    return (1, 0)
-                }
+        try await client.retry.run { attempt in
+            if attempt > 1, let valueId = record.valueId,
+               let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
+                return (1, 0)
             }
-        }
+            switch try await client.post(record, portfolio: portfolio) {
+            case .created: return (1, 0)
+            case .alreadyPresent: return (0, 1)
+            }
+        } retrying: { ($0 as? ServerFailure)?.kind == .unreachable }
     }
 
     /// Runs `work` on every item with at most `options.concurrency` in flight, handing each

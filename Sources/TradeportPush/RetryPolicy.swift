@@ -12,4 +12,22 @@ public struct RetryPolicy: Sendable {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
     }
+
+    /// Runs `attempt` (given its number, from 1) until it returns. An error `retrying` accepts
+    /// is followed by a pause and the next attempt, while attempts remain; any other error, or
+    /// the last attempt's, is thrown.
+    public func run<T>(_ attempt: (Int) async throws -> T, retrying: (any Error) -> Bool) async throws -> T {
+        var delay = initialDelay
+        var number = 1
+        while true {
+            do {
+                return try await attempt(number)
+            } catch {
+                guard number < attempts, retrying(error) else { throw error }
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, maximumDelay)
+                number += 1
+            }
+        }
+    }
 }

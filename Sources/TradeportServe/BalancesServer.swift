@@ -12,6 +12,7 @@ public enum BalancesServer {
         public var port = 9999
         /// The SQLite file, created with its directory on first start.
         public var databasePath = "tradeport-data/balances.sqlite"
+        /// The path every call is under; `bcv`, `/bcv/` and `//bcv` all mean `/bcv`.
         public var contextPath = "/bcv"
         /// No uniqueness rule and no batch endpoint, as the original server.
         public var compatOriginal = false
@@ -21,6 +22,17 @@ public enum BalancesServer {
         public var logLevel: Logger.Level = .warning
 
         public init() {}
+
+        /// `contextPath` as the routes are under it: `/bcv`, or empty for the root.
+        public var normalizedContextPath: String {
+            let segments = contextPath.split(separator: "/")
+            return segments.isEmpty ? "" : "/" + segments.joined(separator: "/")
+        }
+
+        /// The URL clients call (the base `push --server` takes) once listening on `port`.
+        public func url(port: Int) -> String {
+            "http://\(host):\(port)\(normalizedContextPath)"
+        }
     }
 
     /// Opens the store and serves until the process is stopped. `onListening` gets the bound
@@ -47,7 +59,7 @@ public enum BalancesServer {
             bcryptCost: configuration.bcryptCost, compatOriginal: configuration.compatOriginal,
             unknownUserHash: Bcrypt.hash(UUID().uuidString, cost: configuration.bcryptCost))
         let router = Router()
-        api.register(on: router, contextPath: configuration.contextPath)
+        api.register(on: router, contextPath: configuration.normalizedContextPath)
 
         var logger = Logger(label: "tradeport.serve")
         logger.logLevel = configuration.logLevel

@@ -33,23 +33,13 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("What to write: json (the canonical document), jsonl (JSON Lines), csv or xlsx (tradeport's own layout: a row per operation, read back as tradeport-csv or tradeport-xlsx).", valueName: "FORMAT"))
     var to: Target?
 
-    @Option(help: ArgumentHelp("Read every FILE as this format (see 'tradeport formats').", valueName: "ID"))
-    var format: String?
-
-    @Option(help: ArgumentHelp("Put every operation in portfolio NAME.", valueName: "NAME"))
-    var portfolio = "main"
-
-    @Flag(help: "One portfolio per sub-account of the source (DSX: trades column 12, deposits column 7, withdrawals column 6).")
-    var splitAccounts = false
+    @OptionGroup var source: SourceOptions
 
     @Flag(help: "Output failed and rejected transactions with their status instead of skipping them.")
     var keepFailed = false
 
     @Flag(help: "Write nothing if any row is rejected.")
     var strict = false
-
-    @Option(help: ArgumentHelp("The zone of the sources' local times (an IANA name like Europe/Moscow); each format has its own default.", valueName: "TZ"))
-    var timezone: String?
 
     @OptionGroup var formats: FormatOptions
 
@@ -58,17 +48,16 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given once") }
-        if files.contains("-") && format == nil { throw ValidationError("reading standard input ('-') needs --format") }
-        if portfolio.isEmpty { throw ValidationError("--portfolio needs a name") }
+        if files.contains("-") && source.format == nil { throw ValidationError("reading standard input ('-') needs --format") }
         if jsonl, let to, to != .jsonl { throw ValidationError("--jsonl and --to \(to.rawValue) ask for different outputs") }
     }
 
     func run() throws {
         let registry = try formats.catalog().registry
-        let read = try Inputs.readOptions(timezone: timezone)
+        let read = try Inputs.readOptions(timezone: source.timezone)
         // A named format is checked before any file is opened; every input is opened and
         // recognized before anything is written.
-        let named = try format.map { try Inputs.named($0, in: registry) }
+        let named = try source.format.map { try Inputs.named($0, in: registry) }
         var sources: [(SourceInput, any FormatAdapter)] = []
         for path in files {
             let input = try Inputs.open(path)
@@ -85,7 +74,7 @@ struct ConvertCommand: ParsableCommand {
         } catch let error as OutputError {
             throw CommandFailure(message: "cannot write \(error)")
         }
-        let options = ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, keepFailed: keepFailed, read: read)
+        let options = ConversionOptions(portfolio: source.portfolio, splitAccounts: source.splitAccounts, keepFailed: keepFailed, read: read)
         let report: ConversionReport
         do {
             switch to ?? (jsonl ? .jsonl : .json) {

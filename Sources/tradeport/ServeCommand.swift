@@ -27,23 +27,26 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
+    /// The server's own defaults are the options' defaults.
+    private static let defaults = BalancesServer.Configuration()
+
     @Option(help: ArgumentHelp("The address to listen on.", valueName: "HOST"))
-    var host = "127.0.0.1"
+    var host = Self.defaults.host
 
     @Option(help: ArgumentHelp("The port (0: any free one, reported when listening).", valueName: "PORT"))
-    var port = 9999
+    var port = Self.defaults.port
 
     @Option(help: ArgumentHelp("The SQLite file (created, with its directory, on first start).", valueName: "FILE"))
-    var database = "tradeport-data/balances.sqlite"
+    var database = Self.defaults.databasePath
 
     @Option(help: ArgumentHelp("The path every call is under.", valueName: "PATH"))
-    var contextPath = "/bcv"
+    var contextPath = Self.defaults.contextPath
 
     @Flag(help: "Behave as the original server: store duplicate posts, no batch endpoint.")
     var compatOriginal = false
 
     @Option(help: ArgumentHelp("bcrypt's cost for new passwords (4 to 31).", valueName: "N"))
-    var bcryptCost = 10
+    var bcryptCost = Int(Self.defaults.bcryptCost)
 
     @Flag(help: "Log each request's problems (warnings and worse are always logged).")
     var verbose = false
@@ -67,11 +70,10 @@ struct ServeCommand: AsyncParsableCommand {
         // the process-wide handlers that end a conversion at once must not run first.
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
-        let host = self.host, contextPath = self.contextPath, database = self.database, compat = compatOriginal
+        let listening = configuration
         do {
             try await BalancesServer.run(configuration) { port in
-                let path = contextPath.hasPrefix("/") ? contextPath : "/" + contextPath
-                printStandardError("tradeport serve: listening on http://\(host):\(port)\(path == "/" ? "" : path) (database \(database)\(compat ? ", original's behaviour" : ""))\n")
+                printStandardError("tradeport serve: listening on \(listening.url(port: port)) (database \(listening.databasePath)\(listening.compatOriginal ? ", original's behaviour" : ""))\n")
             }
         } catch let error as ServeError {
             throw CommandFailure(message: error.message)

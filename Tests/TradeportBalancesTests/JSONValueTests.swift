@@ -27,6 +27,12 @@ struct JSONValueTests {
         #expect(v == .array([.string("a\"b"), .string("é😀"), .string("O'Brien; DROP TABLE trades;--")]))
     }
 
+    @Test func stringsMustBeUTF8WithOrWithoutEscapes() throws {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0xFF, 0x22] as [UInt8]) }
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0x5C, 0x6E, 0xC3, 0x22] as [UInt8]) }
+        #expect(try JSONValue.parse(#"["plain é", "", "a\\b", "tab\tend"]"#) == .array([.string("plain é"), .string(""), .string("a\\b"), .string("tab\tend")]))
+    }
+
     @Test(arguments: [
         "", "{", #"{"a" 1}"#, "[1,]", "01", "1.", "-", #""abc"#, "tru", "[1] x", #"{"a":1,}"#, "\"\u{01}\"",
         String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
@@ -46,6 +52,23 @@ struct JSONValueTests {
         #expect(text == #"{"name":"a \"quoted\"\nname\\","list":[0.1,null,true],"empty":{}}"#)
         #expect(try JSONValue.parse(w.bytes)["name"] == .string("a \"quoted\"\nname\\"))
     }
+
+    @Test func writerWritesAsTheCoreAndItsCopiesAreIndependent() {
+        var w = JSONWriter(capacity: 1)
+        w.beginArray()
+        w.string("tab\tcr\r\u{1F}\u{7F} é 😀 \"\\/")
+        w.number(Int64.min); w.number(Int64.max); w.number(0 as Int64)
+        w.number(ExactDecimal(jsonNumber: "-12345678901234567890.123456789012345678")!)
+        w.number(ExactDecimal(jsonNumber: "0.00000001")!)
+        var copy = w
+        copy.string("only in the copy")
+        copy.endArray()
+        w.endArray()
+        let written = "[\"tab\\tcr\\r\\u001f\u{7F} é 😀 \\\"\\\\/\",-9223372036854775808,9223372036854775807,0,"
+            + "-12345678901234567890.123456789012345678,0.00000001"
+        #expect(String(decoding: w.bytes, as: UTF8.self) == written + "]")
+        #expect(String(decoding: copy.bytes, as: UTF8.self) == written + ",\"only in the copy\"]")
+    }
 }
 
 @Suite("Skimming a member of each element")
@@ -59,5 +82,19 @@ struct JSONSkimTests {
     @Test(arguments: ["", "{}", "[1]", #"[{"a": 1,}]"#, #"[{"a": "x}]"#, "[{}] x", #"[{"a": 01}]"#])
     func rejectsWhatIsNotAnArrayOfObjects(_ text: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONValue.member("a", ofEachElementOf: Array(text.utf8)) }
+    }
+
+    @Test func countsTheElementsOfNamedArraysWithoutReadingThem() throws {
+        let text = #"{"created": [{"a": [1, {"b": "x\"y"}]}, 2, "s", null, true, []], "other": {"created": [1]}, "existing": [], "createdToo": [1]}"#
+        #expect(try JSONValue.elementCounts(ofMembers: ["created", "existing", "missing"], of: Array(text.utf8)) == [6, 0, nil])
+        // The last of a repeated member; a name with escapes; a member that is not an array.
+        #expect(try JSONValue.elementCounts(ofMembers: ["created"], of: Array(#"{"created": [1], "cre\u0061ted": [1, 2]}"#.utf8)) == [2])
+        #expect(try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: Array(#"{"created": 5, "existing": null}"#.utf8)) == [nil, nil])
+    }
+
+    @Test(arguments: ["", "[]", #"{"created": [1,]}"#, #"{"created": [{"a" 1}]}"#, #"{"x": [01]}"#, "{} x", #"{"created": [tru]}"#,
+                      #"{"x": {"y": }}"#, "{\"created\": " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"])
+    func countingRejectsMalformedText(_ text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.elementCounts(ofMembers: ["created"], of: Array(text.utf8)) }
     }
 }

@@ -79,4 +79,24 @@ struct RecordTests {
                                        fee: CashFee(amount: ExactDecimal(1), currency: AssetCode("USD")!), source: here)
         #expect(throws: BalancesMapping.Refusal.self) { try BalancesMapping.record(otherFee)?.get() }
     }
+
+    @Test func aPortfolioMapsToRecordsRefusalsAndIncompleteTransactions() throws {
+        let time = Timestamp(rfc3339: "2021-03-02T14:05:00Z")!
+        let here = SourceLocation(path: "x.csv", row: 1)
+        let good = Trade(
+            id: "x:1", externalId: "1", time: time, side: .sell, base: AssetCode("BTC")!, quote: AssetCode("USD")!,
+            quantity: ExactDecimal(1), price: ExactDecimal(2), amount: nil, fees: [], source: here)
+        var mixed = good
+        mixed.fees = [TradeFee(amount: ExactDecimal(1), currency: AssetCode("USD")!, kind: .other),
+                      TradeFee(amount: ExactDecimal(1), currency: AssetCode("BTC")!, kind: .other)]
+        let deposit = CashTransaction(externalId: "7", time: time, type: .deposit, asset: AssetCode("RUB")!, amount: ExactDecimal(5), source: here)
+        let failed = CashTransaction(externalId: "8", time: time, type: .deposit, asset: AssetCode("RUB")!, amount: ExactDecimal(5), status: .failed, source: here)
+        let otherFee = CashTransaction(externalId: "9", time: time, type: .withdrawal, asset: AssetCode("BTC")!, amount: ExactDecimal(1),
+                                       fee: CashFee(amount: ExactDecimal(1), currency: AssetCode("USD")!), source: here)
+        let records = BalancesMapping.records(of: Portfolio(name: "P", trades: [good, mixed], transactions: [deposit, failed, otherFee]))
+        #expect(records.trades == [try BalancesMapping.record(good).get()])
+        #expect(records.transactions == [try #require(BalancesMapping.record(deposit)).get()])
+        #expect(records.refusals.count == 2 && records.refusals[0].operationId == mixed.id && records.refusals[1].operationId == otherFee.id)
+        #expect(records.incomplete == 1)
+    }
 }

@@ -73,6 +73,39 @@ func syntheticTrades(_ count: Int, firstId: Int = 70_000_000) -> String {
 struct PushServeTests {
     let examples = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv"]
 
+    @Test func retriesStopAtTheLastAttemptOrAtAnErrorNotRetried() async throws {
+        struct Flaky: Error {}
+        let policy = RetryPolicy(attempts: 3, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(2))
+        var seen: [Int] = []
+        do {
+            _ = try await policy.run({ (n: Int) async throws -> Int in seen.append(n); throw Flaky() }, retrying: { $0 is Flaky })
+            Issue.record("no error")
+        } catch is Flaky {}
+        #expect(seen == [1, 2, 3])
+        seen = []
+        do {
+            _ = try await policy.run({ (n: Int) async throws -> Int in seen.append(n); throw CancellationError() }, retrying: { $0 is Flaky })
+            Issue.record("no error")
+        } catch is CancellationError {}
+        #expect(seen == [1])
+        let second = try await policy.run({ (n: Int) async throws -> Int in
+            if n < 2 { throw Flaky() }
+            return n
+        }, retrying: { $0 is Flaky })
+        #expect(second == 2)
+    }
+
+    @Test func whatAPortfolioLacksIsWhatItHoldsNoValueIdOf() throws {
+        let a = try TradeRecord(json: JSONValue.parse(ServeAPITests.trade))
+        var b = a, c = a, none = a
+        b.tradeValueId = "b"
+        c.tradeValueId = "c"
+        none.tradeValueId = nil
+        let lacking = MissingRecords([a, b, c, none], held: [a.tradeValueId, "c", nil, "c", "other"])
+        #expect(lacking.missing == [b, none])
+        #expect(lacking.present == 2 && lacking.heldTwice == 1)
+    }
+
     @Test(.enabled(if: SharedSamples.available, "../shared/samples is not there"))
     func theRealSamplesSplitByAccountAndAnotherExportLoadOnceAndReadBackAsConverted() async throws {
         let server = try ServerProcess()
@@ -307,6 +340,13 @@ struct PushServeTests {
         #expect(noServer.status == 2 && noServer.stderr.contains("no server"), "\(noServer.stderr)")
         let noFiles = try CLI.run(["push"])
         #expect(noFiles.status == 2)
+        // The source options are convert's: the same names, checks and exit code.
+        for command in ["push", "convert"] {
+            let unnamed = try CLI.run([command, "--portfolio", "", examples[0]])
+            #expect(unnamed.status == 2 && unnamed.stderr.contains("--portfolio needs a name"), "\(unnamed.stderr)")
+            let help = try CLI.run([command, "--help"]).stdout
+            #expect(["--format", "--portfolio", "--split-accounts", "--timezone"].allSatisfy(help.contains), "\(help)")
+        }
         let unreachable = try CLI.run(["push", "--server", "http://127.0.0.1:9/bcv", "--attempts", "2", examples[0]],
                                       environment: ["TRADEPORT_TOKEN": "x"])
         #expect(unreachable.status == 3 && unreachable.stderr.contains("could not be reached"), "\(unreachable.stderr)")

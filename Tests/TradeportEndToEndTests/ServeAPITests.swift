@@ -191,10 +191,25 @@ struct ServeAPITests {
         #expect(held.map(\.withoutId) == [a, b])
         // Read back with all 36 digits: nothing went through a binary float.
         #expect(held[1].tradedPrice.description == "123456789012345678.123456789012345678")
+        // Counted only, the same answer.
+        #expect(try await alice.postBatchCounts([a, b], portfolio: p.id) == BatchCounts(created: 0, existing: 2))
         // Deleting the portfolio deletes its operations.
         #expect(try await alice.call(.DELETE, "/portfolios/\(p.id)").status == 200)
         #expect(try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)")]).status == 404)
         await alice.shutdown()
+    }
+
+    @Test func theContextPathIsNormalizedOnceAndPrintedAsServed() async throws {
+        let server = try ServerProcess(arguments: ["--context-path", "api//v1/"])
+        defer { server.kill() }
+        #expect(server.base == "http://127.0.0.1:\(server.port)/api/v1")
+        let alice = server.client().with(token: try await server.register("alice"))
+        #expect(try await alice.portfolios().isEmpty)
+        await alice.shutdown()
+        let root = try ServerProcess(arguments: ["--context-path", "/"])
+        defer { root.kill() }
+        #expect(root.base == "http://127.0.0.1:\(root.port)")
+        #expect(try await root.register("alice").isEmpty == false)
     }
 
     @Test func zeroSecondsAreDroppedAsTheOriginalDoes() async throws {
@@ -257,19 +272,5 @@ extension ServeAPITests {
         guard case .array(let problems)? = corrupted.json?["problems"] else { Issue.record("no problems list"); return }
         #expect(problems.count == 8)
         await alice.shutdown()
-    }
-}
-
-extension BalancesClient {
-    /// Runs `body` with this client and shuts it down after.
-    func shutdownAfter<T>(_ body: (BalancesClient) async throws -> T) async throws -> T {
-        do {
-            let result = try await body(self)
-            await shutdown()
-            return result
-        } catch {
-            await shutdown()
-            throw error
-        }
     }
 }

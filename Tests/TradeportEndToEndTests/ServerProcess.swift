@@ -15,12 +15,12 @@ final class ServerProcess: @unchecked Sendable {
     let compat: Bool
     private let logPath: String
 
-    /// `http://127.0.0.1:PORT/bcv`
-    var base: String { "http://127.0.0.1:\(port)/bcv" }
+    /// The URL the server says it listens on: `http://127.0.0.1:PORT/bcv`.
+    let base: String
 
     /// Starts a server on a free port (`--port 0`) over `directory/balances.sqlite` (a new
-    /// directory when `nil`) and waits until it listens.
-    init(directory: String? = nil, compat: Bool = false) throws {
+    /// directory when `nil`), with `arguments` besides, and waits until it listens.
+    init(directory: String? = nil, compat: Bool = false, arguments: [String] = []) throws {
         self.directory = try directory ?? CLI.temporaryDirectory()
         self.compat = compat
         logPath = self.directory + "/serve-\(UUID().uuidString).log"
@@ -29,7 +29,7 @@ final class ServerProcess: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.arguments = ["serve", "--port", "0", "--database", self.directory + "/balances.sqlite", "--bcrypt-cost", "4"]
-            + (compat ? ["--compat-original"] : [])
+            + (compat ? ["--compat-original"] : []) + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TRADEPORT_JWT_SECRET"] = Self.secret
         process.environment = environment
@@ -38,11 +38,13 @@ final class ServerProcess: @unchecked Sendable {
         try process.run()
         try log.close()
         let deadline = Date().addingTimeInterval(30)
-        var found: Int?
+        var found: (port: Int, url: String)?
         while found == nil {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"listening on http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
-                found = Int(text[range].split(separator: ":").last!)
+            if let range = text.range(of: #"listening on http://127\.0\.0\.1:[0-9]+[^ ]*"#, options: .regularExpression) {
+                let url = String(text[range].dropFirst("listening on ".count))
+                let port = url.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }
+                found = (Int(port)!, url)
             } else if !process.isRunning || Date() > deadline {
                 process.terminate()
                 throw ServerStartFailure(log: text)
@@ -50,7 +52,8 @@ final class ServerProcess: @unchecked Sendable {
                 usleep(20_000)
             }
         }
-        port = found!
+        port = found!.port
+        base = found!.url
     }
 
     struct ServerStartFailure: Error { let log: String }
@@ -81,15 +84,9 @@ final class ServerProcess: @unchecked Sendable {
 
     /// A new account's token.
     func register(_ username: String, password: String = "secret-password") async throws -> String {
-        let client = client()
-        let token: String?
-        do {
-            token = try await client.register(username: username, password: password, email: "\(username)@example.com")
-        } catch {
-            await client.shutdown()
-            throw error
+        let token = try await client().shutdownAfter {
+            try await $0.register(username: username, password: password, email: "\(username)@example.com")
         }
-        await client.shutdown()
         guard let token else { throw ServerStartFailure(log: "username \(username) taken") }
         return token
     }

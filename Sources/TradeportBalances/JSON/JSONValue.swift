@@ -86,6 +86,16 @@ extension JSONValue {
         var parser = JSONParser(bytes: Array(bytes))
         return try parser.memberOfEachElement(Array(key.utf8))
     }
+
+    /// For a JSON object, how many elements each of the members named `keys` holds (`nil` where
+    /// the member is absent or not an array; the last one, when repeated), without building
+    /// anything: counting what a batch answer created and found is then a scan, not a tree of
+    /// records. The structure of the whole text is still checked; escapes in skipped strings are
+    /// not decoded.
+    public static func elementCounts(ofMembers keys: [String], of bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> [Int?] {
+        var parser = JSONParser(bytes: Array(bytes))
+        return try parser.elementCounts(keys.map { Array($0.utf8) })
+    }
 }
 
 private struct JSONParser {
@@ -244,48 +254,88 @@ private struct JSONParser {
 
     /// The object at `i`: the text of member `key` (the last one, when repeated); the rest skipped.
     mutating func memberOfObject(_ key: [UInt8]) throws(JSONSyntaxError) -> String? {
-        try enter()
-        defer { depth -= 1 }
-        i += 1
         var found: String?
-        skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
-            i += 1
-            return nil
-        }
-        while true {
-            skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
-            let nameStart = i + 1
-            try skipString()
-            let raw = bytes[nameStart..<(i - 1)]
-            // A name with escapes is compared decoded; plain ones (all of the server's) as bytes.
-            let matches: Bool
-            if raw.contains(UInt8(ascii: "\\")) {
-                var nameParser = JSONParser(bytes: Array(bytes[(nameStart - 1)..<i]))
-                matches = try nameParser.string() == String(decoding: key, as: UTF8.self)
-            } else {
-                matches = raw.elementsEqual(key)
-            }
-            skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
-            i += 1
-            skipSpace()
-            if matches {
-                switch try value() {
+        try members { (p: inout JSONParser) throws(JSONSyntaxError) in
+            if try p.memberName(matching: [key]) != nil {
+                switch try p.value() {
                 case .string(let s): found = s
                 case .number(let n): found = n
                 default: found = nil
                 }
             } else {
-                try skipValue()
+                try p.skipValue()
             }
+        }
+        return found
+    }
+
+    /// The object at the end of the text: the element count of each member of `keys` that is an
+    /// array.
+    mutating func elementCounts(_ keys: [[UInt8]]) throws(JSONSyntaxError) -> [Int?] {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { throw fail("expected an object") }
+        var counts = [Int?](repeating: nil, count: keys.count)
+        try members { (p: inout JSONParser) throws(JSONSyntaxError) in
+            if let k = try p.memberName(matching: keys) {
+                if p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: "[") {
+                    counts[k] = try p.skipArray()
+                } else {
+                    try p.skipValue()
+                    counts[k] = nil
+                }
+            } else {
+                try p.skipValue()
+            }
+        }
+        skipSpace()
+        guard i == bytes.count else { throw fail("unexpected '\(printable(bytes[i]))' after the value") }
+        return counts
+    }
+
+    /// The object at `i` (its `{`), member by member: `member` is called with `i` at each
+    /// member's name, and must leave `i` after the member's value.
+    mutating func members(_ member: (inout JSONParser) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
+        try enter()
+        defer { depth -= 1 }
+        i += 1
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            return
+        }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
+            try member(&self)
             skipSpace()
             guard i < bytes.count else { throw fail("the text ends inside an object") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return found }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return }
             throw fail("expected ',' or '}' in an object")
         }
+    }
+
+    /// Reads a member's name and its `:` (leaving `i` at the value): which of `keys` it is.
+    mutating func memberName(matching keys: [[UInt8]]) throws(JSONSyntaxError) -> Int? {
+        let nameStart = i + 1
+        try skipString()
+        let raw = bytes[nameStart..<(i - 1)]
+        // A name with escapes is compared decoded; plain ones (all of the server's) as bytes.
+        let matched: Int?
+        if keys.isEmpty {
+            matched = nil
+        } else if raw.contains(UInt8(ascii: "\\")) {
+            var nameParser = JSONParser(bytes: Array(bytes[(nameStart - 1)..<i]))
+            let name = Array(try nameParser.string().utf8)
+            matched = keys.firstIndex(of: name)
+        } else {
+            matched = keys.firstIndex { raw.elementsEqual($0) }
+        }
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
+        i += 1
+        skipSpace()
+        return matched
     }
 
     mutating func skipString() throws(JSONSyntaxError) {
@@ -308,14 +358,54 @@ private struct JSONParser {
         switch bytes[i] {
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+        case UInt8(ascii: "{"): try members { (p: inout JSONParser) throws(JSONSyntaxError) in
+                _ = try p.memberName(matching: [])
+                try p.skipValue()
+            }
+        case UInt8(ascii: "["): _ = try skipArray()
         default: _ = try value()
+        }
+    }
+
+    /// Skips the array at `i`: how many elements it holds.
+    mutating func skipArray() throws(JSONSyntaxError) -> Int {
+        try enter()
+        defer { depth -= 1 }
+        i += 1
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+            i += 1
+            return 0
+        }
+        var count = 0
+        while true {
+            try skipValue()
+            count += 1
+            skipSpace()
+            guard i < bytes.count else { throw fail("the text ends inside an array") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return count }
+            throw fail("expected ',' or ']' in an array")
         }
     }
 
     mutating func string() throws(JSONSyntaxError) -> String {
         i += 1
+        let start = i
+        // Most strings hold no escape: the text is their bytes, not copied first.
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\\") {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                let end = i
+                i += 1
+                guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { throw fail("a string is not valid UTF-8") }
+                return text
+            }
+            if b < 0x20 { throw fail("a control character inside a string must be escaped") }
+            i += 1
+        }
         var out: [UInt8] = []
-        var runStart = i
+        var runStart = start
         while true {
             guard i < bytes.count else { throw fail("the text ends inside a string") }
             let b = bytes[i]

@@ -20,9 +20,9 @@ struct BalancesAPI: Sendable {
     /// The most records one batch may hold.
     static let batchLimit = 10_000
 
+    /// `contextPath`: normalized (`/bcv`, or empty for the root).
     func register(on router: Router<BasicRequestContext>, contextPath: String) {
-        let trimmed = contextPath.split(separator: "/").joined(separator: "/")
-        let api = router.group(RouterPath(trimmed))
+        let api = router.group(RouterPath(contextPath))
 
         api.post("auth/register") { request, _ in await respond(request) { try await registerUser(request) } }
         api.post("auth/login") { request, _ in await respond(request) { try await logIn(request) } }
@@ -100,17 +100,19 @@ struct BalancesAPI: Sendable {
             }
         }
 
-        registerOperations(on: api, resource: "trades", kind: TradeOperations(store: store))
-        registerOperations(on: api, resource: "transactions", kind: TransactionOperations(store: store))
+        registerOperations(on: api, TradeRecord.self)
+        registerOperations(on: api, TransactionRecord.self)
     }
 
-    private func registerOperations<Kind: OperationKind>(on api: RouterGroup<BasicRequestContext>, resource: String, kind: Kind) {
+    /// The routes of trades or transactions: they share their shape and differ in their records.
+    private func registerOperations<R: StoredRecord>(on api: RouterGroup<BasicRequestContext>, _: R.Type) {
+        let resource = R.resource
         api.get(RouterPath(resource)) { request, _ in
             await respond(request) {
                 let portfolio = try await requestPortfolio(request)
                 var w = JSONWriter(capacity: 1 << 16)
                 w.beginArray()
-                for record in try await kind.all(portfolio: portfolio) { Kind.write(record, to: &w) }
+                for record in try await store.records(R.self, portfolio: portfolio) { record.write(to: &w, secondsAlways: false) }
                 w.endArray()
                 return jsonResponse(.ok, w.bytes)
             }
@@ -119,33 +121,33 @@ struct BalancesAPI: Sendable {
             await respond(request) {
                 let portfolio = try await requestPortfolio(request)
                 let id = try pathId(context)
-                guard let record = try await kind.one(id: id, portfolio: portfolio) else { throw APIError.notFound("\(Kind.name) \(id) not found") }
-                return recordResponse(record, kind, .ok)
+                guard let record = try await store.record(R.self, id: id, portfolio: portfolio) else { throw APIError.notFound("\(R.noun) \(id) not found") }
+                return recordResponse(record, .ok)
             }
         }
         api.post(RouterPath(resource)) { request, _ in
             await respond(request) {
                 let portfolio = try await requestPortfolio(request)
-                let record: Kind.Record
+                let record: R
                 do {
-                    record = try Kind.read(try await json(request))
+                    record = try R(json: try await json(request))
                 } catch let e as RecordError {
                     throw APIError.badRequest(e.message)
                 }
-                let (stored, created) = try await kind.add([record], portfolio: portfolio, deduplicate: !compatOriginal)[0]
+                let (stored, created) = try await store.add([record], portfolio: portfolio, deduplicate: !compatOriginal)[0]
                 guard created else {
                     var w = JSONWriter()
-                    Kind.write(stored, to: &w)
+                    stored.write(to: &w, secondsAlways: false)
                     throw APIError(status: .conflict, message: "already held", body: w.bytes)
                 }
-                return recordResponse(stored, kind, .ok)
+                return recordResponse(stored, .ok)
             }
         }
         api.delete(RouterPath("\(resource)/{id}")) { request, context in
             await respond(request) {
                 let portfolio = try await requestPortfolio(request)
                 let id = try pathId(context)
-                guard try await kind.delete(id: id, portfolio: portfolio) else { throw APIError.notFound("\(Kind.name) \(id) not found") }
+                guard try await store.delete(R.self, id: id, portfolio: portfolio) else { throw APIError.notFound("\(R.noun) \(id) not found") }
                 return Response(status: .ok)
             }
         }
@@ -174,10 +176,10 @@ struct BalancesAPI: Sendable {
                 case .success(let e): export = e
                 case .failure(let error): throw APIError.badRequest("the file cannot be read as a DSX \(resource) export: \(error)")
                 }
-                let answers = try await kind.add(Kind.records(of: export), portfolio: portfolio, deduplicate: !compatOriginal)
+                let answers = try await store.add(R.records(of: export), portfolio: portfolio, deduplicate: !compatOriginal)
                 var w = JSONWriter(capacity: 1 << 12)
                 w.beginObject()
-                writeCreatedAndExisting(answers, kind, to: &w)
+                writeCreatedAndExisting(answers, to: &w)
                 w.key("problems")
                 w.beginArray()
                 for p in export.problems { w.string(p) }
@@ -196,19 +198,19 @@ struct BalancesAPI: Sendable {
                 guard items.count <= Self.batchLimit else {
                     throw APIError(status: .contentTooLarge, message: "a batch holds at most \(Self.batchLimit) records, not \(items.count)")
                 }
-                var records: [Kind.Record] = []
+                var records: [R] = []
                 records.reserveCapacity(items.count)
                 for (i, item) in items.enumerated() {
                     do {
-                        records.append(try Kind.read(item))
+                        records.append(try R(json: item))
                     } catch let e as RecordError {
                         throw APIError.badRequest("item \(i): \(e.message)")
                     }
                 }
-                let answers = try await kind.add(records, portfolio: portfolio, deduplicate: true)
+                let answers = try await store.add(records, portfolio: portfolio, deduplicate: true)
                 var w = JSONWriter(capacity: 1 << 16)
                 w.beginObject()
-                writeCreatedAndExisting(answers, kind, to: &w)
+                writeCreatedAndExisting(answers, to: &w)
                 w.endObject()
                 return jsonResponse(.ok, w.bytes)
             }
@@ -313,14 +315,14 @@ struct BalancesAPI: Sendable {
     }
 
     /// `"created": […], "existing": […]` of a batch or an upload.
-    private func writeCreatedAndExisting<Kind: OperationKind>(_ answers: [(Kind.Record, created: Bool)], _: Kind, to w: inout JSONWriter) {
+    private func writeCreatedAndExisting<R: StoredRecord>(_ answers: [(R, created: Bool)], to w: inout JSONWriter) {
         w.key("created")
         w.beginArray()
-        for (r, created) in answers where created { Kind.write(r, to: &w) }
+        for (r, created) in answers where created { r.write(to: &w, secondsAlways: false) }
         w.endArray()
         w.key("existing")
         w.beginArray()
-        for (r, created) in answers where !created { Kind.write(r, to: &w) }
+        for (r, created) in answers where !created { r.write(to: &w, secondsAlways: false) }
         w.endArray()
     }
 
@@ -330,9 +332,9 @@ struct BalancesAPI: Sendable {
         return jsonResponse(status, w.bytes)
     }
 
-    private func recordResponse<Kind: OperationKind>(_ record: Kind.Record, _: Kind, _ status: HTTPResponse.Status) -> Response {
+    private func recordResponse(_ record: some StoredRecord, _ status: HTTPResponse.Status) -> Response {
         var w = JSONWriter()
-        Kind.write(record, to: &w)
+        record.write(to: &w, secondsAlways: false)
         return jsonResponse(status, w.bytes)
     }
 

@@ -38,7 +38,7 @@ actor BalancesStore {
 
     /// Adds a user; `false` when the name is taken.
     func addUser(username: String, email: String, passwordHash: String) throws -> Bool {
-        if try db.scalar("SELECT id FROM users WHERE username = ?", [.text(username)]) != nil { return false }
+        if try user(named: username) != nil { return false }
         try db.query("INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?)",
                      [.text(username), .text(email), .text(passwordHash)])
         return true
@@ -99,57 +99,28 @@ actor BalancesStore {
         return db.changes > 0
     }
 
-    // MARK: Trades
+    // MARK: Trades and transactions
 
-    private static let tradeColumns = """
-        id, date_time, instrument, trade_type, traded_quantity, traded_quantity_currency, traded_price, \
-        traded_price_currency, commission, commission_currency, value_id
-        """
-
-    private static func trade(_ row: SQLiteDatabase.Row) throws -> TradeRecord {
-        guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTradeType(rawValue: row.text(3)),
-              let quantity = ExactDecimal(jsonNumber: row.text(4)), let price = ExactDecimal(jsonNumber: row.text(6))
-        else { throw SQLiteError(code: 0, message: "trade \(row.integer(0)) is stored in a form this server cannot read") }
-        return TradeRecord(
-            id: row.integer(0), dateTime: dateTime, instrument: row.text(2), tradeType: type,
-            tradedQuantity: quantity, tradedQuantityCurrency: row.text(5), tradedPrice: price,
-            tradedPriceCurrency: row.text(7), commission: row.optionalText(8).flatMap { ExactDecimal(jsonNumber: $0) },
-            commissionCurrency: row.optionalText(9), tradeValueId: row.optionalText(10))
+    /// A portfolio's records of one kind, by id.
+    func records<R: StoredRecord>(_: R.Type, portfolio: Int64) throws -> [R] {
+        try db.rows(R.selectAll, [.integer(portfolio)], R.init(row:))
     }
 
-    func trades(portfolio: Int64) throws -> [TradeRecord] {
-        try db.rows("SELECT \(Self.tradeColumns) FROM trades WHERE portfolio_id = ? ORDER BY id", [.integer(portfolio)], Self.trade)
-    }
-
-    func trade(id: Int64, portfolio: Int64) throws -> TradeRecord? {
-        try db.first("SELECT \(Self.tradeColumns) FROM trades WHERE id = ? AND portfolio_id = ?", [.integer(id), .integer(portfolio)], Self.trade)
-    }
-
-    private func trade(valueId: String, portfolio: Int64) throws -> TradeRecord? {
-        try db.first("SELECT \(Self.tradeColumns) FROM trades WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1",
-                     [.integer(portfolio), .text(valueId)], Self.trade)
+    func record<R: StoredRecord>(_: R.Type, id: Int64, portfolio: Int64) throws -> R? {
+        try db.first(R.selectById, [.integer(id), .integer(portfolio)], R.init(row:))
     }
 
     /// Stores `records` in one transaction. Each answer is the stored record and whether it was
     /// created now (`false`: the portfolio already held that value id, and nothing was stored).
     /// Without `deduplicate` (the original server's behaviour) every record is stored.
-    func addTrades(_ records: [TradeRecord], portfolio: Int64, deduplicate: Bool) throws -> [(TradeRecord, created: Bool)] {
+    func add<R: StoredRecord>(_ records: [R], portfolio: Int64, deduplicate: Bool) throws -> [(R, created: Bool)] {
         try db.transaction {
             try records.map { record in
-                if deduplicate, let valueId = record.tradeValueId, let existing = try trade(valueId: valueId, portfolio: portfolio) {
+                if deduplicate, let valueId = record.valueId,
+                   let existing = try db.first(R.selectByValueId, [.integer(portfolio), .text(valueId)], R.init(row:)) {
                     return (existing, false)
                 }
-                try db.query("""
-                    INSERT INTO trades (portfolio_id, date_time, instrument, trade_type, traded_quantity, \
-                    traded_quantity_currency, traded_price, traded_price_currency, commission, commission_currency, value_id) \
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [
-                        .integer(portfolio), .text(record.dateTime.textWithSeconds), .text(record.instrument),
-                        .text(record.tradeType.rawValue), .text(record.tradedQuantity.description),
-                        .text(record.tradedQuantityCurrency), .text(record.tradedPrice.description),
-                        .text(record.tradedPriceCurrency), record.commission.map { .text($0.description) } ?? .null,
-                        record.commissionCurrency.map { .text($0) } ?? .null, record.tradeValueId.map { .text($0) } ?? .null,
-                    ])
+                try db.query(R.insert, [.integer(portfolio)] + record.bindings)
                 var stored = record
                 stored.id = db.lastInsertedRowId
                 return (stored, true)
@@ -157,65 +128,9 @@ actor BalancesStore {
         }
     }
 
-    func deleteTrade(id: Int64, portfolio: Int64) throws -> Bool {
-        try db.query("DELETE FROM trades WHERE id = ? AND portfolio_id = ?", [.integer(id), .integer(portfolio)])
-        return db.changes > 0
-    }
-
-    // MARK: Transactions
-
-    private static let transactionColumns = "id, date_time, transaction_type, currency, amount, commission, transaction_status, value_id"
-
-    private static func transaction(_ row: SQLiteDatabase.Row) throws -> TransactionRecord {
-        guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTransactionType(rawValue: row.text(2)),
-              let amount = ExactDecimal(jsonNumber: row.text(4))
-        else { throw SQLiteError(code: 0, message: "transaction \(row.integer(0)) is stored in a form this server cannot read") }
-        var record = TransactionRecord(
-            id: row.integer(0), dateTime: dateTime, transactionType: type, currency: row.text(3), amount: amount,
-            commission: row.optionalText(5).flatMap { ExactDecimal(jsonNumber: $0) }, transactionValueId: row.optionalText(7))
-        record.transactionStatus = row.text(6)
-        return record
-    }
-
-    func transactions(portfolio: Int64) throws -> [TransactionRecord] {
-        try db.rows("SELECT \(Self.transactionColumns) FROM transactions WHERE portfolio_id = ? ORDER BY id", [.integer(portfolio)], Self.transaction)
-    }
-
-    func transaction(id: Int64, portfolio: Int64) throws -> TransactionRecord? {
-        try db.first("SELECT \(Self.transactionColumns) FROM transactions WHERE id = ? AND portfolio_id = ?",
-                     [.integer(id), .integer(portfolio)], Self.transaction)
-    }
-
-    private func transaction(valueId: String, portfolio: Int64) throws -> TransactionRecord? {
-        try db.first("SELECT \(Self.transactionColumns) FROM transactions WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1",
-                     [.integer(portfolio), .text(valueId)], Self.transaction)
-    }
-
-    func addTransactions(_ records: [TransactionRecord], portfolio: Int64, deduplicate: Bool) throws -> [(TransactionRecord, created: Bool)] {
-        try db.transaction {
-            try records.map { record in
-                if deduplicate, let valueId = record.transactionValueId,
-                   let existing = try transaction(valueId: valueId, portfolio: portfolio) {
-                    return (existing, false)
-                }
-                try db.query("""
-                    INSERT INTO transactions (portfolio_id, date_time, transaction_type, currency, amount, commission, \
-                    transaction_status, value_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [
-                        .integer(portfolio), .text(record.dateTime.textWithSeconds), .text(record.transactionType.rawValue),
-                        .text(record.currency), .text(record.amount.description),
-                        record.commission.map { .text($0.description) } ?? .null, .text(record.transactionStatus),
-                        record.transactionValueId.map { .text($0) } ?? .null,
-                    ])
-                var stored = record
-                stored.id = db.lastInsertedRowId
-                return (stored, true)
-            }
-        }
-    }
-
-    func deleteTransaction(id: Int64, portfolio: Int64) throws -> Bool {
-        try db.query("DELETE FROM transactions WHERE id = ? AND portfolio_id = ?", [.integer(id), .integer(portfolio)])
+    /// Deletes one record; `false` when the portfolio has none of that id.
+    func delete<R: StoredRecord>(_: R.Type, id: Int64, portfolio: Int64) throws -> Bool {
+        try db.query(R.delete, [.integer(id), .integer(portfolio)])
         return db.changes > 0
     }
 }

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TradeportCore
 
 /// An SQLite failure, with SQLite's own message.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
@@ -103,11 +104,6 @@ final class SQLiteDatabase {
         return result
     }
 
-    /// The first column of the first row, as an integer.
-    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int64? {
-        try first(sql, bindings) { $0.optionalInteger(0) } ?? nil
-    }
-
     var lastInsertedRowId: Int64 { sqlite3_last_insert_rowid(handle) }
     var changes: Int { Int(sqlite3_changes(handle)) }
 
@@ -128,10 +124,6 @@ final class SQLiteDatabase {
     struct Row {
         let statement: OpaquePointer
 
-        func optionalInteger(_ column: Int32) -> Int64? {
-            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
-        }
-
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
         func optionalText(_ column: Int32) -> String? {
@@ -141,6 +133,17 @@ final class SQLiteDatabase {
         }
 
         func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+
+        /// A decimal in the canonical text the store writes (`-0.0025`), read from the column's
+        /// bytes; `nil` for NULL or any other text.
+        func optionalDecimal(_ column: Int32) -> ExactDecimal? {
+            guard sqlite3_column_type(statement, column) != SQLITE_NULL, let p = sqlite3_column_text(statement, column) else { return nil }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard case .success(let value) = ExactDecimal.parse(UnsafeRawBufferPointer(start: p, count: count), style: .canonical) else {
+                return nil
+            }
+            return value
+        }
     }
 }
 

@@ -32,19 +32,11 @@ struct UploadedExport {
             problems.append("row \(r.source.row): " + r.errors.map(\.message).joined(separator: "; "))
         }
         for portfolio in document.portfolios {
-            for t in portfolio.trades {
-                switch BalancesMapping.record(t) {
-                case .success(let record): trades.append(record)
-                case .failure(let refusal): problems.append("row \(refusal.source.row): \(refusal.reason)")
-                }
-            }
-            for t in portfolio.transactions {
-                switch BalancesMapping.record(t) {
-                case .success(let record)?: transactions.append(record)
-                case .failure(let refusal)?: problems.append("row \(refusal.source.row): \(refusal.reason)")
-                case nil: break  // skipped by the conversion already (not complete)
-                }
-            }
+            // Transactions not complete were skipped by the conversion already.
+            let records = BalancesMapping.records(of: portfolio)
+            trades += records.trades
+            transactions += records.transactions
+            problems += records.refusals.map { "row \($0.source.row): \($0.reason)" }
         }
     }
 }

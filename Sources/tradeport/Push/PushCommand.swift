@@ -42,17 +42,7 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A JSON manifest naming, per portfolio, its inputs (see the README).", valueName: "FILE"))
     var manifest: String?
 
-    @Option(help: ArgumentHelp("Read every FILE as this format (see 'tradeport formats').", valueName: "ID"))
-    var format: String?
-
-    @Option(help: ArgumentHelp("Put every operation of the FILEs in the server portfolio NAME.", valueName: "NAME"))
-    var portfolio = "main"
-
-    @Flag(help: "One portfolio per sub-account of the source, named after it.")
-    var splitAccounts = false
-
-    @Option(help: ArgumentHelp("The zone of the sources' local times (an IANA name like Europe/Moscow).", valueName: "TZ"))
-    var timezone: String?
+    @OptionGroup var source: SourceOptions
 
     @Option(help: ArgumentHelp("The server with its context path (default: TRADEPORT_SERVER).", valueName: "URL"))
     var server: String?
@@ -87,7 +77,6 @@ struct PushCommand: AsyncParsableCommand {
         if manifest == nil && files.isEmpty { throw ValidationError("give FILEs to push or a --manifest") }
         if manifest != nil && !files.isEmpty { throw ValidationError("give either FILEs or a --manifest, not both") }
         if files.contains("-") { throw ValidationError("push reads files, not standard input") }
-        if portfolio.isEmpty { throw ValidationError("--portfolio needs a name") }
         if concurrency < 1 || concurrency > 64 { throw ValidationError("--concurrency must be 1 to 64") }
         if batchSize < 1 || batchSize > 10_000 { throw ValidationError("--batch-size must be 1 to 10000") }
         if attempts < 1 { throw ValidationError("--attempts must be at least 1") }
@@ -99,8 +88,8 @@ struct PushCommand: AsyncParsableCommand {
         if let manifest {
             plan = try PushPlan.fromManifest(try PushManifest.read(manifest), registry: try formats.catalog().registry)
         } else {
-            plan = try PushPlan.fromFiles(files, format: format, portfolio: portfolio, splitAccounts: splitAccounts, timezone: timezone,
-                                          registry: try formats.catalog().registry)
+            plan = try PushPlan.fromFiles(files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
+                                          timezone: source.timezone, registry: try formats.catalog().registry)
         }
         if !quiet {
             for report in plan.reports { printStandardError(conversionSummary(report)) }
@@ -144,15 +133,9 @@ struct PushCommand: AsyncParsableCommand {
     /// Runs `body` with `client` and shuts the client down after; a server's refusal becomes exit 3.
     private static func using<T>(_ client: BalancesClient, _ body: () async throws -> T) async throws -> T {
         do {
-            let result = try await body()
-            await client.shutdown()
-            return result
+            return try await client.shutdownAfter { _ in try await body() }
         } catch let failure as ServerFailure {
-            await client.shutdown()
             throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure)
-        } catch {
-            await client.shutdown()
-            throw error
         }
     }
 
@@ -206,10 +189,8 @@ struct PushCommand: AsyncParsableCommand {
             var exists = false
             if let reader, let p = try await reader.portfolio(named: load.name) {
                 exists = true
-                let heldTrades = Set(try await reader.valueIds(TradeRecord.self, portfolio: p.id).compactMap { $0 })
-                let heldTransactions = Set(try await reader.valueIds(TransactionRecord.self, portfolio: p.id).compactMap { $0 })
-                trades.removeAll { $0.valueId.map(heldTrades.contains) ?? false }
-                transactions.removeAll { $0.valueId.map(heldTransactions.contains) ?? false }
+                trades = MissingRecords(trades, held: try await reader.valueIds(TradeRecord.self, portfolio: p.id)).missing
+                transactions = MissingRecords(transactions, held: try await reader.valueIds(TransactionRecord.self, portfolio: p.id)).missing
             }
             for r in trades { out.line(portfolio: load.name, resource: "trades", record: r) }
             for r in transactions { out.line(portfolio: load.name, resource: "transactions", record: r) }
@@ -263,9 +244,7 @@ private struct FileHandleOutput {
         w.key("portfolio"); w.string(portfolio)
         w.key("resource"); w.string(resource)
         w.key("record")
-        var r = JSONWriter()
-        record.write(to: &r, secondsAlways: true)
-        w.raw(r.bytes)
+        record.write(to: &w, secondsAlways: true)
         w.endObject()
         buffer += w.bytes
         buffer.append(0x0A)

@@ -27,7 +27,7 @@ struct PushManifest: Decodable {
         var timezone: String?
     }
 
-    struct Input: Decodable {
+    struct Input: Decodable, Hashable {
         var path: String
         /// A format id (`tradeport formats`); detected when absent.
         var format: String?

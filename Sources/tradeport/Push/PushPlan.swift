@@ -30,14 +30,14 @@ struct PushPlan {
     static func fromManifest(_ manifest: PushManifest, registry: FormatRegistry = .builtIn) throws -> PushPlan {
         var plan = PushPlan()
         struct Key: Hashable {
-            var inputs: [String]
+            var inputs: [PushManifest.Input]
             var timezone: String?
             var split: Bool
         }
         var converted: [Key: CanonicalDocument] = [:]
         var claimed: [Key: Set<String>] = [:]
         for entry in manifest.portfolios {
-            let key = Key(inputs: entry.inputs.map { "\($0.format ?? "")\u{0}\($0.path)" }, timezone: entry.timezone, split: entry.account != nil)
+            let key = Key(inputs: entry.inputs, timezone: entry.timezone, split: entry.account != nil)
             let document: CanonicalDocument
             if let done = converted[key] {
                 document = done
@@ -58,7 +58,7 @@ struct PushPlan {
             plan.loads.append(load(portfolio))
         }
         for (key, accounts) in claimed {
-            let inputs = key.inputs.map { $0.split(separator: "\u{0}").last.map(String.init) ?? "" }.joined(separator: ", ")
+            let inputs = key.inputs.map(\.path).joined(separator: ", ")
             for p in converted[key]?.portfolios ?? [] where !accounts.contains(p.name) {
                 plan.notLoaded.append("not pushed: sub-account '\(p.name)' of \(inputs) (\(SummaryText.plural(p.trades.count, "trade")), \(SummaryText.plural(p.transactions.count, "transaction"))) is in no portfolio of the manifest")
             }
@@ -123,21 +123,10 @@ struct PushPlan {
 
     /// A portfolio's operations as the server's records; what cannot be mapped is refused.
     static func load(_ portfolio: Portfolio) -> PortfolioLoad {
-        var load = PortfolioLoad(name: portfolio.name)
-        load.trades.reserveCapacity(portfolio.trades.count)
-        for t in portfolio.trades {
-            switch BalancesMapping.record(t) {
-            case .success(let r): load.trades.append(r)
-            case .failure(let refusal): load.refused.append(refusal.description)
-            }
-        }
-        for t in portfolio.transactions {
-            switch BalancesMapping.record(t) {
-            case .success(let r)?: load.transactions.append(r)
-            case .failure(let refusal)?: load.refused.append(refusal.description)
-            case nil: load.incomplete += 1
-            }
-        }
+        let records = BalancesMapping.records(of: portfolio)
+        var load = PortfolioLoad(name: portfolio.name, trades: records.trades, transactions: records.transactions,
+                                 refused: records.refusals.map(\.description))
+        load.incomplete = records.incomplete
         return load
     }
 }

@@ -1,0 +1,28 @@
+import TradeportBalances
+
+/// What a server portfolio lacks of `records`, by value id: what push sends, and what a dry run
+/// prints.
+public struct MissingRecords<R: OperationRecord>: Sendable {
+    /// The records whose value id the portfolio does not hold (and those without a value id).
+    public var missing: [R] = []
+    /// The records it already holds.
+    public var present = 0
+    /// Of those, the ones it holds more than once.
+    public var heldTwice = 0
+
+    /// `held`: the value ids the portfolio holds, one per stored record (as
+    /// `BalancesClient.valueIds` answers them).
+    public init(_ records: [R], held: [String?]) {
+        var ids: [String: Int] = [:]
+        ids.reserveCapacity(held.count)
+        for v in held { if let v { ids[v, default: 0] += 1 } }
+        for r in records {
+            guard let v = r.valueId, let n = ids[v] else {
+                missing.append(r)
+                continue
+            }
+            present += 1
+            if n > 1 { heldTwice += 1 }
+        }
+    }
+}

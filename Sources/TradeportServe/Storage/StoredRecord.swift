@@ -1,0 +1,99 @@
+import TradeportBalances
+import TradeportCore
+
+/// A trade or a transaction as the store keeps it: its table's statements (constants, prepared
+/// once and found again by their text), its values for an insert, and how a row reads back. The
+/// store and the routes handle both kinds through this.
+protocol StoredRecord: OperationRecord {
+    /// `trade` or `transaction`, for messages.
+    static var noun: String { get }
+    /// A portfolio's records by id; binds the portfolio.
+    static var selectAll: String { get }
+    /// One record; binds its id and the portfolio.
+    static var selectById: String { get }
+    /// The first record with a value id; binds the portfolio and the value id.
+    static var selectByValueId: String { get }
+    /// Binds the portfolio, then `bindings`.
+    static var insert: String { get }
+    /// Binds the id and the portfolio.
+    static var delete: String { get }
+    /// The values `insert` takes after the portfolio.
+    var bindings: [SQLValue] { get }
+    /// A row of one of the `select` statements.
+    init(row: SQLiteDatabase.Row) throws
+    /// The records of this kind an uploaded export holds.
+    static func records(of export: UploadedExport) -> [Self]
+}
+
+extension TradeRecord: StoredRecord {
+    static var noun: String { "trade" }
+
+    private static let columns = """
+        id, date_time, instrument, trade_type, traded_quantity, traded_quantity_currency, traded_price, \
+        traded_price_currency, commission, commission_currency, value_id
+        """
+    static let selectAll = "SELECT \(columns) FROM trades WHERE portfolio_id = ? ORDER BY id"
+    static let selectById = "SELECT \(columns) FROM trades WHERE id = ? AND portfolio_id = ?"
+    static let selectByValueId = "SELECT \(columns) FROM trades WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1"
+    static let insert = """
+        INSERT INTO trades (portfolio_id, date_time, instrument, trade_type, traded_quantity, \
+        traded_quantity_currency, traded_price, traded_price_currency, commission, commission_currency, value_id) \
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let delete = "DELETE FROM trades WHERE id = ? AND portfolio_id = ?"
+
+    var bindings: [SQLValue] {
+        [
+            .text(dateTime.textWithSeconds), .text(instrument), .text(tradeType.rawValue), .text(tradedQuantity.description),
+            .text(tradedQuantityCurrency), .text(tradedPrice.description), .text(tradedPriceCurrency),
+            commission.map { .text($0.description) } ?? .null, commissionCurrency.map { .text($0) } ?? .null,
+            tradeValueId.map { .text($0) } ?? .null,
+        ]
+    }
+
+    init(row: SQLiteDatabase.Row) throws {
+        guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTradeType(rawValue: row.text(3)),
+              let quantity = row.optionalDecimal(4), let price = row.optionalDecimal(6)
+        else { throw SQLiteError(code: 0, message: "trade \(row.integer(0)) is stored in a form this server cannot read") }
+        self.init(
+            id: row.integer(0), dateTime: dateTime, instrument: row.text(2), tradeType: type,
+            tradedQuantity: quantity, tradedQuantityCurrency: row.text(5), tradedPrice: price,
+            tradedPriceCurrency: row.text(7), commission: row.optionalDecimal(8),
+            commissionCurrency: row.optionalText(9), tradeValueId: row.optionalText(10))
+    }
+
+    static func records(of export: UploadedExport) -> [TradeRecord] { export.trades }
+}
+
+extension TransactionRecord: StoredRecord {
+    static var noun: String { "transaction" }
+
+    private static let columns = "id, date_time, transaction_type, currency, amount, commission, transaction_status, value_id"
+    static let selectAll = "SELECT \(columns) FROM transactions WHERE portfolio_id = ? ORDER BY id"
+    static let selectById = "SELECT \(columns) FROM transactions WHERE id = ? AND portfolio_id = ?"
+    static let selectByValueId = "SELECT \(columns) FROM transactions WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1"
+    static let insert = """
+        INSERT INTO transactions (portfolio_id, date_time, transaction_type, currency, amount, commission, \
+        transaction_status, value_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let delete = "DELETE FROM transactions WHERE id = ? AND portfolio_id = ?"
+
+    var bindings: [SQLValue] {
+        [
+            .text(dateTime.textWithSeconds), .text(transactionType.rawValue), .text(currency), .text(amount.description),
+            commission.map { .text($0.description) } ?? .null, .text(transactionStatus), transactionValueId.map { .text($0) } ?? .null,
+        ]
+    }
+
+    init(row: SQLiteDatabase.Row) throws {
+        guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTransactionType(rawValue: row.text(2)),
+              let amount = row.optionalDecimal(4)
+        else { throw SQLiteError(code: 0, message: "transaction \(row.integer(0)) is stored in a form this server cannot read") }
+        self.init(
+            id: row.integer(0), dateTime: dateTime, transactionType: type, currency: row.text(3), amount: amount,
+            commission: row.optionalDecimal(5), transactionValueId: row.optionalText(7))
+        transactionStatus = row.text(6)
+    }
+
+    static func records(of export: UploadedExport) -> [TransactionRecord] { export.transactions }
+}
