@@ -1,5 +1,6 @@
 import CXLSXSupport
 import Foundation
+import TradeportPrimitives
 
 /// An XLSX workbook opened for reading: its sheets (found through `workbook.xml` and its
 /// relationships), its date system, and each sheet's rows streamed one at a time.
@@ -107,7 +108,7 @@ public final class XLSXWorkbook {
         let strings = try sharedStrings()
         let dateStyles = try self.dateStyles()
         // Inflating and parsing run on a thread of their own; rows come back here in batches.
-        let channel = Handoff<RowBatch>(capacity: 4)
+        let channel = Handoff<RowBatch, any Error>(capacity: 4)
         let producer = SheetProducer(package: package, sheet: sheet, strings: strings, dateStyles: dateStyles, channel: channel)
         let thread = Thread { producer.run() }
         thread.stackSize = 8 << 20
@@ -153,9 +154,9 @@ public final class XLSXWorkbook {
         let sheet: Sheet
         let strings: SharedStrings?
         let dateStyles: [Bool]
-        let channel: Handoff<RowBatch>
+        let channel: Handoff<RowBatch, any Error>
 
-        init(package: XLSXPackage, sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool], channel: Handoff<RowBatch>) {
+        init(package: XLSXPackage, sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool], channel: Handoff<RowBatch, any Error>) {
             self.package = package
             self.sheet = sheet
             self.strings = strings
@@ -165,7 +166,7 @@ public final class XLSXWorkbook {
 
         func run() {
             // Inflating runs on one more thread, a few chunks ahead of the parser.
-            let chunks = Handoff<[UInt8]>(capacity: 8)
+            let chunks = Handoff<[UInt8], any Error>(capacity: 8)
             let inflater = Inflater(package: package, part: sheet.part, chunks: chunks)
             let thread = Thread { inflater.run() }
             thread.stackSize = 1 << 20
@@ -207,7 +208,7 @@ public final class XLSXWorkbook {
 
         /// Ends the hand-over only once the inflating thread has stopped, so that when `readRows`
         /// returns no thread is still reading the archive.
-        private func finish(_ error: Error?, _ chunks: Handoff<[UInt8]>) {
+        private func finish(_ error: Error?, _ chunks: Handoff<[UInt8], any Error>) {
             chunks.cancel()
             chunks.waitUntilFinished()
             channel.finish(error)
@@ -218,9 +219,9 @@ public final class XLSXWorkbook {
     private final class Inflater: @unchecked Sendable {
         let package: XLSXPackage
         let part: String
-        let chunks: Handoff<[UInt8]>
+        let chunks: Handoff<[UInt8], any Error>
 
-        init(package: XLSXPackage, part: String, chunks: Handoff<[UInt8]>) {
+        init(package: XLSXPackage, part: String, chunks: Handoff<[UInt8], any Error>) {
             self.package = package
             self.part = part
             self.chunks = chunks
