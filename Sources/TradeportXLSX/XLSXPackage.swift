@@ -65,6 +65,12 @@ final class XLSXPackage {
     /// Inflates entry `name` in chunks, handing each to `body`; throws when the entry is missing,
     /// damaged or over the limits. `body` may throw to stop early (then the CRC is not checked).
     func stream(_ name: String, limit: Int? = nil, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try streamChunks(name, limit: limit) { try $0.withUnsafeBytes(body) }
+    }
+
+    /// `stream`, each chunk handed over as the buffer it was inflated into (at most `chunkSize`
+    /// bytes), to keep without copying.
+    func streamChunks(_ name: String, limit: Int? = nil, _ body: (Data) throws -> Void) throws {
         guard let entry = entries[Self.normalize(name)] else {
             throw XLSXError(.notAWorkbook, "the archive has no part \(name)")
         }
@@ -93,10 +99,10 @@ final class XLSXPackage {
                 if inflated > limits.ratioGrace && inflated / compressed > limits.maxRatio {
                     throw XLSXError(.unsafe, "inflates more than \(limits.maxRatio) times its compressed size (a ZIP bomb?)", part: part)
                 }
-                try data.withUnsafeBytes { raw in
+                data.withUnsafeBytes { raw in
                     crc = cx_crc32(crc, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
-                    do { try body(raw) } catch { bodyError = error; throw error }
                 }
+                do { try body(data) } catch { bodyError = error; throw error }
             }
         } catch {
             if let bodyError { throw bodyError }
