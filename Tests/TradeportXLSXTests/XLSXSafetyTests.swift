@@ -22,6 +22,28 @@ struct XLSXSafetyTests {
         #expect(xlsxError { _ = try readAll(undeclared) } != nil)
     }
 
+    @Test("the shared strings refuse a DTD and an undeclared entity as a sheet does; other errors are malformed XML")
+    func sharedStringsRefusals() throws {
+        func workbook(sharedStrings xml: String) throws -> String {
+            var book = TestWorkbook.make(sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="s"><v>0</v></c></row>"#)],
+                                         sharedStrings: ["x"])
+            book.parts = book.parts.map { $0.path == "xl/sharedStrings.xml" ? ($0.path, Data(xml.utf8)) : $0 }
+            return try book.writeTemporary()
+        }
+        let main = TestWorkbook.mainNamespace
+        let dtd = xlsxError { _ = try readAll(try workbook(sharedStrings: """
+            <?xml version="1.0"?><!DOCTYPE sst [<!ENTITY e "x">]><sst xmlns="\(main)"><si><t>&e;</t></si></sst>
+            """)) }
+        #expect(dtd?.kind == .unsafe)
+        #expect(dtd?.message.contains("DTD") == true)
+        #expect(dtd?.part == "xl/sharedStrings.xml")
+        let entity = xlsxError { _ = try readAll(try workbook(sharedStrings: "<sst xmlns=\"\(main)\"><si><t>&nbsp;</t></si></sst>")) }
+        #expect(entity?.kind == .unsafe)
+        let malformed = xlsxError { _ = try readAll(try workbook(sharedStrings: "<sst xmlns=\"\(main)\"><si><t>a &amp b</t></si></sst>")) }
+        #expect(malformed?.kind == .malformed)
+        #expect(malformed?.message.hasPrefix("not well-formed XML") == true)
+    }
+
     @Test("a ZIP bomb is refused from its declared ratio, before inflating")
     func bombByDeclaredRatio() throws {
         let path = try HostileWorkbooks.bomb(megabytes: 64).writeTemporary()
