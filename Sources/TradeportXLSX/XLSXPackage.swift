@@ -5,7 +5,6 @@ import ZIPFoundation
 /// The ZIP container of a workbook: entries by name, each inflated in chunks within the limits,
 /// its CRC checked with zlib's (ZIPFoundation's own CRC is a slow Swift loop on Linux).
 final class XLSXPackage {
-    let path: String
     private let archive: Archive
     let limits: XLSXLimits
     private var totalInflated = 0
@@ -14,7 +13,6 @@ final class XLSXPackage {
     static let chunkSize = 256 * 1024
 
     init(path: String, limits: XLSXLimits) throws {
-        self.path = path
         self.limits = limits
         try Self.checkSignature(path)
         do {

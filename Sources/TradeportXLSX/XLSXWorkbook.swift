@@ -33,8 +33,6 @@ public final class XLSXWorkbook {
     public let dateSystem: DateSystem
 
     private let package: XLSXPackage
-    private let workbookPart: String
-    private let relationships: [String: String]
     private var loadedStrings: SharedStrings??
     private var loadedDateStyles: [Bool]?
 
@@ -51,7 +49,6 @@ public final class XLSXWorkbook {
         guard package.has(workbookPart) else {
             throw XLSXError(.notAWorkbook, "a ZIP archive without a workbook part (\(workbookPart)); not an XLSX workbook")
         }
-        self.workbookPart = workbookPart
         let workbook = try Self.parse(package, workbookPart, WorkbookHandler(part: workbookPart))
         dateSystem = workbook.uses1904 ? .from1904 : .from1900
 
@@ -66,7 +63,6 @@ public final class XLSXWorkbook {
             }
             rels = handler
         }
-        self.relationships = relationships
         var sheets: [Sheet] = []
         for (i, entry) in workbook.sheets.enumerated() {
             guard let part = relationships[entry.relationshipId] else {

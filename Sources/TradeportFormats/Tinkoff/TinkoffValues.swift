@@ -114,7 +114,7 @@ struct TinkoffValues {
             let b = cell.bytes
             if b.count == 10 || (b.count == 21 && b[10] == UInt8(ascii: "/")) {
                 let s = b.count - 10
-                if let day = Self.digits(b, s, 2), let month = Self.digits(b, s + 3, 2), let year = Self.digits(b, s + 6, 4),
+                if let day = DecimalDigits.value(b, s, 2), let month = DecimalDigits.value(b, s + 3, 2), let year = DecimalDigits.value(b, s + 6, 4),
                    b[s + 2] == UInt8(ascii: "."), b[s + 5] == UInt8(ascii: "."),
                    let date = CalendarDate(year: year, month: month, day: day) {
                     return date
@@ -138,10 +138,10 @@ struct TinkoffValues {
         case .string:
             let b = cell.bytes
             let hourDigits = b.count == 8 || b.count == 5 ? 2 : (b.count == 7 || b.count == 4 ? 1 : 0)
-            if hourDigits > 0, let h = Self.digits(b, 0, hourDigits), b[hourDigits] == UInt8(ascii: ":"),
-               let m = Self.digits(b, hourDigits + 1, 2), h < 24, m < 60 {
+            if hourDigits > 0, let h = DecimalDigits.value(b, 0, hourDigits), b[hourDigits] == UInt8(ascii: ":"),
+               let m = DecimalDigits.value(b, hourDigits + 1, 2), h < 24, m < 60 {
                 if b.count == hourDigits + 3 { return (h, m, 0) }
-                if b[hourDigits + 3] == UInt8(ascii: ":"), let s = Self.digits(b, hourDigits + 4, 2), s < 60 { return (h, m, s) }
+                if b[hourDigits + 3] == UInt8(ascii: ":"), let s = DecimalDigits.value(b, hourDigits + 4, 2), s < 60 { return (h, m, s) }
             }
         default:
             break
@@ -162,9 +162,5 @@ struct TinkoffValues {
             return nil
         }
         return instant
-    }
-
-    private static func digits(_ b: UnsafeRawBufferPointer, _ at: Int, _ count: Int) -> Int? {
-        DecimalDigits.value(b, at, count)
     }
 }
