@@ -32,24 +32,43 @@ final class XLSXPackage {
         guard let file = FileHandle(forReadingAtPath: path) else {
             throw XLSXError(.notAWorkbook, "cannot open the file")
         }
-        defer { try? file.close() }
         let head = [UInt8]((try? file.read(upToCount: 8)) ?? Data())
-        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return }
-        if head.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
-            // An OLE compound file: either a password-protected OOXML workbook or a BIFF .xls.
-            try? file.seek(toOffset: 0)
-            let marker = Array("EncryptedPackage".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-            var window: [UInt8] = []
-            while let chunk = try? file.read(upToCount: 1 << 20), !chunk.isEmpty {
-                window = Array(window.suffix(marker.count)) + chunk
-                if window.firstRange(of: marker) != nil {
-                    throw XLSXError(.encrypted, "the workbook is encrypted (password-protected); save it without a password as .xlsx")
-                }
+        try? file.close()
+        if let problem = signatureProblem(head: head, path: path) { throw problem }
+    }
+
+    /// Why a file starting with `head` (8 bytes are enough) is not an XLSX workbook, or nil when it
+    /// starts as a ZIP archive. An OLE compound file is told apart as an encrypted workbook or an
+    /// old `.xls` by reading the file at `path`; without one, it is called either.
+    static func signatureProblem(head: [UInt8], path: String?) -> XLSXError? {
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return nil }
+        if head.starts(with: oleSignature) {
+            guard let path else {
+                return XLSXError(.legacyExcel, "an old binary Excel workbook (.xls) or an encrypted one, not .xlsx; save it as .xlsx (Excel Workbook), without a password")
             }
-            throw XLSXError(.legacyExcel, "an old binary Excel workbook (.xls), not .xlsx; save it as .xlsx (Excel Workbook)")
+            if holdsEncryptedPackage(path) {
+                return XLSXError(.encrypted, "the workbook is encrypted (password-protected); save it without a password as .xlsx")
+            }
+            return XLSXError(.legacyExcel, "an old binary Excel workbook (.xls), not .xlsx; save it as .xlsx (Excel Workbook)")
         }
-        if head.isEmpty { throw XLSXError(.notAWorkbook, "the file is empty, not an XLSX workbook") }
-        throw XLSXError(.notAWorkbook, "not an XLSX workbook (an XLSX file is a ZIP archive; this one starts with \(head.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")))")
+        if head.isEmpty { return XLSXError(.notAWorkbook, "the file is empty, not an XLSX workbook") }
+        return XLSXError(.notAWorkbook, "not an XLSX workbook (an XLSX file is a ZIP archive; this one starts with \(head.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")))")
+    }
+
+    private static let oleSignature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
+
+    /// Whether the OLE compound file at `path` holds an `EncryptedPackage` stream: a
+    /// password-protected OOXML workbook rather than a BIFF `.xls`.
+    private static func holdsEncryptedPackage(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        let marker = Array("EncryptedPackage".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        var window: [UInt8] = []
+        while let chunk = try? file.read(upToCount: 1 << 20), !chunk.isEmpty {
+            window = Array(window.suffix(marker.count)) + chunk
+            if window.firstRange(of: marker) != nil { return true }
+        }
+        return false
     }
 
     private static func normalize(_ name: String) -> String {

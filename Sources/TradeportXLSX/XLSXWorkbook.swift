@@ -78,6 +78,14 @@ public final class XLSXWorkbook {
     private let sharedStringsPart: String?
     private let stylesPart: String?
 
+    /// Why a file whose first bytes are `head` (8 are enough) cannot be an XLSX workbook, or nil
+    /// when it starts as one (a ZIP archive; opening it tells the rest). An OLE compound file is an
+    /// encrypted workbook (`.encrypted`) or an old `.xls` (`.legacyExcel`): told apart by reading
+    /// the file at `path` (which can take a while for a big one), and called either without it.
+    public static func signatureProblem(head: [UInt8], path: String?) -> XLSXError? {
+        XLSXPackage.signatureProblem(head: head, path: path)
+    }
+
     /// The sheet named `name` (exactly, else ignoring case).
     public func sheet(named name: String) throws -> Sheet {
         if let sheet = sheets.first(where: { $0.name == name }) ?? sheets.first(where: { $0.name.lowercased() == name.lowercased() }) {

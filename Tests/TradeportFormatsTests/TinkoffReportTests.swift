@@ -204,6 +204,9 @@ struct TinkoffReportTests {
         #expect(stdinReason.contains("--format"))
         let csv = try TestKit.writeTemporaryFile("a;b\n", name: "x.csv")
         #expect(try probe(csv) == .noMatch("not an XLSX workbook (no ZIP signature)"))
+        let encrypted = try TestKit.writeTemporaryFile(HostileWorkbooks.compoundFile(encrypted: true), name: "secret.xlsx")
+        guard case .noMatch(let encryptedReason) = try probe(encrypted) else { Issue.record("claimed an encrypted workbook"); return }
+        #expect(encryptedReason.contains("encrypted"))
         #expect(FormatRegistry.builtIn.adapter(id: "tinkoff-report") != nil)
     }
 }

@@ -112,6 +112,18 @@ struct XLSXSafetyTests {
         let e5 = xlsxError { _ = try XLSXWorkbook(path: encrypted) }
         #expect(e5?.kind == .encrypted)
         #expect(e5?.message.contains("password") == true)
+
+        // The same answers from the first bytes alone, without opening the file as a workbook.
+        func problem(_ path: String, withPath: Bool = true) throws -> XLSXError? {
+            let head = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8))
+            return XLSXWorkbook.signatureProblem(head: head, path: withPath ? path : nil)
+        }
+        #expect(try problem(try document.writeTemporary(name: "any.zip")) == nil)
+        #expect(try problem(text) == e1)
+        #expect(try problem(legacy)?.kind == .legacyExcel)
+        #expect(try problem(encrypted) == e5)
+        #expect(try problem(encrypted, withPath: false)?.kind == .legacyExcel)
+        #expect(XLSXWorkbook.signatureProblem(head: [], path: nil)?.message.contains("empty") == true)
     }
 }
 

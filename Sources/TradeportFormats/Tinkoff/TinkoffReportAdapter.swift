@@ -24,11 +24,9 @@ public struct TinkoffReportAdapter: FormatAdapter {
     public init() {}
 
     public func detect(_ probe: FormatProbe) -> Detection {
-        guard probe.head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
-            // An OLE container is an encrypted workbook or an old .xls: say which.
-            if probe.head.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]), let path = probe.filePath {
-                do { _ = try XLSXWorkbook(path: path) } catch { return .noMatch("\(error)") }
-            }
+        if let problem = XLSXWorkbook.signatureProblem(head: probe.head, path: probe.filePath) {
+            // An encrypted workbook or an old .xls: say which.
+            if problem.kind == .encrypted || problem.kind == .legacyExcel { return .noMatch(problem.description) }
             return .noMatch("not an XLSX workbook (no ZIP signature)")
         }
         guard let path = probe.filePath else {
