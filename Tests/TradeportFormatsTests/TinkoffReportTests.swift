@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TradeportCore
-import TradeportFormats
+@testable import TradeportFormats
 import TradeportTestKit
+import TradeportXLSX
 
 /// A small Tinkoff-style report built cell by cell: the real layout's structure (title block,
 /// numbered sections, header rows whose columns shift from page to page, `N из` footers).
@@ -208,6 +209,33 @@ struct TinkoffReportTests {
         guard case .noMatch(let encryptedReason) = try probe(encrypted) else { Issue.record("claimed an encrypted workbook"); return }
         #expect(encryptedReason.contains("encrypted"))
         #expect(FormatRegistry.builtIn.adapter(id: "tinkoff-report") != nil)
+    }
+}
+
+@Suite("Workbooks kept from detection for the read")
+struct OpenWorkbooksTests {
+    @Test("a workbook kept is handed to the next use of its file once; a read lets it go; a changed file is opened anew")
+    func keptOnce() throws {
+        let workbooks = OpenWorkbooks()
+        let path = try TestWorkbook.rows(TinkoffFixture.report, sheetName: "broker_rep").writeTemporary(name: "kept.xlsx")
+        let detected = try workbooks.use(path, keep: true) { $0 }
+        let read = try workbooks.use(path, keep: false) { $0 }
+        #expect(read === detected)
+        let again = try workbooks.use(path, keep: true) { $0 }
+        #expect(again !== detected)
+
+        // The same path rewritten (another size, a later time) is another file.
+        try TestWorkbook.rows(TinkoffFixture.title, sheetName: "broker_rep").write(to: path)
+        let rewritten = try workbooks.use(path, keep: false) { $0 }
+        #expect(rewritten !== again)
+        #expect(throws: XLSXError.self) { try workbooks.use(path + ".missing", keep: true) { _ in () } }
+
+        // A use that throws does not keep its workbook.
+        struct Stop: Error {}
+        let thrown = try? workbooks.use(path, keep: true) { workbook -> XLSXWorkbook in throw Stop() }
+        #expect(thrown == nil)
+        let afterThrow = try workbooks.use(path, keep: false) { $0 }
+        #expect(afterThrow !== rewritten)
     }
 }
 
