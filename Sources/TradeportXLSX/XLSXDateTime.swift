@@ -19,22 +19,9 @@ public struct XLSXDateTime: Sendable, Hashable, CustomStringConvertible {
     /// Nil for a negative serial, for 60 in the 1900 system (1900-02-29, a day that never was),
     /// and for text that is not a plain decimal. Serials below 1 are times of day on day 0.
     public init?(serial: UnsafeRawBufferPointer, system: XLSXWorkbook.DateSystem) {
-        guard let plain = XLSXNumber.plain(serial), !plain.hasPrefix("-") else { return nil }
-        let parts = plain.split(separator: ".", omittingEmptySubsequences: false)
-        guard let days = Int(parts[0]), days < 3_000_000 else { return nil }
-        var seconds = 0
-        if parts.count == 2 {
-            // Up to 12 fraction digits: exact enough for a second, and no overflow.
-            let digits = parts[1].prefix(12)
-            var fraction = 0
-            var scale = 1
-            for d in digits.utf8 {
-                fraction = fraction * 10 + Int(d - 48)
-                scale *= 10
-            }
-            seconds = (fraction * 86_400 * 2 + scale) / (scale * 2)
-        }
-        var dayNumber = days
+        guard let serial = XLSXNumber.withPlain(serial, { Self.dayAndSecond($0) }) ?? nil else { return nil }
+        var dayNumber = serial.day
+        var seconds = serial.second
         if seconds >= 86_400 {
             dayNumber += 1
             seconds -= 86_400
@@ -54,6 +41,28 @@ public struct XLSXDateTime: Sendable, Hashable, CustomStringConvertible {
         hour = seconds / 3600
         minute = seconds % 3600 / 60
         second = seconds % 60
+    }
+
+    /// The day and the second of the day (rounded, 86 400 when it rounds up to the next day) of a
+    /// serial in plain form (`44197.5`); nil when negative or past any real date.
+    private static func dayAndSecond(_ plain: UnsafeRawBufferPointer) -> (day: Int, second: Int)? {
+        guard let first = plain.first, first != UInt8(ascii: "-") else { return nil }
+        var i = 0
+        var days = 0
+        while i < plain.count && plain[i] != UInt8(ascii: ".") {
+            days = days * 10 + Int(plain[i] &- 48)
+            guard days < 3_000_000 else { return nil }
+            i += 1
+        }
+        guard i < plain.count else { return (days, 0) }
+        // Up to 12 fraction digits: exact enough for a second, and no overflow.
+        var fraction = 0
+        var scale = 1
+        for k in (i + 1)..<min(plain.count, i + 13) {
+            fraction = fraction * 10 + Int(plain[k] &- 48)
+            scale *= 10
+        }
+        return (days, (fraction * 86_400 * 2 + scale) / (scale * 2))
     }
 
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {

@@ -64,11 +64,11 @@ struct TinkoffValues {
         case .number:
             // A number cell is a binary double written out with up to 17 digits: read as the
             // 15 significant digits it holds (9379.450000000001 is 9379.45).
-            guard let number = cell.number else {
+            guard let parsed = XLSXNumber.withPlain(cell.bytes, significantDigits: 15, { ExactDecimal.parse($0, style: .canonical) }) else {
                 add(cell, column, field, "'\(cell.text)' is not a number")
                 return nil
             }
-            result = ExactDecimal.parse(number, style: .canonical)
+            result = parsed
         case .string:
             let b = cell.bytes
             let noBreak = b.contains(0xA0)
