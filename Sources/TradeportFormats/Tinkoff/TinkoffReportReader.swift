@@ -164,7 +164,7 @@ final class TinkoffReportReader {
 
     /// Whether a string cell of `row` is the header text `folded`.
     private static func has(_ row: XLSXRow, _ folded: [UInt8]) -> Bool {
-        row.cells.contains { $0.kind == .string && $0.bytes.count < 3 * folded.count && TinkoffHeader.matches($0.bytes, folded) }
+        row.cells.contains { $0.kind == .string && $0.bytes.count < 3 * folded.count && HeaderText.matches($0.bytes, folded) }
     }
 
     // MARK: - Records
@@ -306,9 +306,9 @@ final class TinkoffReportReader {
 
         let kindCell = tradeCells[TradeField.kind.rawValue]
         let side: TradeSide?
-        if let kindCell, TinkoffHeader.matches(kindCell.bytes, Self.buy) {
+        if let kindCell, HeaderText.matches(kindCell.bytes, Self.buy) {
             side = .buy
-        } else if let kindCell, TinkoffHeader.matches(kindCell.bytes, Self.sell) {
+        } else if let kindCell, HeaderText.matches(kindCell.bytes, Self.sell) {
             side = .sell
         } else {
             let kind = kindCell.map { TinkoffHeader.normalize($0.bytes) } ?? ""

@@ -1,81 +1,22 @@
 import TradeportCore
 import TradeportXLSX
 
-/// How the Tinkoff report's tables are recognized: header texts compared with whitespace and line
-/// breaks removed and case folded, each table occurrence mapped by its own header row.
+/// How the Tinkoff report's tables are recognized: header texts compared as `HeaderText` folds
+/// them (whitespace and line breaks removed, case folded), each table occurrence mapped by its own
+/// header row.
 enum TinkoffHeader {
     /// `Номер поруче\nния` → `номерпоручения`.
     static func normalize(_ text: String) -> String {
-        var t = text
-        return t.withUTF8 { String(decoding: fold(UnsafeRawBufferPointer($0)), as: UTF8.self) }
+        String(decoding: HeaderText.fold(text), as: UTF8.self)
     }
 
     static func normalize(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(decoding: fold(bytes), as: UTF8.self)
-    }
-
-    /// The bytes without whitespace (space, tab, line breaks, no-break space), ASCII and Russian
-    /// letters in lower case: what header texts are compared by, without building strings.
-    static func fold(_ b: UnsafeRawBufferPointer) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 0
-        while i < b.count {
-            let (folded, second, used) = foldAt(b, i)
-            i += used
-            if folded != 0 { out.append(folded) }
-            if second != 0 { out.append(second) }
-        }
-        return out
-    }
-
-    /// Whether `b` folds to `target` (already folded).
-    static func matches(_ b: UnsafeRawBufferPointer, _ target: [UInt8]) -> Bool {
-        guard b.count >= target.count else { return false }
-        var i = 0
-        var j = 0
-        while i < b.count {
-            let (first, second, used) = foldAt(b, i)
-            i += used
-            if first != 0 {
-                guard j < target.count, target[j] == first else { return false }
-                j += 1
-            }
-            if second != 0 {
-                guard j < target.count, target[j] == second else { return false }
-                j += 1
-            }
-        }
-        return j == target.count
-    }
-
-    /// Folds the character at `i`: up to two bytes out (0 for none) and how many bytes it used.
-    @inline(__always)
-    private static func foldAt(_ b: UnsafeRawBufferPointer, _ i: Int) -> (UInt8, UInt8, Int) {
-        let c = b[i]
-        switch c {
-        case 0x20, 0x09, 0x0A, 0x0D:
-            return (0, 0, 1)
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return (c | 0x20, 0, 1)
-        case 0xC2 where i + 1 < b.count && b[i + 1] == 0xA0:
-            return (0, 0, 2)
-        case 0xD0 where i + 1 < b.count:
-            let d = b[i + 1]
-            switch d {
-            case 0x90...0x9F: return (0xD0, d + 0x20, 2)  // А–П → а–п
-            case 0xA0...0xAF: return (0xD1, d - 0x20, 2)  // Р–Я → р–я
-            case 0x81: return (0xD1, 0x91, 2)  // Ё → ё
-            default: return (0xD0, d, 2)
-            }
-        default:
-            return (c, 0, 1)
-        }
+        String(decoding: HeaderText.fold(bytes), as: UTF8.self)
     }
 
     /// The folded texts of a row's string cells, by column.
     static func foldedTexts(_ row: XLSXRow) -> [(column: Int, text: [UInt8])] {
-        row.cells.compactMap { $0.kind == .string ? ($0.column, fold($0.bytes)) : nil }
+        row.cells.compactMap { $0.kind == .string ? ($0.column, HeaderText.fold($0.bytes)) : nil }
     }
 }
 
