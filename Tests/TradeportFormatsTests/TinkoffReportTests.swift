@@ -181,6 +181,21 @@ struct TinkoffReportTests {
         #expect(messages.contains { $0.hasPrefix("54 quantity '-1' must be greater than 0") })
     }
 
+    @Test("fees and empty required cells are rejected naming their field and the column of their header")
+    func feeAndEmptyCellErrors() throws {
+        var rows = TinkoffFixture.title
+        rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
+        rows.append(TinkoffFixture.header(TinkoffFixture.layoutA))
+        rows.append(TinkoffFixture.row(TinkoffFixture.layoutA, [nil, "1", "05.02.2021", "10:00:00", "СПБ", "X", "Покупка", "Apple", "AAPL",
+                                                               "1", "USD", "1", "1", "0", "1", "USD", "x", "USD", "1", "??", "0", "USD", "05.02.2021"]))
+        let doc = try TinkoffFixture.convert(rows)
+        let messages = doc.rejected.first?.errors.map { "\($0.column ?? 0) \($0.field ?? "") \($0.message)" } ?? []
+        #expect(messages.count == 3, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("1 externalId empty") })
+        #expect(messages.contains { $0.hasPrefix("81 fees.broker 'x' is not a number") })
+        #expect(messages.contains { $0.hasPrefix("95 fees.exchange.currency '??' is not an asset code") })
+    }
+
     @Test("times are Moscow time unless another zone is given")
     func timeZone() throws {
         let doc = try TinkoffFixture.convert(TinkoffFixture.report,

@@ -20,22 +20,40 @@ enum TinkoffHeader {
     }
 }
 
-/// A field a table has, with the header texts that name it (normalized) and whether it is required.
+/// A field a table has: the header texts that name it (normalized) and whether it is required.
 struct TableField {
-    let name: String
     let header: String
-    let aliases: [String]
     let required: Bool
     /// The header and its aliases as folded bytes, for comparing without strings.
     let folded: [[UInt8]]
 
-    init(_ name: String, _ header: String, aliases: [String] = [], required: Bool = false) {
-        self.name = name
+    init(_ header: String, aliases: [String] = [], required: Bool = false) {
         self.header = header
-        self.aliases = aliases
         self.required = required
         folded = ([header] + aliases).map { Array($0.utf8) }
     }
+}
+
+/// One row of a table, its cells by field: what the values are read from.
+struct TableRow<Field: CaseIterable & RawRepresentable<Int>> {
+    private var cells = [XLSXCell?](repeating: nil, count: Field.allCases.count)
+    private var columns: [Int?] = []
+
+    /// Takes the cells of `row`, by the fields `map` gives their columns.
+    mutating func read(_ row: XLSXRow, _ map: TableMap) {
+        map.cells(of: row, into: &cells)
+        columns = map.columns
+    }
+
+    subscript(field: Field) -> TableCell { TableCell(cell: cells[field.rawValue], column: columns[field.rawValue]) }
+}
+
+/// A field's cell in a row, if the row has one, and the field's column in the row's table: where
+/// an error about the value is (the cell's own column when there is a cell).
+struct TableCell {
+    let cell: XLSXCell?
+    /// 0-based; nil when the table has no such column.
+    let column: Int?
 }
 
 /// Which column holds which field, for one occurrence of a table's header row.
@@ -84,29 +102,29 @@ enum TradeField: Int, CaseIterable {
          clearingFee, clearingFeeCurrency, stampDuty, settlementDate
 
     static let table: [TableField] = [
-        TableField("externalId", "номерсделки", required: true),
-        TableField("orderId", "номерпоручения"),
-        TableField("date", "датазаключения", required: true),
-        TableField("time", "время", required: true),
-        TableField("venue", "торговаяплощадка"),
-        TableField("side", "видсделки", required: true),
-        TableField("name", "сокращенноенаименованиеактива"),
-        TableField("base", "кодактива", required: true),
-        TableField("price", "ценазаединицу", required: true),
-        TableField("quote", "валютацены", required: true),
-        TableField("quantity", "количество", required: true),
-        TableField("amountWithoutInterest", "сумма(безнкд)"),
-        TableField("accruedInterest", "нкд"),
-        TableField("amount", "суммасделки"),
-        TableField("settlementCurrency", "валютарасчетов"),
-        TableField("fees.broker", "комиссияброкера"),
-        TableField("fees.broker.currency", "валютакомиссии", aliases: ["валютакомиссииброкера"]),
-        TableField("fees.exchange", "комиссиябиржи"),
-        TableField("fees.exchange.currency", "валютакомиссиибиржи"),
-        TableField("fees.clearing", "комиссияклир.центра", aliases: ["комиссияклиринговогоцентра"]),
-        TableField("fees.clearing.currency", "валютакомиссииклир.центра", aliases: ["валютакомиссииклиринговогоцентра"]),
-        TableField("fees.other", "гербовыйсбор"),
-        TableField("settlementDate", "датарасчетов"),
+        TableField("номерсделки", required: true),
+        TableField("номерпоручения"),
+        TableField("датазаключения", required: true),
+        TableField("время", required: true),
+        TableField("торговаяплощадка"),
+        TableField("видсделки", required: true),
+        TableField("сокращенноенаименованиеактива"),
+        TableField("кодактива", required: true),
+        TableField("ценазаединицу", required: true),
+        TableField("валютацены", required: true),
+        TableField("количество", required: true),
+        TableField("сумма(безнкд)"),
+        TableField("нкд"),
+        TableField("суммасделки"),
+        TableField("валютарасчетов"),
+        TableField("комиссияброкера"),
+        TableField("валютакомиссии", aliases: ["валютакомиссииброкера"]),
+        TableField("комиссиябиржи"),
+        TableField("валютакомиссиибиржи"),
+        TableField("комиссияклир.центра", aliases: ["комиссияклиринговогоцентра"]),
+        TableField("валютакомиссииклир.центра", aliases: ["валютакомиссииклиринговогоцентра"]),
+        TableField("гербовыйсбор"),
+        TableField("датарасчетов"),
     ]
 
     /// The header text as the report prints it, for messages.
@@ -123,13 +141,13 @@ enum CashField: Int, CaseIterable {
     case date, time, settled, operation, credit, debit, note
 
     static let table: [TableField] = [
-        TableField("date", "дата"),
-        TableField("time", "времясовершения"),
-        TableField("settlementDate", "датаисполнения"),
-        TableField("type", "операция", required: true),
-        TableField("credit", "суммазачисления", required: true),
-        TableField("debit", "суммасписания", required: true),
-        TableField("note", "примечание"),
+        TableField("дата"),
+        TableField("времясовершения"),
+        TableField("датаисполнения"),
+        TableField("операция", required: true),
+        TableField("суммазачисления", required: true),
+        TableField("суммасписания", required: true),
+        TableField("примечание"),
     ]
 }
 
@@ -138,8 +156,8 @@ enum SecurityField: Int, CaseIterable {
     case name, code, isin
 
     static let table: [TableField] = [
-        TableField("name", "сокращенноенаименованиеактива"),
-        TableField("code", "кодактива", required: true),
-        TableField("isin", "isin"),
+        TableField("сокращенноенаименованиеактива"),
+        TableField("кодактива", required: true),
+        TableField("isin"),
     ]
 }
