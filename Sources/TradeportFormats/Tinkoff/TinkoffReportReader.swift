@@ -26,14 +26,18 @@ final class TinkoffReportReader {
     private let codes = AssetCodeCache()
 
     private var section = Section.preamble
-    private var sectionTitle = ""
+    /// Why a row of the current reference section (3.1, 4.1, …) is skipped, naming the section.
+    private var referenceSkipReason = ""
     private var tradeMap: TableMap? { tradeMapIndex.map { tradeMaps[$0] } }
     private var cashMap: TableMap? { cashMapIndex.map { cashMaps[$0] } }
     private var tradeMapIndex: Int?
     private var cashMapIndex: Int?
     private var inBalanceSummary = false
     private var currency: AssetCode?
-    private var referenceHeader: [String]?
+    /// The folded texts of the current reference table's header row (empty for a cell that is not text).
+    private var referenceHeader: [[UInt8]]?
+    /// A cell's folded text, reused from row to row.
+    private var folded: [UInt8] = []
     private var securitiesMap: TableMap?
 
     private var tradeRow = TableRow<TradeField>()
@@ -111,7 +115,6 @@ final class TinkoffReportReader {
     private(set) var sawOperationsSection = false
 
     private func enter(section number: String, title: String) {
-        sectionTitle = title
         if number == "1.1" || number == "2" { sawOperationsSection = true }
         tradeMapIndex = nil
         cashMapIndex = nil
@@ -125,7 +128,10 @@ final class TinkoffReportReader {
         case "1.3": section = .terminatedTrades
         case "1.4": section = .repoChanges
         case "2": section = .cash
-        default: section = .reference(number)
+        default:
+            section = .reference(number)
+            let shown = title.count > 60 ? String(title.prefix(60)) + "…" : title
+            referenceSkipReason = "not an operation: a row of section \(shown.trimmedOfSpaces)"
         }
     }
 
@@ -161,6 +167,9 @@ final class TinkoffReportReader {
     private static let operationHeader = Array("операция".utf8)
     private static let buy = Array("покупка".utf8)
     private static let sell = Array("продажа".utf8)
+    private static let repo = Array("репо".utf8)
+    private static let currencyColumnHeader = Array("валюта".utf8)
+    private static let planned = Array("план".utf8)
 
     /// Whether a string cell of `row` is the header text `folded`.
     private static func has(_ row: XLSXRow, _ folded: [UInt8]) -> Bool {
@@ -312,10 +321,10 @@ final class TinkoffReportReader {
         } else if let kindCell = kind.cell, HeaderText.matches(kindCell.bytes, Self.sell) {
             side = .sell
         } else {
-            let kindText = kind.cell.map { TinkoffHeader.normalize($0.bytes) } ?? ""
-            if kindText.hasPrefix("репо") { return try skip(row, "repo: a repo leg is financing, not a trade") }
+            HeaderText.fold(kind.cell?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), into: &folded)
+            if folded.starts(with: Self.repo) { return try skip(row, "repo: a repo leg is financing, not a trade") }
             side = nil
-            check.add(kind, "side", kindText.isEmpty ? "empty; expected Покупка or Продажа" : "'\(kind.cell!.text)' is not a deal kind tradeport knows (Покупка, Продажа, РЕПО …)")
+            check.add(kind, "side", folded.isEmpty ? "empty; expected Покупка or Продажа" : "'\(kind.cell!.text)' is not a deal kind tradeport knows (Покупка, Продажа, РЕПО …)")
         }
         let deal = check.text(cells[.deal], "externalId", required: true)
         let time = check.time(date: cells[.date], time: cells[.time], zone: &zone)
@@ -407,12 +416,13 @@ final class TinkoffReportReader {
 
     // MARK: - Section 2: cash
 
-    private static let cashTypes: [String: CashTransactionType] = [
-        "пополнениесчета": .deposit, "выводсредств": .withdrawal, "выплатадивидендов": .dividend,
-        "возмещениедоходаподивидендам-списание": .dividendCharge, "налог": .tax, "налог(дивиденды)": .tax,
-        "комиссияпотарифу": .fee, "выплатакупонов": .coupon, "погашениеоблигации": .redemption,
-    ]
-    private static let tradeLegs: Set<String> = ["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "иныеоперации"]
+    /// Cash operations by their folded text.
+    private static let cashTypes: [[UInt8]: CashTransactionType] = Dictionary(uniqueKeysWithValues: [
+        ("пополнениесчета", .deposit), ("выводсредств", .withdrawal), ("выплатадивидендов", .dividend),
+        ("возмещениедоходаподивидендам-списание", .dividendCharge), ("налог", .tax), ("налог(дивиденды)", .tax),
+        ("комиссияпотарифу", .fee), ("выплатакупонов", .coupon), ("погашениеоблигации", .redemption),
+    ].map { (Array($0.utf8), $1) })
+    private static let tradeLegs: Set<[UInt8]> = Set(["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "иныеоперации"].map { Array($0.utf8) })
     private static let securityTypes: Set<CashTransactionType> = [.dividend, .dividendCharge, .coupon, .redemption]
 
     private func cashSectionRow(_ row: XLSXRow) throws {
@@ -427,7 +437,7 @@ final class TinkoffReportReader {
             inBalanceSummary = false
             return
         }
-        if let first = row.cells.first, first.kind == .string, TinkoffHeader.normalize(first.text) == "валюта" {
+        if let first = row.cells.first, first.kind == .string, HeaderText.matches(first.bytes, Self.currencyColumnHeader) {
             inBalanceSummary = true
             return
         }
@@ -447,15 +457,17 @@ final class TinkoffReportReader {
         let cells = cashRow
         var check = TinkoffValues(codes: codes, dateSystem: dateSystem)
         let operationCell = cells[.operation].cell
-        let operation = operationCell.map { TinkoffHeader.normalize($0.bytes) } ?? ""
+        HeaderText.fold(operationCell?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), into: &folded)
         let note = check.text(cells[.note], "note", required: false)
-        if let note, TinkoffHeader.normalize(note) == "план" { return try skip(row, "planned, not yet done (noted План)") }
-        if Self.tradeLegs.contains(operation) {
+        if note != nil, let noteCell = cells[.note].cell, HeaderText.matches(noteCell.bytes, Self.planned) {
+            return try skip(row, "planned, not yet done (noted План)")
+        }
+        if Self.tradeLegs.contains(folded) {
             return try skip(row, "trade cash leg (\(operationCell!.text)): the trade itself comes from section 1")
         }
-        guard var type = Self.cashTypes[operation] else {
+        guard var type = Self.cashTypes[folded] else {
             check.add(cells[.operation], "type",
-                      operation.isEmpty ? "empty; expected an operation such as Пополнение счета"
+                      folded.isEmpty ? "empty; expected an operation such as Пополнение счета"
                                         : "'\(operationCell!.text)' is an operation tradeport does not know; a new kind of cash row must be added to the Tinkoff adapter, not guessed")
             return try reject(row, check.errors)
         }
@@ -506,11 +518,14 @@ final class TinkoffReportReader {
     // MARK: - Other sections
 
     private func referenceRow(_ row: XLSXRow, section number: String) throws {
-        let texts = row.cells.map { $0.kind == .string ? TinkoffHeader.normalize($0.bytes) : "" }
         // The first row of a reference table is its header; a row with the same texts repeats it
         // on a later page, where the columns may have moved: each maps its own.
-        if referenceHeader == nil || texts == referenceHeader {
-            referenceHeader = texts
+        let isHeader = referenceHeader.map { header in
+            header.count == row.cells.count
+                && zip(row.cells, header).allSatisfy { $0.kind == .string ? HeaderText.matches($0.bytes, $1) : $1.isEmpty }
+        } ?? true
+        if isHeader {
+            if referenceHeader == nil { referenceHeader = row.cells.map { $0.kind == .string ? HeaderText.fold($0.bytes) : [] } }
             if number == "4.1" { securitiesMap = TableMap(fields: SecurityField.table, header: row) }
             return
         }
@@ -521,8 +536,7 @@ final class TinkoffReportReader {
                 if let name = securityRow[.name].cell?.text.trimmedOfSpaces, !name.isEmpty { tickerBySecurityName[name] = code }
             }
         }
-        let title = sectionTitle.count > 60 ? String(sectionTitle.prefix(60)) + "…" : sectionTitle
-        try skip(row, "not an operation: a row of section \(title.trimmedOfSpaces)")
+        try skip(row, referenceSkipReason)
     }
 }
 

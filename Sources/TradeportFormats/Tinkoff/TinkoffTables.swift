@@ -5,15 +5,6 @@ import TradeportXLSX
 /// them (whitespace and line breaks removed, case folded), each table occurrence mapped by its own
 /// header row.
 enum TinkoffHeader {
-    /// `Номер поруче\nния` → `номерпоручения`.
-    static func normalize(_ text: String) -> String {
-        String(decoding: HeaderText.fold(text), as: UTF8.self)
-    }
-
-    static func normalize(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(decoding: HeaderText.fold(bytes), as: UTF8.self)
-    }
-
     /// The folded texts of a row's string cells, by column.
     static func foldedTexts(_ row: XLSXRow) -> [(column: Int, text: [UInt8])] {
         row.cells.compactMap { $0.kind == .string ? ($0.column, HeaderText.fold($0.bytes)) : nil }
