@@ -7,7 +7,7 @@ let package = Package(
     products: [
         // The library: the canonical model, the format registry and adapters, the sinks.
         // No command-line parsing and no networking in it.
-        .library(name: "Tradeport", targets: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportFormats"]),
+        .library(name: "Tradeport", targets: ["TradeportPrimitives", "TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportFormats"]),
         .library(name: "TradeportTestKit", targets: ["TradeportTestKit"]),
         // The balances server's API as values, and a client for it (networking: not in `Tradeport`).
         .library(name: "TradeportPush", targets: ["TradeportBalances", "TradeportPush"]),
@@ -25,9 +25,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
+        // What Core and the XLSX reader (which do not see each other) share: a bounded hand-over
+        // between two threads and the civil-calendar day arithmetic. No dependencies.
+        .target(name: "TradeportPrimitives"),
         .target(
             name: "TradeportCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TradeportPrimitives", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "TradeportCSV"),
         // libxml2 and zlib from the system (Debian: libxml2-dev, zlib1g-dev), seen only by the C
@@ -42,7 +45,7 @@ let package = Package(
         // push parser, rows handed over one at a time.
         .target(
             name: "TradeportXLSX",
-            dependencies: ["CXLSXSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["CXLSXSupport", "TradeportPrimitives", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportBuiltInSpecs"]),
         // Declarative format specs (YAML): the language, loaded with every error's file, line and key.
@@ -105,7 +108,7 @@ let package = Package(
         .testTarget(name: "TradeportSpecTests", dependencies: ["TradeportSpec"]),
         .testTarget(
             name: "TradeportXLSXTests",
-            dependencies: ["TradeportXLSX", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["TradeportXLSX", "TradeportPrimitives", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit", "TradeportSpec"]),
         .testTarget(name: "TradeportBalancesTests", dependencies: ["TradeportBalances", "TradeportCore"]),

@@ -162,6 +162,8 @@ const char *cx_xml_parser_error_message(const cx_xml_parser *p) { return p->comm
 
 int cx_xml_parser_error_line(const cx_xml_parser *p) { return p->common.error_line; }
 
+int cx_xml_parser_error_is_refusal(const cx_xml_parser *p) { return p->common.refusal; }
+
 void cx_xml_parser_free(cx_xml_parser *p) {
     if (p == NULL) return;
     cx_free_context(p->common.context);

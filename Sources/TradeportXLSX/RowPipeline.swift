@@ -1,5 +1,4 @@
 import CXLSXSupport
-import Foundation
 
 /// Rows copied out of the C sheet parser in batches, so that inflating and parsing a sheet (its
 /// own threads) and using its rows (the caller's thread) overlap. Cells of shared strings hold the
@@ -54,78 +53,5 @@ struct RowBatch {
             }
             return true
         }
-    }
-}
-
-/// A bounded first-in, first-out hand-over between two threads, then its end (an error or none).
-final class Handoff<Element>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var queue: [Element] = []
-    private var head = 0
-    private var finished = false
-    private var failure: Error?
-    private var cancelled = false
-    private let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    /// Waits for room; false once the receiver has stopped listening.
-    func send(_ element: Element) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.count - head >= capacity && !cancelled { condition.wait() }
-        if cancelled { return false }
-        queue.append(element)
-        condition.broadcast()
-        return true
-    }
-
-    /// The sender is done: `error` is what stopped it, if anything.
-    func finish(_ error: Error?) {
-        condition.lock()
-        finished = true
-        failure = error
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next element; nil at the end, or throws what ended the sending side.
-    func receive() throws -> Element? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.count == head && !finished { condition.wait() }
-        if queue.count > head {
-            let element = queue[head]
-            head += 1
-            // Drop what was taken, so the queue holds only what waits.
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= capacity {
-                queue.removeFirst(head)
-                head = 0
-            }
-            condition.broadcast()
-            return element
-        }
-        if let failure { throw failure }
-        return nil
-    }
-
-    /// The receiver stops; a waiting sender is released.
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        queue.removeAll()
-        head = 0
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits until the sending side has finished.
-    func waitUntilFinished() {
-        condition.lock()
-        while !finished { condition.wait() }
-        condition.unlock()
     }
 }

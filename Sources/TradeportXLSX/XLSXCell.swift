@@ -69,6 +69,63 @@ public enum XLSXNumber {
     /// The plain decimal form of a number in a sheet's notation (optional sign, digits, optional
     /// fraction, optional exponent), shifting the point by hand; nil when it is not a number.
     public static func plain(_ bytes: UnsafeRawBufferPointer, significantDigits: Int? = nil) -> String? {
+        withPlain(bytes, significantDigits: significantDigits) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the bytes of `plain(bytes, significantDigits:)`, without building a
+    /// string: `bytes` themselves when they are already in that form (`1234.5`, `-0.25`), else the
+    /// form written into a scratch buffer (`1.5E-3`, `.5`, `+3`, `007.50`, more digits than
+    /// `significantDigits`). Nil, without calling `body`, when `bytes` are not a number.
+    public static func withPlain<R>(_ bytes: UnsafeRawBufferPointer, significantDigits: Int? = nil,
+                                    _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        if isPlain(bytes, significantDigits: significantDigits) { return try body(bytes) }
+        // Room for the digits and, apart, the result: the sign, `0.`, up to 400 zeros the
+        // exponent adds, the digits and a carry.
+        let digitsRoom = bytes.count + 1
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * bytes.count + 420) { scratch in
+            guard let count = writePlain(bytes, significantDigits, digitsAt: scratch.count - digitsRoom, into: scratch) else { return nil }
+            return try body(UnsafeRawBufferPointer(start: scratch.baseAddress, count: count))
+        }
+    }
+
+    /// Whether `bytes` are already what `plain` makes of them: an optional `-`, an integer part
+    /// without leading zeros (or `0` before a fraction), a fraction not ending in `0`, no zero
+    /// with a sign, and at most `significantDigits` significant digits.
+    @inline(__always)
+    static func isPlain(_ b: UnsafeRawBufferPointer, significantDigits: Int?) -> Bool {
+        let n = b.count
+        var i = 0
+        if n > 0 && b[0] == UInt8(ascii: "-") { i = 1 }
+        let start = i
+        while i < n && b[i] &- 48 < 10 { i += 1 }
+        let integerDigits = i - start
+        guard integerDigits > 0 else { return false }
+        let zeroInteger = b[start] == 48
+        if zeroInteger && integerDigits > 1 { return false }
+        var significant = zeroInteger ? 0 : integerDigits
+        if i == n {
+            // An integer: `0` is plain, `-0` is not.
+            return zeroInteger ? start == 0 : significantDigits.map { significant <= $0 } ?? true
+        }
+        guard b[i] == UInt8(ascii: ".") else { return false }
+        i += 1
+        let fractionStart = i
+        while i < n && b[i] &- 48 < 10 { i += 1 }
+        guard i == n, i > fractionStart, b[n - 1] != 48 else { return false }
+        if zeroInteger {
+            var first = fractionStart
+            while b[first] == 48 { first += 1 }
+            significant = n - first
+        } else {
+            significant += n - fractionStart
+        }
+        return significantDigits.map { significant <= $0 } ?? true
+    }
+
+    /// Writes the plain form of `bytes` at the start of `out`, using `out[digitsAt...]` (room for
+    /// `bytes.count + 1` bytes) for the significant digits; its length, or nil for no number.
+    private static func writePlain(_ bytes: UnsafeRawBufferPointer, _ significantDigits: Int?, digitsAt digitBase: Int,
+                              into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         var i = 0
         let n = bytes.count
         var negative = false
@@ -76,17 +133,22 @@ public enum XLSXNumber {
             negative = bytes[i] == UInt8(ascii: "-")
             i += 1
         }
-        var digits: [UInt8] = []
-        var pointPosition: Int?
+        // The digits go to out[start..<start + count]; one byte before them is kept for a carry.
+        var start = digitBase + 1
+        var count = 0
+        var pointPosition = -1
         var sawDigit = false
         while i < n {
             let c = bytes[i]
-            if c >= 48 && c <= 57 {
+            if c &- 48 < 10 {
                 sawDigit = true
                 // Leading zeros before the point carry nothing.
-                if !(c == 48 && digits.isEmpty && pointPosition == nil) { digits.append(c) }
-            } else if c == UInt8(ascii: "."), pointPosition == nil {
-                pointPosition = digits.count
+                if !(c == 48 && count == 0 && pointPosition < 0) {
+                    out[start + count] = c
+                    count += 1
+                }
+            } else if c == UInt8(ascii: "."), pointPosition < 0 {
+                pointPosition = count
             } else {
                 break
             }
@@ -96,62 +158,88 @@ public enum XLSXNumber {
         var exponent = 0
         if i < n, bytes[i] == UInt8(ascii: "E") || bytes[i] == UInt8(ascii: "e") {
             i += 1
-            var expNegative = false
+            var exponentNegative = false
             if i < n, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
-                expNegative = bytes[i] == UInt8(ascii: "-")
+                exponentNegative = bytes[i] == UInt8(ascii: "-")
                 i += 1
             }
             var sawExponentDigit = false
-            while i < n, bytes[i] >= 48, bytes[i] <= 57 {
+            while i < n, bytes[i] &- 48 < 10 {
                 exponent = exponent * 10 + Int(bytes[i] - 48)
                 guard exponent <= 400 else { return nil }
                 sawExponentDigit = true
                 i += 1
             }
             guard sawExponentDigit else { return nil }
-            if expNegative { exponent = -exponent }
+            if exponentNegative { exponent = -exponent }
         }
         guard i == n else { return nil }
-        // The value is 0.digits × 10^point (the point counted from the left of `digits`).
-        var point = (pointPosition ?? digits.count) + exponent
-        // Leading zeros after the point move the point, so that `digits` starts significant.
-        while digits.first == 48 {
-            digits.removeFirst()
+        // The value is 0.digits × 10^point (the point counted from the left of the digits).
+        var point = (pointPosition < 0 ? count : pointPosition) + exponent
+        // Leading zeros after the point move the point, so that the digits start significant.
+        while count > 0 && out[start] == 48 {
+            start += 1
+            count -= 1
             point -= 1
         }
-        if digits.isEmpty { return "0" }
-        if let significantDigits, digits.count > significantDigits {
+        if let significantDigits, count > significantDigits {
             // Round half up at the last significant digit, by hand.
-            let roundUp = digits[significantDigits] >= 53
-            digits.removeSubrange(significantDigits...)
+            let roundUp = out[start + significantDigits] >= 53
+            count = significantDigits
             if roundUp {
-                var k = digits.count - 1
-                while k >= 0 && digits[k] == 57 {
-                    digits[k] = 48
+                var k = count - 1
+                while k >= 0 && out[start + k] == 57 {
+                    out[start + k] = 48
                     k -= 1
                 }
                 if k >= 0 {
-                    digits[k] += 1
+                    out[start + k] += 1
                 } else {
-                    digits.insert(49, at: 0)
+                    start -= 1
+                    out[start] = 49
+                    count += 1
                     point += 1
                 }
             }
         }
-        var out: [UInt8]
+        // Zeros at the end of a fraction carry nothing.
+        if point < count {
+            while count > max(point, 0) && out[start + count - 1] == 48 { count -= 1 }
+        }
+        if count == 0 || out[start] == 48 {
+            out[0] = 48
+            return 1
+        }
+        var o = 0
+        if negative {
+            out[o] = UInt8(ascii: "-")
+            o += 1
+        }
         if point <= 0 {
-            out = [48, UInt8(ascii: ".")] + [UInt8](repeating: 48, count: -point) + digits
-        } else if point >= digits.count {
-            out = digits + [UInt8](repeating: 48, count: point - digits.count)
+            out[o] = 48
+            out[o + 1] = UInt8(ascii: ".")
+            o += 2
+            for _ in 0..<(-point) {
+                out[o] = 48
+                o += 1
+            }
+            for k in 0..<count { out[o + k] = out[start + k] }
+            o += count
+        } else if point >= count {
+            for k in 0..<count { out[o + k] = out[start + k] }
+            o += count
+            for _ in 0..<(point - count) {
+                out[o] = 48
+                o += 1
+            }
         } else {
-            out = Array(digits[0..<point]) + [UInt8(ascii: ".")] + Array(digits[point...])
+            for k in 0..<point { out[o + k] = out[start + k] }
+            o += point
+            out[o] = UInt8(ascii: ".")
+            o += 1
+            for k in point..<count { out[o + k - point] = out[start + k] }
+            o += count - point
         }
-        if out.contains(UInt8(ascii: ".")) {
-            while out.last == 48 { out.removeLast() }
-            if out.last == UInt8(ascii: ".") { out.removeLast() }
-        }
-        let isZero = out.allSatisfy { $0 == 48 || $0 == UInt8(ascii: ".") }
-        if isZero { return "0" }
-        return (negative ? "-" : "") + String(decoding: out, as: UTF8.self)
+        return o
     }
 }

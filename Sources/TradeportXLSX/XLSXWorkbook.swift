@@ -1,5 +1,6 @@
 import CXLSXSupport
 import Foundation
+import TradeportPrimitives
 
 /// An XLSX workbook opened for reading: its sheets (found through `workbook.xml` and its
 /// relationships), its date system, and each sheet's rows streamed one at a time.
@@ -32,8 +33,6 @@ public final class XLSXWorkbook {
     public let dateSystem: DateSystem
 
     private let package: XLSXPackage
-    private let workbookPart: String
-    private let relationships: [String: String]
     private var loadedStrings: SharedStrings??
     private var loadedDateStyles: [Bool]?
 
@@ -50,7 +49,6 @@ public final class XLSXWorkbook {
         guard package.has(workbookPart) else {
             throw XLSXError(.notAWorkbook, "a ZIP archive without a workbook part (\(workbookPart)); not an XLSX workbook")
         }
-        self.workbookPart = workbookPart
         let workbook = try Self.parse(package, workbookPart, WorkbookHandler(part: workbookPart))
         dateSystem = workbook.uses1904 ? .from1904 : .from1900
 
@@ -65,7 +63,6 @@ public final class XLSXWorkbook {
             }
             rels = handler
         }
-        self.relationships = relationships
         var sheets: [Sheet] = []
         for (i, entry) in workbook.sheets.enumerated() {
             guard let part = relationships[entry.relationshipId] else {
@@ -80,6 +77,14 @@ public final class XLSXWorkbook {
 
     private let sharedStringsPart: String?
     private let stylesPart: String?
+
+    /// Why a file whose first bytes are `head` (8 are enough) cannot be an XLSX workbook, or nil
+    /// when it starts as one (a ZIP archive; opening it tells the rest). An OLE compound file is an
+    /// encrypted workbook (`.encrypted`) or an old `.xls` (`.legacyExcel`): told apart by reading
+    /// the file at `path` (which can take a while for a big one), and called either without it.
+    public static func signatureProblem(head: [UInt8], path: String?) -> XLSXError? {
+        XLSXPackage.signatureProblem(head: head, path: path)
+    }
 
     /// The sheet named `name` (exactly, else ignoring case).
     public func sheet(named name: String) throws -> Sheet {
@@ -107,8 +112,8 @@ public final class XLSXWorkbook {
         let strings = try sharedStrings()
         let dateStyles = try self.dateStyles()
         // Inflating and parsing run on a thread of their own; rows come back here in batches.
-        let channel = Handoff<RowBatch>(capacity: 4)
-        let producer = SheetProducer(package: package, sheet: sheet, strings: strings, dateStyles: dateStyles, channel: channel)
+        let channel = Handoff<RowBatch, any Error>(capacity: 4)
+        let producer = SheetProducer(package: package, part: sheet.part, sharedStringCount: strings?.count ?? 0, channel: channel)
         let thread = Thread { producer.run() }
         thread.stackSize = 8 << 20
         thread.start()
@@ -150,67 +155,65 @@ public final class XLSXWorkbook {
     /// Runs the parsing side of `readRows` on its own thread.
     private final class SheetProducer: @unchecked Sendable {
         let package: XLSXPackage
-        let sheet: Sheet
-        let strings: SharedStrings?
-        let dateStyles: [Bool]
-        let channel: Handoff<RowBatch>
+        let part: String
+        /// Bounds the shared-string indexes the sheet may use (they are resolved on the reading side).
+        let sharedStringCount: Int
+        let channel: Handoff<RowBatch, any Error>
 
-        init(package: XLSXPackage, sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool], channel: Handoff<RowBatch>) {
+        init(package: XLSXPackage, part: String, sharedStringCount: Int, channel: Handoff<RowBatch, any Error>) {
             self.package = package
-            self.sheet = sheet
-            self.strings = strings
-            self.dateStyles = dateStyles
+            self.part = part
+            self.sharedStringCount = sharedStringCount
             self.channel = channel
         }
 
         func run() {
-            // Inflating runs on one more thread, a few chunks ahead of the parser.
-            let chunks = Handoff<[UInt8]>(capacity: 8)
-            let inflater = Inflater(package: package, part: sheet.part, chunks: chunks)
-            let thread = Thread { inflater.run() }
-            thread.stackSize = 1 << 20
-            thread.start()
-            defer {
-                chunks.cancel()
-                chunks.waitUntilFinished()
-            }
             let context = Unmanaged.passUnretained(self).toOpaque()
             guard let parser = cx_sheet_parser_create(context, { context, batch in
                 let producer = Unmanaged<SheetProducer>.fromOpaque(context!).takeUnretainedValue()
                 return producer.channel.send(RowBatch(batch!)) ? 1 : 0
-            }, UInt32(clamping: strings?.count ?? 0), UInt32(RowBatch.rowsPerBatch)) else {
-                channel.finish(XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: sheet.part))
+            }, UInt32(clamping: sharedStringCount), UInt32(RowBatch.rowsPerBatch)) else {
+                channel.finish(XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: part))
                 return
             }
-            defer { cx_sheet_parser_free(parser) }
+            // Inflating runs on one more thread, a few chunks ahead of the parser.
+            let chunks = Handoff<Data, any Error>(capacity: 8)
+            let inflater = Inflater(package: package, part: part, chunks: chunks)
+            let thread = Thread { inflater.run() }
+            thread.stackSize = 1 << 20
+            thread.start()
+            var failure: (any Error)?
             do {
-                func feed(_ bytes: UnsafeRawBufferPointer, last: Bool) throws -> Bool {
-                    let status = cx_sheet_parser_feed(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                                      Int32(bytes.count), last ? 1 : 0)
-                    if status == 0 { return true }
-                    if cx_sheet_parser_stopped(parser) != 0 { return false }
-                    let message = String(cString: cx_sheet_parser_error_message(parser))
-                    let refused = cx_sheet_parser_error_is_refusal(parser) != 0
-                    throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not a well-formed sheet: \(message)",
-                                    part: sheet.part, line: Int(cx_sheet_parser_error_line(parser)))
-                }
-                var more = true
-                while more, let chunk = try chunks.receive() {
-                    more = try chunk.withUnsafeBytes { try feed($0, last: false) }
-                }
-                if more { _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
-                finish(nil, chunks)
+                try parse(parser, chunks)
             } catch {
-                finish(error, chunks)
+                failure = error
             }
-        }
-
-        /// Ends the hand-over only once the inflating thread has stopped, so that when `readRows`
-        /// returns no thread is still reading the archive.
-        private func finish(_ error: Error?, _ chunks: Handoff<[UInt8]>) {
+            cx_sheet_parser_free(parser)
+            // The hand-over ends only once the inflating thread has stopped, so that when
+            // `readRows` returns no thread is still reading the archive.
             chunks.cancel()
             chunks.waitUntilFinished()
-            channel.finish(error)
+            channel.finish(failure)
+        }
+
+        /// Feeds the inflated chunks to `parser` until the sheet ends or the reading side stops.
+        private func parse(_ parser: OpaquePointer, _ chunks: Handoff<Data, any Error>) throws {
+            func feed(_ bytes: UnsafeRawBufferPointer, last: Bool) throws -> Bool {
+                // A chunk is at most `XLSXPackage.chunkSize` bytes.
+                let status = cx_sheet_parser_feed(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                                  Int32(bytes.count), last ? 1 : 0)
+                if status == 0 { return true }
+                if cx_sheet_parser_stopped(parser) != 0 { return false }
+                let message = String(cString: cx_sheet_parser_error_message(parser))
+                let refused = cx_sheet_parser_error_is_refusal(parser) != 0
+                throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not a well-formed sheet: \(message)",
+                                part: part, line: Int(cx_sheet_parser_error_line(parser)))
+            }
+            var more = true
+            while more, let chunk = try chunks.receive() {
+                more = try chunk.withUnsafeBytes { try feed($0, last: false) }
+            }
+            if more { _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
         }
     }
 
@@ -218,9 +221,9 @@ public final class XLSXWorkbook {
     private final class Inflater: @unchecked Sendable {
         let package: XLSXPackage
         let part: String
-        let chunks: Handoff<[UInt8]>
+        let chunks: Handoff<Data, any Error>
 
-        init(package: XLSXPackage, part: String, chunks: Handoff<[UInt8]>) {
+        init(package: XLSXPackage, part: String, chunks: Handoff<Data, any Error>) {
             self.package = package
             self.part = part
             self.chunks = chunks
@@ -230,12 +233,9 @@ public final class XLSXWorkbook {
 
         func run() {
             do {
-                try package.stream(part) { chunk in
-                    let copy = [UInt8](unsafeUninitializedCapacity: chunk.count) { buffer, count in
-                        if let base = chunk.baseAddress { buffer.baseAddress!.initialize(from: base.assumingMemoryBound(to: UInt8.self), count: chunk.count) }
-                        count = chunk.count
-                    }
-                    guard chunks.send(copy) else { throw Stopped() }
+                // Each chunk is a buffer of its own, handed over as it is.
+                try package.streamChunks(part) { chunk in
+                    guard chunks.send(chunk) else { throw Stopped() }
                 }
                 chunks.finish(nil)
             } catch is Stopped {

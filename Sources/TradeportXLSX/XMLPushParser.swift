@@ -106,23 +106,17 @@ final class XMLPushParser {
         cx_xml_parser_free(parser)
     }
 
-    /// Parses the next bytes; `last` ends the document.
+    /// Parses the next bytes (a chunk of `XLSXPackage.stream`, at most its chunk size); `last`
+    /// ends the document.
     func feed(_ bytes: UnsafeRawBufferPointer, last: Bool = false) throws {
-        var offset = 0
-        repeat {
-            let n = min(bytes.count - offset, 1 << 30)
-            let base = bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset }
-            let isLast = last && offset + n == bytes.count
-            if cx_xml_parser_feed(parser, base, Int32(n), isLast ? 1 : 0) != 0 {
-                if let failure = handler.failure { throw failure }
-                let message = String(cString: cx_xml_parser_error_message(parser))
-                if message.isEmpty { throw XLSXError(.malformed, "parsing stopped", part: part) }
-                let unsafe = message.contains("DTD") || message.contains("entity")
-                throw XLSXError(unsafe ? .unsafe : .malformed, unsafe ? message : "not well-formed XML: \(message)",
-                                part: part, line: Int(cx_xml_parser_error_line(parser)))
-            }
-            offset += n
-        } while offset < bytes.count
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        guard cx_xml_parser_feed(parser, base, Int32(bytes.count), last ? 1 : 0) != 0 else { return }
+        if let failure = handler.failure { throw failure }
+        let message = String(cString: cx_xml_parser_error_message(parser))
+        if message.isEmpty { throw XLSXError(.malformed, "parsing stopped", part: part) }
+        let refused = cx_xml_parser_error_is_refusal(parser) != 0
+        throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not well-formed XML: \(message)",
+                        part: part, line: Int(cx_xml_parser_error_line(parser)))
     }
 
     func finish() throws {

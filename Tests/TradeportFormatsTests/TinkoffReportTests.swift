@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TradeportCore
-import TradeportFormats
+@testable import TradeportFormats
 import TradeportTestKit
+import TradeportXLSX
 
 /// A small Tinkoff-style report built cell by cell: the real layout's structure (title block,
 /// numbered sections, header rows whose columns shift from page to page, `N из` footers).
@@ -180,6 +181,21 @@ struct TinkoffReportTests {
         #expect(messages.contains { $0.hasPrefix("54 quantity '-1' must be greater than 0") })
     }
 
+    @Test("fees and empty required cells are rejected naming their field and the column of their header")
+    func feeAndEmptyCellErrors() throws {
+        var rows = TinkoffFixture.title
+        rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
+        rows.append(TinkoffFixture.header(TinkoffFixture.layoutA))
+        rows.append(TinkoffFixture.row(TinkoffFixture.layoutA, [nil, "1", "05.02.2021", "10:00:00", "СПБ", "X", "Покупка", "Apple", "AAPL",
+                                                               "1", "USD", "1", "1", "0", "1", "USD", "x", "USD", "1", "??", "0", "USD", "05.02.2021"]))
+        let doc = try TinkoffFixture.convert(rows)
+        let messages = doc.rejected.first?.errors.map { "\($0.column ?? 0) \($0.field ?? "") \($0.message)" } ?? []
+        #expect(messages.count == 3, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("1 externalId empty") })
+        #expect(messages.contains { $0.hasPrefix("81 fees.broker 'x' is not a number") })
+        #expect(messages.contains { $0.hasPrefix("95 fees.exchange.currency '??' is not an asset code") })
+    }
+
     @Test("times are Moscow time unless another zone is given")
     func timeZone() throws {
         let doc = try TinkoffFixture.convert(TinkoffFixture.report,
@@ -204,7 +220,37 @@ struct TinkoffReportTests {
         #expect(stdinReason.contains("--format"))
         let csv = try TestKit.writeTemporaryFile("a;b\n", name: "x.csv")
         #expect(try probe(csv) == .noMatch("not an XLSX workbook (no ZIP signature)"))
+        let encrypted = try TestKit.writeTemporaryFile(HostileWorkbooks.compoundFile(encrypted: true), name: "secret.xlsx")
+        guard case .noMatch(let encryptedReason) = try probe(encrypted) else { Issue.record("claimed an encrypted workbook"); return }
+        #expect(encryptedReason.contains("encrypted"))
         #expect(FormatRegistry.builtIn.adapter(id: "tinkoff-report") != nil)
+    }
+}
+
+@Suite("Workbooks kept from detection for the read")
+struct OpenWorkbooksTests {
+    @Test("a workbook kept is handed to the next use of its file once; a read lets it go; a changed file is opened anew")
+    func keptOnce() throws {
+        let workbooks = OpenWorkbooks()
+        let path = try TestWorkbook.rows(TinkoffFixture.report, sheetName: "broker_rep").writeTemporary(name: "kept.xlsx")
+        let detected = try workbooks.use(path, keep: true) { $0 }
+        let read = try workbooks.use(path, keep: false) { $0 }
+        #expect(read === detected)
+        let again = try workbooks.use(path, keep: true) { $0 }
+        #expect(again !== detected)
+
+        // The same path rewritten (another size, a later time) is another file.
+        try TestWorkbook.rows(TinkoffFixture.title, sheetName: "broker_rep").write(to: path)
+        let rewritten = try workbooks.use(path, keep: false) { $0 }
+        #expect(rewritten !== again)
+        #expect(throws: XLSXError.self) { try workbooks.use(path + ".missing", keep: true) { _ in () } }
+
+        // A use that throws does not keep its workbook.
+        struct Stop: Error {}
+        let thrown = try? workbooks.use(path, keep: true) { workbook -> XLSXWorkbook in throw Stop() }
+        #expect(thrown == nil)
+        let afterThrow = try workbooks.use(path, keep: false) { $0 }
+        #expect(afterThrow !== rewritten)
     }
 }
 

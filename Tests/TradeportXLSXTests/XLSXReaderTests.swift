@@ -103,13 +103,11 @@ struct XLSXStructureTests {
             sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="inlineStr"><is><t>strict</t></is></c></row>"#)], strict: true)
         #expect(try readAll(try strict.writeTemporary()).first?.1.first?.text == "strict")
 
-        var prefixed = TestWorkbook.make(sheets: [("S", "sheet1.xml", "")])
         let sheet = """
             <?xml version="1.0" encoding="UTF-8"?>
             <x:worksheet xmlns:x="\(TestWorkbook.mainNamespace)"><x:sheetData><x:row r="2"><x:c r="B2" t="inlineStr"><x:is><x:t>prefixed</x:t></x:is></x:c><x:c r="C2"><x:v>7</x:v></x:c></x:row></x:sheetData></x:worksheet>
             """
-        prefixed.parts = prefixed.parts.map { $0.path == "xl/worksheets/sheet1.xml" ? ($0.path, Data(sheet.utf8)) : $0 }
-        let rows = try readAll(try prefixed.writeTemporary())
+        let rows = try readAll(try HostileWorkbooks.sheet(sheet).writeTemporary())
         #expect(rows.first?.0 == 2)
         #expect(rows.first?.1 == [ReadCell(column: 1, kind: .string, text: "prefixed"), ReadCell(column: 2, kind: .number, text: "7")])
     }
@@ -178,6 +176,54 @@ struct XLSXValueTests {
         #expect(number("10000") == "10000")
     }
 
+    @Test("numbers already plain are handed over as the cell's own bytes; others are written out, as plain makes them")
+    func plainBytes() {
+        func withPlain(_ s: String, _ digits: Int? = nil) -> (text: String?, own: Bool) {
+            Array(s.utf8).withUnsafeBytes { cell in
+                var own = false
+                let text = XLSXNumber.withPlain(cell, significantDigits: digits) { plain -> String in
+                    own = plain.baseAddress == cell.baseAddress
+                    return String(decoding: plain, as: UTF8.self)
+                }
+                return (text, own)
+            }
+        }
+        for s in ["0", "7", "-7", "1234.5", "-0.25", "0.001", "123456789012345", "0.000123456789012345", "-98765.4321"] {
+            #expect(withPlain(s, 15) == (s, true), "\(s)")
+        }
+        let slow: [(String, String?)] = [
+            (".5", "0.5"), ("+3", "3"), ("-0", "0"), ("007.50", "7.5"), ("5.", "5"), ("0.10", "0.1"), ("1.0", "1"), ("00", "0"),
+            ("-.5", "-0.5"), ("1234567890123456", "1234567890123460"), ("0.0001234567890123456", "0.000123456789012346"),
+            ("1.5E-3", "0.0015"), ("9.99999999999999999E2", "1000"), ("1e", nil), ("-", nil), ("", nil), (" 1", nil),
+        ]
+        for (s, plain) in slow {
+            let result = withPlain(s, 15)
+            #expect(result.text == plain, "\(s)")
+            #expect(!result.own, "\(s)")
+        }
+        // Without a digit limit, every length stays plain.
+        #expect(withPlain("12345678901234567890.123456789") == ("12345678901234567890.123456789", true))
+    }
+
+    @Test("plain forms agree with the reference algorithm on many generated numbers")
+    func plainAgreesWithReference() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["", "0", "00", "1", "9", "10", "99", "120", "5", "000123", "999999999", "100000000000000000", "4"]
+        for _ in 0..<20_000 {
+            var s = ["", "", "-", "+"].randomElement(using: &generator)!
+            s += pieces.randomElement(using: &generator)!
+            if Bool.random(using: &generator) { s += "." + pieces.randomElement(using: &generator)! }
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                s += ["E", "e"].randomElement(using: &generator)! + ["", "-", "+"].randomElement(using: &generator)!
+                s += String(Int.random(in: 0..<30, using: &generator))
+            }
+            for digits in [nil, 15, 3] {
+                let ours = Array(s.utf8).withUnsafeBytes { XLSXNumber.plain($0, significantDigits: digits) }
+                #expect(ours == ReferenceNumber.plain(Array(s.utf8), significantDigits: digits), "\(s) \(String(describing: digits))")
+            }
+        }
+    }
+
     @Test("date styles: built-in 14–22 and 45–47, custom date codes; not numbers, text or General")
     func dateStyles() throws {
         let styles = """
@@ -216,5 +262,91 @@ struct XLSXValueTests {
     func system1904() throws {
         let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "")], date1904: true).writeTemporary()
         #expect(try XLSXWorkbook(path: path).dateSystem == .from1904)
+    }
+}
+
+/// The plain-number algorithm as it was first written (arrays, string concatenation): what the
+/// byte-level one must agree with.
+enum ReferenceNumber {
+    static func plain(_ bytes: [UInt8], significantDigits: Int? = nil) -> String? {
+        var i = 0
+        let n = bytes.count
+        var negative = false
+        if i < n, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            negative = bytes[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var digits: [UInt8] = []
+        var pointPosition: Int?
+        var sawDigit = false
+        while i < n {
+            let c = bytes[i]
+            if c >= 48 && c <= 57 {
+                sawDigit = true
+                if !(c == 48 && digits.isEmpty && pointPosition == nil) { digits.append(c) }
+            } else if c == UInt8(ascii: "."), pointPosition == nil {
+                pointPosition = digits.count
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard sawDigit else { return nil }
+        var exponent = 0
+        if i < n, bytes[i] == UInt8(ascii: "E") || bytes[i] == UInt8(ascii: "e") {
+            i += 1
+            var expNegative = false
+            if i < n, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+                expNegative = bytes[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var sawExponentDigit = false
+            while i < n, bytes[i] >= 48, bytes[i] <= 57 {
+                exponent = exponent * 10 + Int(bytes[i] - 48)
+                guard exponent <= 400 else { return nil }
+                sawExponentDigit = true
+                i += 1
+            }
+            guard sawExponentDigit else { return nil }
+            if expNegative { exponent = -exponent }
+        }
+        guard i == n else { return nil }
+        var point = (pointPosition ?? digits.count) + exponent
+        while digits.first == 48 {
+            digits.removeFirst()
+            point -= 1
+        }
+        if digits.isEmpty { return "0" }
+        if let significantDigits, digits.count > significantDigits {
+            let roundUp = digits[significantDigits] >= 53
+            digits.removeSubrange(significantDigits...)
+            if roundUp {
+                var k = digits.count - 1
+                while k >= 0 && digits[k] == 57 {
+                    digits[k] = 48
+                    k -= 1
+                }
+                if k >= 0 {
+                    digits[k] += 1
+                } else {
+                    digits.insert(49, at: 0)
+                    point += 1
+                }
+            }
+        }
+        var out: [UInt8]
+        if point <= 0 {
+            out = [48, UInt8(ascii: ".")] + [UInt8](repeating: 48, count: -point) + digits
+        } else if point >= digits.count {
+            out = digits + [UInt8](repeating: 48, count: point - digits.count)
+        } else {
+            out = Array(digits[0..<point]) + [UInt8(ascii: ".")] + Array(digits[point...])
+        }
+        if out.contains(UInt8(ascii: ".")) {
+            while out.last == 48 { out.removeLast() }
+            if out.last == UInt8(ascii: ".") { out.removeLast() }
+        }
+        if out.allSatisfy({ $0 == 48 || $0 == UInt8(ascii: ".") }) { return "0" }
+        return (negative ? "-" : "") + String(decoding: out, as: UTF8.self)
     }
 }

@@ -22,6 +22,28 @@ struct XLSXSafetyTests {
         #expect(xlsxError { _ = try readAll(undeclared) } != nil)
     }
 
+    @Test("the shared strings refuse a DTD and an undeclared entity as a sheet does; other errors are malformed XML")
+    func sharedStringsRefusals() throws {
+        func workbook(sharedStrings xml: String) throws -> String {
+            var book = TestWorkbook.make(sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="s"><v>0</v></c></row>"#)],
+                                         sharedStrings: ["x"])
+            book.parts = book.parts.map { $0.path == "xl/sharedStrings.xml" ? ($0.path, Data(xml.utf8)) : $0 }
+            return try book.writeTemporary()
+        }
+        let main = TestWorkbook.mainNamespace
+        let dtd = xlsxError { _ = try readAll(try workbook(sharedStrings: """
+            <?xml version="1.0"?><!DOCTYPE sst [<!ENTITY e "x">]><sst xmlns="\(main)"><si><t>&e;</t></si></sst>
+            """)) }
+        #expect(dtd?.kind == .unsafe)
+        #expect(dtd?.message.contains("DTD") == true)
+        #expect(dtd?.part == "xl/sharedStrings.xml")
+        let entity = xlsxError { _ = try readAll(try workbook(sharedStrings: "<sst xmlns=\"\(main)\"><si><t>&nbsp;</t></si></sst>")) }
+        #expect(entity?.kind == .unsafe)
+        let malformed = xlsxError { _ = try readAll(try workbook(sharedStrings: "<sst xmlns=\"\(main)\"><si><t>a &amp b</t></si></sst>")) }
+        #expect(malformed?.kind == .malformed)
+        #expect(malformed?.message.hasPrefix("not well-formed XML") == true)
+    }
+
     @Test("a ZIP bomb is refused from its declared ratio, before inflating")
     func bombByDeclaredRatio() throws {
         let path = try HostileWorkbooks.bomb(megabytes: 64).writeTemporary()
@@ -90,6 +112,18 @@ struct XLSXSafetyTests {
         let e5 = xlsxError { _ = try XLSXWorkbook(path: encrypted) }
         #expect(e5?.kind == .encrypted)
         #expect(e5?.message.contains("password") == true)
+
+        // The same answers from the first bytes alone, without opening the file as a workbook.
+        func problem(_ path: String, withPath: Bool = true) throws -> XLSXError? {
+            let head = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8))
+            return XLSXWorkbook.signatureProblem(head: head, path: withPath ? path : nil)
+        }
+        #expect(try problem(try document.writeTemporary(name: "any.zip")) == nil)
+        #expect(try problem(text) == e1)
+        #expect(try problem(legacy)?.kind == .legacyExcel)
+        #expect(try problem(encrypted) == e5)
+        #expect(try problem(encrypted, withPath: false)?.kind == .legacyExcel)
+        #expect(XLSXWorkbook.signatureProblem(head: [], path: nil)?.message.contains("empty") == true)
     }
 }
 

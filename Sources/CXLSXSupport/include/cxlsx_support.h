@@ -25,9 +25,10 @@ cx_xml_parser *cx_xml_parser_create(void *context, cx_start_element_fn start, cx
 int cx_xml_parser_feed(cx_xml_parser *parser, const char *bytes, int length, int is_last);
 /// Stops parsing from inside a callback; the next feed returns non-zero.
 void cx_xml_parser_stop(cx_xml_parser *parser);
-/// The first error's message (empty when none), and its line.
+/// The first error's message (empty when none), its line, and whether it was a refusal (DTD, entity).
 const char *cx_xml_parser_error_message(const cx_xml_parser *parser);
 int cx_xml_parser_error_line(const cx_xml_parser *parser);
+int cx_xml_parser_error_is_refusal(const cx_xml_parser *parser);
 void cx_xml_parser_free(cx_xml_parser *parser);
 
 /// A worksheet's rows, read by a SAX2 push parser whose callbacks stay in C: the parser fills a

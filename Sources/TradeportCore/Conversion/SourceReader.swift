@@ -1,4 +1,5 @@
 import Foundation
+import TradeportPrimitives
 
 /// The reading half of a conversion, run on a thread of its own: the adapter's records become
 /// decisions (an operation with its portfolio, a skip, a reject), with ids assigned, failed
@@ -118,58 +119,6 @@ final class SourceReader: @unchecked Sendable {
     }
 }
 
-/// A bounded first-in, first-out hand-over of batches between two threads.
-final class BatchChannel<Element>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var queue: [[Element]] = []
-    private var head = 0
-    private var closed = false
-    private var cancelled = false
-    private let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    /// Waits for room and sends; false when the receiver cancelled.
-    func send(_ batch: [Element]) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.count - head >= capacity && !cancelled { condition.wait() }
-        if cancelled { return false }
-        queue.append(batch)
-        condition.broadcast()
-        return true
-    }
-
-    /// The next batch, or nil once the sender closed and everything was received.
-    func receive() -> [Element]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while head == queue.count && !closed { condition.wait() }
-        if head == queue.count { return nil }
-        let batch = queue[head]
-        // Release the taken batch at once: a slot kept until the next compaction would hold its
-        // operations alive (up to 64 batches of them, tens of megabytes).
-        queue[head] = []
-        head += 1
-        if head > 64 {
-            queue.removeFirst(head)
-            head = 0
-        }
-        condition.broadcast()
-        return batch
-    }
-
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
-    }
-}
+/// The hand-over of decision batches from the reading thread to the converting one: it ends
+/// without an error (the reader keeps its own failure, read once the channel is closed).
+typealias BatchChannel<Element> = Handoff<[Element], Never>

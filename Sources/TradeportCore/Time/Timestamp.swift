@@ -1,4 +1,5 @@
 import Foundation
+import TradeportPrimitives
 
 /// An instant, as whole seconds since 1970-01-01T00:00:00Z. Written in UTC (`…Z`).
 public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -119,29 +120,16 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         }
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+    /// Days since 1970-01-01.
     public var daysSinceEpoch: Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = Int64((month + 9) % 12)
-        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilCalendar.days(year: Int64(storedYear), month: Int64(storedMonth), day: Int64(storedDay))
     }
 
-    /// The date `days` after 1970-01-01 (civil_from_days).
+    /// The date `days` after 1970-01-01.
     public init(daysSinceEpoch days: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
+        let (y, m, d) = CivilCalendar.date(days: days)
         // Clamped so that an absurd instant cannot trap; such dates never come from parsing.
-        storedYear = Int16(clamping: yoe + era * 400 + (m <= 2 ? 1 : 0))
+        storedYear = Int16(clamping: y)
         storedMonth = UInt8(m)
         storedDay = UInt8(d)
     }

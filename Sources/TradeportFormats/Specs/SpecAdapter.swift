@@ -301,16 +301,6 @@ public struct SpecAdapter: FormatAdapter {
     }
 }
 
-/// Header texts compared without case, spaces and line breaks.
-enum HeaderText {
-    static func fold(_ text: String) -> [UInt8] {
-        var t = text
-        return t.withUTF8 { TinkoffHeader.fold(UnsafeRawBufferPointer($0)) }
-    }
-
-    static func fold(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { TinkoffHeader.fold(bytes) }
-}
-
 extension XLSXWorkbook {
     /// The sheet a spec names, by name or by number (1 is the first).
     func sheet(_ reference: XLSXSource.Sheet) throws -> Sheet {

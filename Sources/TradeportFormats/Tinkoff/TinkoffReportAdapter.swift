@@ -24,35 +24,35 @@ public struct TinkoffReportAdapter: FormatAdapter {
     public init() {}
 
     public func detect(_ probe: FormatProbe) -> Detection {
-        guard probe.head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
-            // An OLE container is an encrypted workbook or an old .xls: say which.
-            if probe.head.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]), let path = probe.filePath {
-                do { _ = try XLSXWorkbook(path: path) } catch { return .noMatch("\(error)") }
-            }
+        if let problem = XLSXWorkbook.signatureProblem(head: probe.head, path: probe.filePath) {
+            // An encrypted workbook or an old .xls: say which.
+            if problem.kind == .encrypted || problem.kind == .legacyExcel { return .noMatch(problem.description) }
             return .noMatch("not an XLSX workbook (no ZIP signature)")
         }
         guard let path = probe.filePath else {
             return .noMatch("an XLSX workbook on standard input is not inspected; name its format with --format")
         }
         do {
-            let workbook = try XLSXWorkbook(path: path)
-            let sheet = try Self.reportSheet(of: workbook)
-            var sawTitle = false
-            var sawBroker = false
-            var rows = 0
-            try workbook.readRows(of: sheet) { row in
-                rows += 1
-                for cell in row.cells where cell.kind == .string {
-                    let text = cell.text
-                    if text.hasPrefix("Отчет о сделках и операциях") { sawTitle = true }
-                    if text.hasPrefix("Брокер:") && (text.contains("Тинькофф") || text.contains("Т-Банк") || text.contains("Tinkoff")) {
-                        sawBroker = true
+            // Kept for the read that follows: its shared strings are loaded now.
+            return try OpenWorkbooks.shared.use(path, keep: true) { workbook in
+                let sheet = try Self.reportSheet(of: workbook)
+                var sawTitle = false
+                var sawBroker = false
+                var rows = 0
+                try workbook.readRows(of: sheet) { row in
+                    rows += 1
+                    for cell in row.cells where cell.kind == .string {
+                        let text = cell.text
+                        if text.hasPrefix("Отчет о сделках и операциях") { sawTitle = true }
+                        if text.hasPrefix("Брокер:") && (text.contains("Тинькофф") || text.contains("Т-Банк") || text.contains("Tinkoff")) {
+                            sawBroker = true
+                        }
                     }
+                    return !(sawTitle && sawBroker) && rows < 40
                 }
-                return !(sawTitle && sawBroker) && rows < 40
+                if sawTitle && sawBroker { return .match }
+                return .noMatch("an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» and «Отчет о сделках и операциях» in its first rows)")
             }
-            if sawTitle && sawBroker { return .match }
-            return .noMatch("an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» and «Отчет о сделках и операциях» in its first rows)")
         } catch {
             return .noMatch("cannot be read as an XLSX workbook: \(error)")
         }
@@ -65,21 +65,19 @@ public struct TinkoffReportAdapter: FormatAdapter {
 
     public func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws {
         try input.withSeekableFile { path in
-            let workbook: XLSXWorkbook
+            let reader: TinkoffReportReader
             let sheet: XLSXWorkbook.Sheet
             do {
-                workbook = try XLSXWorkbook(path: path)
-                sheet = try Self.reportSheet(of: workbook)
-            } catch let error as XLSXError {
-                throw InputError(path: input.path, message: error.description)
-            }
-            let reader = TinkoffReportReader(
-                location: SourceLocation(path: input.path, row: 0, sheet: sheet.name),
-                zone: options.timeZone ?? Self.defaultTimeZone, dateSystem: workbook.dateSystem)
-            do {
-                try workbook.readRows(of: sheet) { row in
-                    try reader.handle(row)
-                    return true
+                (reader, sheet) = try OpenWorkbooks.shared.use(path, keep: false) { workbook in
+                    let sheet = try Self.reportSheet(of: workbook)
+                    let reader = TinkoffReportReader(
+                        location: SourceLocation(path: input.path, row: 0, sheet: sheet.name),
+                        zone: options.timeZone ?? Self.defaultTimeZone, dateSystem: workbook.dateSystem)
+                    try workbook.readRows(of: sheet) { row in
+                        try reader.handle(row)
+                        return true
+                    }
+                    return (reader, sheet)
                 }
             } catch let error as XLSXError {
                 throw InputError(path: input.path, message: error.description)

@@ -26,19 +26,23 @@ final class TinkoffReportReader {
     private let codes = AssetCodeCache()
 
     private var section = Section.preamble
-    private var sectionTitle = ""
+    /// Why a row of the current reference section (3.1, 4.1, …) is skipped, naming the section.
+    private var referenceSkipReason = ""
     private var tradeMap: TableMap? { tradeMapIndex.map { tradeMaps[$0] } }
     private var cashMap: TableMap? { cashMapIndex.map { cashMaps[$0] } }
     private var tradeMapIndex: Int?
     private var cashMapIndex: Int?
     private var inBalanceSummary = false
     private var currency: AssetCode?
-    private var referenceHeader: [String]?
+    /// The folded texts of the current reference table's header row (empty for a cell that is not text).
+    private var referenceHeader: [[UInt8]]?
+    /// A cell's folded text, reused from row to row.
+    private var folded: [UInt8] = []
     private var securitiesMap: TableMap?
 
-    private var tradeCells = [XLSXCell?](repeating: nil, count: TradeField.allCases.count)
-    private var cashCells = [XLSXCell?](repeating: nil, count: CashField.allCases.count)
-    private var securityCells = [XLSXCell?](repeating: nil, count: SecurityField.allCases.count)
+    private var tradeRow = TableRow<TradeField>()
+    private var cashRow = TableRow<CashField>()
+    private var securityRow = TableRow<SecurityField>()
 
     private var held: [Held] = []
     private var recordRaw = ChunkedArray<UInt8>()
@@ -111,7 +115,6 @@ final class TinkoffReportReader {
     private(set) var sawOperationsSection = false
 
     private func enter(section number: String, title: String) {
-        sectionTitle = title
         if number == "1.1" || number == "2" { sawOperationsSection = true }
         tradeMapIndex = nil
         cashMapIndex = nil
@@ -125,7 +128,10 @@ final class TinkoffReportReader {
         case "1.3": section = .terminatedTrades
         case "1.4": section = .repoChanges
         case "2": section = .cash
-        default: section = .reference(number)
+        default:
+            section = .reference(number)
+            let shown = title.count > 60 ? String(title.prefix(60)) + "…" : title
+            referenceSkipReason = "not an operation: a row of section \(shown.trimmedOfSpaces)"
         }
     }
 
@@ -161,10 +167,13 @@ final class TinkoffReportReader {
     private static let operationHeader = Array("операция".utf8)
     private static let buy = Array("покупка".utf8)
     private static let sell = Array("продажа".utf8)
+    private static let repo = Array("репо".utf8)
+    private static let currencyColumnHeader = Array("валюта".utf8)
+    private static let planned = Array("план".utf8)
 
     /// Whether a string cell of `row` is the header text `folded`.
     private static func has(_ row: XLSXRow, _ folded: [UInt8]) -> Bool {
-        row.cells.contains { $0.kind == .string && $0.bytes.count < 3 * folded.count && TinkoffHeader.matches($0.bytes, folded) }
+        row.cells.contains { $0.kind == .string && $0.bytes.count < 3 * folded.count && HeaderText.matches($0.bytes, folded) }
     }
 
     // MARK: - Records
@@ -301,60 +310,54 @@ final class TinkoffReportReader {
 
     /// A row of section 1.1 as a trade (or a repo skip, or a reject).
     private func readTrade(_ row: XLSXRow, _ map: TableMap) throws {
-        map.cells(of: row, into: &tradeCells)
+        tradeRow.read(row, map)
+        let cells = tradeRow
         var check = TinkoffValues(codes: codes, dateSystem: dateSystem)
 
-        let kindCell = tradeCells[TradeField.kind.rawValue]
+        let kind = cells[.kind]
         let side: TradeSide?
-        if let kindCell, TinkoffHeader.matches(kindCell.bytes, Self.buy) {
+        if let kindCell = kind.cell, HeaderText.matches(kindCell.bytes, Self.buy) {
             side = .buy
-        } else if let kindCell, TinkoffHeader.matches(kindCell.bytes, Self.sell) {
+        } else if let kindCell = kind.cell, HeaderText.matches(kindCell.bytes, Self.sell) {
             side = .sell
         } else {
-            let kind = kindCell.map { TinkoffHeader.normalize($0.bytes) } ?? ""
-            if kind.hasPrefix("репо") { return try skip(row, "repo: a repo leg is financing, not a trade") }
+            HeaderText.fold(kind.cell?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), into: &folded)
+            if folded.starts(with: Self.repo) { return try skip(row, "repo: a repo leg is financing, not a trade") }
             side = nil
-            check.add(tradeCells[TradeField.kind.rawValue], map.columns[TradeField.kind.rawValue], "side",
-                      kind.isEmpty ? "empty; expected Покупка or Продажа" : "'\(tradeCells[TradeField.kind.rawValue]!.text)' is not a deal kind tradeport knows (Покупка, Продажа, РЕПО …)")
+            check.add(kind, "side", folded.isEmpty ? "empty; expected Покупка or Продажа" : "'\(kind.cell!.text)' is not a deal kind tradeport knows (Покупка, Продажа, РЕПО …)")
         }
-        let deal = check.text(tradeCells[TradeField.deal.rawValue], map.columns[TradeField.deal.rawValue], "externalId", required: true)
-        let time = check.time(date: tradeCells[TradeField.date.rawValue], map.columns[TradeField.date.rawValue],
-                              time: tradeCells[TradeField.time.rawValue], map.columns[TradeField.time.rawValue], zone: &zone)
-        let name = check.text(tradeCells[TradeField.name.rawValue], map.columns[TradeField.name.rawValue], "name", required: false)
-        let codeText = check.text(tradeCells[TradeField.code.rawValue], map.columns[TradeField.code.rawValue], "base", required: true)
-        let quote = check.asset(tradeCells[TradeField.priceCurrency.rawValue], map.columns[TradeField.priceCurrency.rawValue], "quote", required: true)
-        let price = check.number(tradeCells[TradeField.price.rawValue], map.columns[TradeField.price.rawValue], "price", .nonNegative, required: true)
-        let quantity = check.number(tradeCells[TradeField.quantity.rawValue], map.columns[TradeField.quantity.rawValue], "quantity", .positive, required: true)
+        let deal = check.text(cells[.deal], "externalId", required: true)
+        let time = check.time(date: cells[.date], time: cells[.time], zone: &zone)
+        let name = check.text(cells[.name], "name", required: false)
+        let codeText = check.text(cells[.code], "base", required: true)
+        let quote = check.asset(cells[.priceCurrency], "quote", required: true)
+        let price = check.number(cells[.price], "price", .nonNegative, required: true)
+        let quantity = check.number(cells[.quantity], "quantity", .positive, required: true)
         // The model's amount is without accrued interest: Сумма (без НКД) when the report has it,
         // else Сумма сделки less НКД.
-        let amountWithoutInterest = check.number(tradeCells[TradeField.amountWithoutInterest.rawValue], map.columns[TradeField.amountWithoutInterest.rawValue], "amount", .nonNegative, required: false)
-        let dealAmount = check.number(tradeCells[TradeField.amount.rawValue], map.columns[TradeField.amount.rawValue], "amount", .nonNegative, required: false)
-        let interest = check.number(tradeCells[TradeField.accruedInterest.rawValue], map.columns[TradeField.accruedInterest.rawValue], "accruedInterest", .nonNegative, required: false)
+        let amountWithoutInterest = check.number(cells[.amountWithoutInterest], "amount", .nonNegative, required: false)
+        let dealAmount = check.number(cells[.amount], "amount", .nonNegative, required: false)
+        let interest = check.number(cells[.accruedInterest], "accruedInterest", .nonNegative, required: false)
         var amount = amountWithoutInterest
         if amount == nil, let dealAmount {
             amount = interest.map { dealAmount.subtracting($0) ?? dealAmount } ?? dealAmount
         }
-        let settlementCurrency = check.asset(tradeCells[TradeField.settlementCurrency.rawValue], map.columns[TradeField.settlementCurrency.rawValue], "settlementCurrency", required: false)
-        let settlementDate = check.date(tradeCells[TradeField.settlementDate.rawValue], map.columns[TradeField.settlementDate.rawValue], "settlementDate", required: false)
-        let venue = check.text(tradeCells[TradeField.venue.rawValue], map.columns[TradeField.venue.rawValue], "venue", required: false)
-        let order = check.text(tradeCells[TradeField.order.rawValue], map.columns[TradeField.order.rawValue], "orderId", required: false)
+        let settlementCurrency = check.asset(cells[.settlementCurrency], "settlementCurrency", required: false)
+        let settlementDate = check.date(cells[.settlementDate], "settlementDate", required: false)
+        let venue = check.text(cells[.venue], "venue", required: false)
+        let order = check.text(cells[.order], "orderId", required: false)
 
         var fees: [TradeFee] = []
-        func fee(_ amountField: TradeField, _ currencyField: TradeField?, _ kind: FeeKind) {
-            guard let value = check.number(tradeCells[amountField.rawValue], map.columns[amountField.rawValue], "fees.\(kind.rawValue)", .nonNegative, required: false),
-                  !value.isZero else { return }
+        for fee in Self.fees {
+            guard let value = check.number(cells[fee.amount], fee.amountName, .nonNegative, required: false), !value.isZero else { continue }
             var feeCurrency: AssetCode?
-            if let currencyField, tradeCells[currencyField.rawValue] != nil {
-                feeCurrency = check.asset(tradeCells[currencyField.rawValue], map.columns[currencyField.rawValue], "fees.\(kind.rawValue).currency", required: true)
+            if let currency = fee.currency, cells[currency].cell != nil {
+                feeCurrency = check.asset(cells[currency], fee.currencyName, required: true)
             } else {
                 feeCurrency = settlementCurrency ?? quote
             }
-            if let feeCurrency { fees.append(TradeFee(amount: value, currency: feeCurrency, kind: kind)) }
+            if let feeCurrency { fees.append(TradeFee(amount: value, currency: feeCurrency, kind: fee.kind)) }
         }
-        fee(.brokerFee, .brokerFeeCurrency, .broker)
-        fee(.exchangeFee, .exchangeFeeCurrency, .exchange)
-        fee(.clearingFee, .clearingFeeCurrency, .clearing)
-        fee(.stampDuty, nil, .other)
 
         // A currency deal (USDRUB_TOM, code USD000UTSTOM) trades the currency itself.
         var base: AssetCode?
@@ -364,8 +367,7 @@ final class TinkoffReportReader {
             } else if let code = AssetCode(codeText.trimmedOfSpaces) {
                 base = code
             } else {
-                check.add(tradeCells[TradeField.code.rawValue], map.columns[TradeField.code.rawValue], "base",
-                          "'\(codeText)' is not an asset code (letters and digits)")
+                check.add(cells[.code], "base", "'\(codeText)' is not an asset code (letters and digits)")
             }
         }
         guard check.errors.isEmpty, let side, let deal, let time, let base, let quote, let price, let quantity else {
@@ -382,6 +384,15 @@ final class TinkoffReportReader {
         keepRaw(row)
         held.append(.trade(trade, ticker: codeText, rawEnd: recordRaw.count))
     }
+
+    /// A trade's fee columns: amount, currency (else the settlement or price currency) and the
+    /// field names their errors give.
+    private static let fees: [(amount: TradeField, currency: TradeField?, kind: FeeKind, amountName: String, currencyName: String)] = [
+        (.brokerFee, .brokerFeeCurrency, .broker, "fees.broker", "fees.broker.currency"),
+        (.exchangeFee, .exchangeFeeCurrency, .exchange, "fees.exchange", "fees.exchange.currency"),
+        (.clearingFee, .clearingFeeCurrency, .clearing, "fees.clearing", "fees.clearing.currency"),
+        (.stampDuty, nil, .other, "fees.other", "fees.other.currency"),
+    ]
 
     /// The currency a currency deal buys or sells: by its name (`USDRUB_TOM`, `CNYRUB_TOD`) or, when
     /// the name is missing, by its Moscow Exchange code (`USD000UTSTOM`, `USD000000TOD`,
@@ -405,12 +416,13 @@ final class TinkoffReportReader {
 
     // MARK: - Section 2: cash
 
-    private static let cashTypes: [String: CashTransactionType] = [
-        "пополнениесчета": .deposit, "выводсредств": .withdrawal, "выплатадивидендов": .dividend,
-        "возмещениедоходаподивидендам-списание": .dividendCharge, "налог": .tax, "налог(дивиденды)": .tax,
-        "комиссияпотарифу": .fee, "выплатакупонов": .coupon, "погашениеоблигации": .redemption,
-    ]
-    private static let tradeLegs: Set<String> = ["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "иныеоперации"]
+    /// Cash operations by their folded text.
+    private static let cashTypes: [[UInt8]: CashTransactionType] = Dictionary(uniqueKeysWithValues: [
+        ("пополнениесчета", .deposit), ("выводсредств", .withdrawal), ("выплатадивидендов", .dividend),
+        ("возмещениедоходаподивидендам-списание", .dividendCharge), ("налог", .tax), ("налог(дивиденды)", .tax),
+        ("комиссияпотарифу", .fee), ("выплатакупонов", .coupon), ("погашениеоблигации", .redemption),
+    ].map { (Array($0.utf8), $1) })
+    private static let tradeLegs: Set<[UInt8]> = Set(["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "иныеоперации"].map { Array($0.utf8) })
     private static let securityTypes: Set<CashTransactionType> = [.dividend, .dividendCharge, .coupon, .redemption]
 
     private func cashSectionRow(_ row: XLSXRow) throws {
@@ -425,7 +437,7 @@ final class TinkoffReportReader {
             inBalanceSummary = false
             return
         }
-        if let first = row.cells.first, first.kind == .string, TinkoffHeader.normalize(first.text) == "валюта" {
+        if let first = row.cells.first, first.kind == .string, HeaderText.matches(first.bytes, Self.currencyColumnHeader) {
             inBalanceSummary = true
             return
         }
@@ -441,30 +453,33 @@ final class TinkoffReportReader {
 
     /// A row of a currency block of section 2 as a cash transaction (or a skip, or a reject).
     private func readCash(_ row: XLSXRow, _ map: TableMap, _ currency: AssetCode) throws {
-        map.cells(of: row, into: &cashCells)
+        cashRow.read(row, map)
+        let cells = cashRow
         var check = TinkoffValues(codes: codes, dateSystem: dateSystem)
-        let operationCell = cashCells[CashField.operation.rawValue]
-        let operation = operationCell.map { TinkoffHeader.normalize($0.bytes) } ?? ""
-        let note = check.text(cashCells[CashField.note.rawValue], map.columns[CashField.note.rawValue], "note", required: false)
-        if let note, TinkoffHeader.normalize(note) == "план" { return try skip(row, "planned, not yet done (noted План)") }
-        if Self.tradeLegs.contains(operation) {
+        let operationCell = cells[.operation].cell
+        HeaderText.fold(operationCell?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), into: &folded)
+        let note = check.text(cells[.note], "note", required: false)
+        if note != nil, let noteCell = cells[.note].cell, HeaderText.matches(noteCell.bytes, Self.planned) {
+            return try skip(row, "planned, not yet done (noted План)")
+        }
+        if Self.tradeLegs.contains(folded) {
             return try skip(row, "trade cash leg (\(operationCell!.text)): the trade itself comes from section 1")
         }
-        guard var type = Self.cashTypes[operation] else {
-            check.add(operationCell, map.columns[CashField.operation.rawValue], "type",
-                      operation.isEmpty ? "empty; expected an operation such as Пополнение счета"
+        guard var type = Self.cashTypes[folded] else {
+            check.add(cells[.operation], "type",
+                      folded.isEmpty ? "empty; expected an operation such as Пополнение счета"
                                         : "'\(operationCell!.text)' is an operation tradeport does not know; a new kind of cash row must be added to the Tinkoff adapter, not guessed")
             return try reject(row, check.errors)
         }
-        let credit = check.number(cashCells[CashField.credit.rawValue], map.columns[CashField.credit.rawValue], "amount", .nonNegative, required: false) ?? .zero
-        let debit = check.number(cashCells[CashField.debit.rawValue], map.columns[CashField.debit.rawValue], "amount", .nonNegative, required: false) ?? .zero
+        let credit = check.number(cells[.credit], "amount", .nonNegative, required: false) ?? .zero
+        let debit = check.number(cells[.debit], "amount", .nonNegative, required: false) ?? .zero
         var amount: ExactDecimal?
         if check.errors.isEmpty {
             switch (credit.isZero, debit.isZero) {
             case (true, true):
-                check.add(nil, nil, "amount", "both Сумма зачисления and Сумма списания are 0 or empty")
+                check.add(nil, "amount", "both Сумма зачисления and Сумма списания are 0 or empty")
             case (false, false):
-                check.add(nil, nil, "amount", "both Сумма зачисления (\(credit)) and Сумма списания (\(debit)) are set")
+                check.add(nil, "amount", "both Сумма зачисления (\(credit)) and Сумма списания (\(debit)) are set")
             case (false, true) where type.isIncoming, (true, false) where !type.isIncoming:
                 amount = credit.isZero ? debit : credit
             default:
@@ -476,19 +491,12 @@ final class TinkoffReportReader {
                     type = .feeRefund
                     amount = credit
                 } else {
-                    check.add(map.columns[credit.isZero ? CashField.debit.rawValue : CashField.credit.rawValue].map { $0 + 1 }, "amount",
+                    check.add(cells[credit.isZero ? .debit : .credit], "amount",
                               "'\(operationCell!.text)' \(type.isIncoming ? "brings money in, but the row has Сумма списания" : "takes money out, but the row has Сумма зачисления")")
                 }
             }
         }
-        let time: Timestamp?
-        if cashCells[CashField.date.rawValue] != nil {
-            time = check.time(date: cashCells[CashField.date.rawValue], map.columns[CashField.date.rawValue],
-                              time: cashCells[CashField.time.rawValue], map.columns[CashField.time.rawValue], zone: &zone)
-        } else {
-            time = check.time(date: cashCells[CashField.settled.rawValue], map.columns[CashField.settled.rawValue],
-                              time: cashCells[CashField.time.rawValue], map.columns[CashField.time.rawValue], zone: &zone)
-        }
+        let time = check.time(date: cells[.date].cell != nil ? cells[.date] : cells[.settled], time: cells[.time], zone: &zone)
         guard check.errors.isEmpty, let amount, let time else { return try reject(row, check.errors) }
         var security: String?
         if Self.securityTypes.contains(type), let note, let slash = note.firstIndex(of: "/") {
@@ -510,23 +518,25 @@ final class TinkoffReportReader {
     // MARK: - Other sections
 
     private func referenceRow(_ row: XLSXRow, section number: String) throws {
-        let texts = row.cells.map { $0.kind == .string ? TinkoffHeader.normalize($0.bytes) : "" }
         // The first row of a reference table is its header; a row with the same texts repeats it
         // on a later page, where the columns may have moved: each maps its own.
-        if referenceHeader == nil || texts == referenceHeader {
-            referenceHeader = texts
+        let isHeader = referenceHeader.map { header in
+            header.count == row.cells.count
+                && zip(row.cells, header).allSatisfy { $0.kind == .string ? HeaderText.matches($0.bytes, $1) : $1.isEmpty }
+        } ?? true
+        if isHeader {
+            if referenceHeader == nil { referenceHeader = row.cells.map { $0.kind == .string ? HeaderText.fold($0.bytes) : [] } }
             if number == "4.1" { securitiesMap = TableMap(fields: SecurityField.table, header: row) }
             return
         }
         if let map = securitiesMap, map.missing.isEmpty {
-            map.cells(of: row, into: &securityCells)
-            if let code = securityCells[SecurityField.code.rawValue]?.text.trimmedOfSpaces, !code.isEmpty {
-                if let isin = securityCells[SecurityField.isin.rawValue]?.text.trimmedOfSpaces, !isin.isEmpty { isinByTicker[code] = isin }
-                if let name = securityCells[SecurityField.name.rawValue]?.text.trimmedOfSpaces, !name.isEmpty { tickerBySecurityName[name] = code }
+            securityRow.read(row, map)
+            if let code = securityRow[.code].cell?.text.trimmedOfSpaces, !code.isEmpty {
+                if let isin = securityRow[.isin].cell?.text.trimmedOfSpaces, !isin.isEmpty { isinByTicker[code] = isin }
+                if let name = securityRow[.name].cell?.text.trimmedOfSpaces, !name.isEmpty { tickerBySecurityName[name] = code }
             }
         }
-        let title = sectionTitle.count > 60 ? String(sectionTitle.prefix(60)) + "…" : sectionTitle
-        try skip(row, "not an operation: a row of section \(title.trimmedOfSpaces)")
+        try skip(row, referenceSkipReason)
     }
 }
 

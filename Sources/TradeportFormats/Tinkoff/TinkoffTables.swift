@@ -1,100 +1,50 @@
 import TradeportCore
 import TradeportXLSX
 
-/// How the Tinkoff report's tables are recognized: header texts compared with whitespace and line
-/// breaks removed and case folded, each table occurrence mapped by its own header row.
+/// How the Tinkoff report's tables are recognized: header texts compared as `HeaderText` folds
+/// them (whitespace and line breaks removed, case folded), each table occurrence mapped by its own
+/// header row.
 enum TinkoffHeader {
-    /// `Номер поруче\nния` → `номерпоручения`.
-    static func normalize(_ text: String) -> String {
-        var t = text
-        return t.withUTF8 { String(decoding: fold(UnsafeRawBufferPointer($0)), as: UTF8.self) }
-    }
-
-    static func normalize(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(decoding: fold(bytes), as: UTF8.self)
-    }
-
-    /// The bytes without whitespace (space, tab, line breaks, no-break space), ASCII and Russian
-    /// letters in lower case: what header texts are compared by, without building strings.
-    static func fold(_ b: UnsafeRawBufferPointer) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 0
-        while i < b.count {
-            let (folded, second, used) = foldAt(b, i)
-            i += used
-            if folded != 0 { out.append(folded) }
-            if second != 0 { out.append(second) }
-        }
-        return out
-    }
-
-    /// Whether `b` folds to `target` (already folded).
-    static func matches(_ b: UnsafeRawBufferPointer, _ target: [UInt8]) -> Bool {
-        guard b.count >= target.count else { return false }
-        var i = 0
-        var j = 0
-        while i < b.count {
-            let (first, second, used) = foldAt(b, i)
-            i += used
-            if first != 0 {
-                guard j < target.count, target[j] == first else { return false }
-                j += 1
-            }
-            if second != 0 {
-                guard j < target.count, target[j] == second else { return false }
-                j += 1
-            }
-        }
-        return j == target.count
-    }
-
-    /// Folds the character at `i`: up to two bytes out (0 for none) and how many bytes it used.
-    @inline(__always)
-    private static func foldAt(_ b: UnsafeRawBufferPointer, _ i: Int) -> (UInt8, UInt8, Int) {
-        let c = b[i]
-        switch c {
-        case 0x20, 0x09, 0x0A, 0x0D:
-            return (0, 0, 1)
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return (c | 0x20, 0, 1)
-        case 0xC2 where i + 1 < b.count && b[i + 1] == 0xA0:
-            return (0, 0, 2)
-        case 0xD0 where i + 1 < b.count:
-            let d = b[i + 1]
-            switch d {
-            case 0x90...0x9F: return (0xD0, d + 0x20, 2)  // А–П → а–п
-            case 0xA0...0xAF: return (0xD1, d - 0x20, 2)  // Р–Я → р–я
-            case 0x81: return (0xD1, 0x91, 2)  // Ё → ё
-            default: return (0xD0, d, 2)
-            }
-        default:
-            return (c, 0, 1)
-        }
-    }
-
     /// The folded texts of a row's string cells, by column.
     static func foldedTexts(_ row: XLSXRow) -> [(column: Int, text: [UInt8])] {
-        row.cells.compactMap { $0.kind == .string ? ($0.column, fold($0.bytes)) : nil }
+        row.cells.compactMap { $0.kind == .string ? ($0.column, HeaderText.fold($0.bytes)) : nil }
     }
 }
 
-/// A field a table has, with the header texts that name it (normalized) and whether it is required.
+/// A field a table has: the header texts that name it (normalized) and whether it is required.
 struct TableField {
-    let name: String
     let header: String
-    let aliases: [String]
     let required: Bool
     /// The header and its aliases as folded bytes, for comparing without strings.
     let folded: [[UInt8]]
 
-    init(_ name: String, _ header: String, aliases: [String] = [], required: Bool = false) {
-        self.name = name
+    init(_ header: String, aliases: [String] = [], required: Bool = false) {
         self.header = header
-        self.aliases = aliases
         self.required = required
         folded = ([header] + aliases).map { Array($0.utf8) }
     }
+}
+
+/// One row of a table, its cells by field: what the values are read from.
+struct TableRow<Field: CaseIterable & RawRepresentable<Int>> {
+    private var cells = [XLSXCell?](repeating: nil, count: Field.allCases.count)
+    private var columns: [Int?] = []
+
+    /// Takes the cells of `row`, by the fields `map` gives their columns.
+    mutating func read(_ row: XLSXRow, _ map: TableMap) {
+        map.cells(of: row, into: &cells)
+        columns = map.columns
+    }
+
+    subscript(field: Field) -> TableCell { TableCell(cell: cells[field.rawValue], column: columns[field.rawValue]) }
+}
+
+/// A field's cell in a row, if the row has one, and the field's column in the row's table: where
+/// an error about the value is (the cell's own column when there is a cell).
+struct TableCell {
+    let cell: XLSXCell?
+    /// 0-based; nil when the table has no such column.
+    let column: Int?
 }
 
 /// Which column holds which field, for one occurrence of a table's header row.
@@ -143,29 +93,29 @@ enum TradeField: Int, CaseIterable {
          clearingFee, clearingFeeCurrency, stampDuty, settlementDate
 
     static let table: [TableField] = [
-        TableField("externalId", "номерсделки", required: true),
-        TableField("orderId", "номерпоручения"),
-        TableField("date", "датазаключения", required: true),
-        TableField("time", "время", required: true),
-        TableField("venue", "торговаяплощадка"),
-        TableField("side", "видсделки", required: true),
-        TableField("name", "сокращенноенаименованиеактива"),
-        TableField("base", "кодактива", required: true),
-        TableField("price", "ценазаединицу", required: true),
-        TableField("quote", "валютацены", required: true),
-        TableField("quantity", "количество", required: true),
-        TableField("amountWithoutInterest", "сумма(безнкд)"),
-        TableField("accruedInterest", "нкд"),
-        TableField("amount", "суммасделки"),
-        TableField("settlementCurrency", "валютарасчетов"),
-        TableField("fees.broker", "комиссияброкера"),
-        TableField("fees.broker.currency", "валютакомиссии", aliases: ["валютакомиссииброкера"]),
-        TableField("fees.exchange", "комиссиябиржи"),
-        TableField("fees.exchange.currency", "валютакомиссиибиржи"),
-        TableField("fees.clearing", "комиссияклир.центра", aliases: ["комиссияклиринговогоцентра"]),
-        TableField("fees.clearing.currency", "валютакомиссииклир.центра", aliases: ["валютакомиссииклиринговогоцентра"]),
-        TableField("fees.other", "гербовыйсбор"),
-        TableField("settlementDate", "датарасчетов"),
+        TableField("номерсделки", required: true),
+        TableField("номерпоручения"),
+        TableField("датазаключения", required: true),
+        TableField("время", required: true),
+        TableField("торговаяплощадка"),
+        TableField("видсделки", required: true),
+        TableField("сокращенноенаименованиеактива"),
+        TableField("кодактива", required: true),
+        TableField("ценазаединицу", required: true),
+        TableField("валютацены", required: true),
+        TableField("количество", required: true),
+        TableField("сумма(безнкд)"),
+        TableField("нкд"),
+        TableField("суммасделки"),
+        TableField("валютарасчетов"),
+        TableField("комиссияброкера"),
+        TableField("валютакомиссии", aliases: ["валютакомиссииброкера"]),
+        TableField("комиссиябиржи"),
+        TableField("валютакомиссиибиржи"),
+        TableField("комиссияклир.центра", aliases: ["комиссияклиринговогоцентра"]),
+        TableField("валютакомиссииклир.центра", aliases: ["валютакомиссииклиринговогоцентра"]),
+        TableField("гербовыйсбор"),
+        TableField("датарасчетов"),
     ]
 
     /// The header text as the report prints it, for messages.
@@ -182,13 +132,13 @@ enum CashField: Int, CaseIterable {
     case date, time, settled, operation, credit, debit, note
 
     static let table: [TableField] = [
-        TableField("date", "дата"),
-        TableField("time", "времясовершения"),
-        TableField("settlementDate", "датаисполнения"),
-        TableField("type", "операция", required: true),
-        TableField("credit", "суммазачисления", required: true),
-        TableField("debit", "суммасписания", required: true),
-        TableField("note", "примечание"),
+        TableField("дата"),
+        TableField("времясовершения"),
+        TableField("датаисполнения"),
+        TableField("операция", required: true),
+        TableField("суммазачисления", required: true),
+        TableField("суммасписания", required: true),
+        TableField("примечание"),
     ]
 }
 
@@ -197,8 +147,8 @@ enum SecurityField: Int, CaseIterable {
     case name, code, isin
 
     static let table: [TableField] = [
-        TableField("name", "сокращенноенаименованиеактива"),
-        TableField("code", "кодактива", required: true),
-        TableField("isin", "isin"),
+        TableField("сокращенноенаименованиеактива"),
+        TableField("кодактива", required: true),
+        TableField("isin"),
     ]
 }

@@ -15,8 +15,8 @@ struct TinkoffValues {
         self.dateSystem = dateSystem
     }
 
-    mutating func add(_ cell: XLSXCell?, _ column: Int?, _ field: String, _ message: String) {
-        add((cell?.column ?? column).map { $0 + 1 }, field, message)
+    mutating func add(_ at: TableCell, _ field: String, _ message: String) {
+        add(at.column.map { $0 + 1 }, field, message)
     }
 
     /// `column` is 1-based (A is 1), as the output's locations are.
@@ -24,26 +24,26 @@ struct TinkoffValues {
         errors.append(FieldError(column: column, field: field, message: message))
     }
 
-    mutating func text(_ cell: XLSXCell?, _ column: Int?, _ field: String, required: Bool) -> String? {
-        guard let cell, !cell.bytes.isEmpty else {
-            if required { add(cell, column, field, "empty; expected a value") }
+    mutating func text(_ at: TableCell, _ field: String, required: Bool) -> String? {
+        guard let cell = at.cell, !cell.bytes.isEmpty else {
+            if required { add(at, field, "empty; expected a value") }
             return nil
         }
         if cell.kind == .number, let plain = cell.number { return plain }
         guard let text = TextDecoding.utf8(cell.bytes) else {
-            add(cell, column, field, "not valid UTF-8 text")
+            add(at, field, "not valid UTF-8 text")
             return nil
         }
         return text
     }
 
-    mutating func asset(_ cell: XLSXCell?, _ column: Int?, _ field: String, required: Bool) -> AssetCode? {
-        guard let cell, !cell.bytes.isEmpty else {
-            if required { add(cell, column, field, "empty; expected a currency code like RUB") }
+    mutating func asset(_ at: TableCell, _ field: String, required: Bool) -> AssetCode? {
+        guard let cell = at.cell, !cell.bytes.isEmpty else {
+            if required { add(at, field, "empty; expected a currency code like RUB") }
             return nil
         }
         if let code = codes.code(cell.bytes) { return code }
-        add(cell, column, field, "'\(cell.text)' is not an asset code (letters and digits, like RUB)")
+        add(at, field, "'\(cell.text)' is not an asset code (letters and digits, like RUB)")
         return nil
     }
 
@@ -54,9 +54,9 @@ struct TinkoffValues {
     private static let commaNoBreak = NumberStyle(decimalSeparator: UInt8(ascii: ","), groupingSeparator: [0xC2, 0xA0])
     private static let pointNoBreak = NumberStyle(decimalSeparator: UInt8(ascii: "."), groupingSeparator: [0xC2, 0xA0])
 
-    mutating func number(_ cell: XLSXCell?, _ column: Int?, _ field: String, _ sign: Sign, required: Bool) -> ExactDecimal? {
-        guard let cell, !cell.bytes.isEmpty else {
-            if required { add(cell, column, field, "empty; expected a number like 138,28") }
+    mutating func number(_ at: TableCell, _ field: String, _ sign: Sign, required: Bool) -> ExactDecimal? {
+        guard let cell = at.cell, !cell.bytes.isEmpty else {
+            if required { add(at, field, "empty; expected a number like 138,28") }
             return nil
         }
         let result: Result<ExactDecimal, NumberParseError>
@@ -64,11 +64,11 @@ struct TinkoffValues {
         case .number:
             // A number cell is a binary double written out with up to 17 digits: read as the
             // 15 significant digits it holds (9379.450000000001 is 9379.45).
-            guard let number = cell.number else {
-                add(cell, column, field, "'\(cell.text)' is not a number")
+            guard let parsed = XLSXNumber.withPlain(cell.bytes, significantDigits: 15, { ExactDecimal.parse($0, style: .canonical) }) else {
+                add(at, field, "'\(cell.text)' is not a number")
                 return nil
             }
-            result = ExactDecimal.parse(number, style: .canonical)
+            result = parsed
         case .string:
             let b = cell.bytes
             let noBreak = b.contains(0xA0)
@@ -78,20 +78,20 @@ struct TinkoffValues {
                 result = ExactDecimal.parse(b, style: noBreak ? Self.pointNoBreak : Self.point)
             }
         default:
-            add(cell, column, field, "a \(cell.kind) cell ('\(cell.text)'); expected a number like 138,28")
+            add(at, field, "a \(cell.kind) cell ('\(cell.text)'); expected a number like 138,28")
             return nil
         }
         switch result {
         case .failure(let e):
-            add(cell, column, field, "'\(cell.text)' is not a number: \(e.message.contains("expected") ? e.message : e.message + "; expected a number like 138,28 or 0.55")")
+            add(at, field, "'\(cell.text)' is not a number: \(e.message.contains("expected") ? e.message : e.message + "; expected a number like 138,28 or 0.55")")
             return nil
         case .success(let value):
             switch sign {
             case .positive where !value.isPositive:
-                add(cell, column, field, "'\(cell.text)' must be greater than 0")
+                add(at, field, "'\(cell.text)' must be greater than 0")
                 return nil
             case .nonNegative where value.isNegative:
-                add(cell, column, field, "'\(cell.text)' must not be negative")
+                add(at, field, "'\(cell.text)' must not be negative")
                 return nil
             default:
                 return value
@@ -99,9 +99,9 @@ struct TinkoffValues {
         }
     }
 
-    mutating func date(_ cell: XLSXCell?, _ column: Int?, _ field: String, required: Bool) -> CalendarDate? {
-        guard let cell, !cell.bytes.isEmpty else {
-            if required { add(cell, column, field, "empty; expected a date like 31.12.2020") }
+    mutating func date(_ at: TableCell, _ field: String, required: Bool) -> CalendarDate? {
+        guard let cell = at.cell, !cell.bytes.isEmpty else {
+            if required { add(at, field, "empty; expected a date like 31.12.2020") }
             return nil
         }
         switch cell.kind {
@@ -114,7 +114,7 @@ struct TinkoffValues {
             let b = cell.bytes
             if b.count == 10 || (b.count == 21 && b[10] == UInt8(ascii: "/")) {
                 let s = b.count - 10
-                if let day = Self.digits(b, s, 2), let month = Self.digits(b, s + 3, 2), let year = Self.digits(b, s + 6, 4),
+                if let day = DecimalDigits.value(b, s, 2), let month = DecimalDigits.value(b, s + 3, 2), let year = DecimalDigits.value(b, s + 6, 4),
                    b[s + 2] == UInt8(ascii: "."), b[s + 5] == UInt8(ascii: "."),
                    let date = CalendarDate(year: year, month: month, day: day) {
                     return date
@@ -125,46 +125,41 @@ struct TinkoffValues {
         default:
             break
         }
-        add(cell, column, field, "'\(cell.text)' is not a date like 31.12.2020 (DD.MM.YYYY, a real calendar date)")
+        add(at, field, "'\(cell.text)' is not a date like 31.12.2020 (DD.MM.YYYY, a real calendar date)")
         return nil
     }
 
     /// Seconds since midnight of a time cell or `HH:MM:SS` / `HH:MM` text.
-    mutating func timeOfDay(_ cell: XLSXCell?, _ column: Int?) -> (Int, Int, Int)? {
-        guard let cell, !cell.bytes.isEmpty else { return (0, 0, 0) }
+    mutating func timeOfDay(_ at: TableCell) -> (Int, Int, Int)? {
+        guard let cell = at.cell, !cell.bytes.isEmpty else { return (0, 0, 0) }
         switch cell.kind {
         case .date, .number:
             if let d = XLSXDateTime(serial: cell.bytes, system: dateSystem) { return (d.hour, d.minute, d.second) }
         case .string:
             let b = cell.bytes
             let hourDigits = b.count == 8 || b.count == 5 ? 2 : (b.count == 7 || b.count == 4 ? 1 : 0)
-            if hourDigits > 0, let h = Self.digits(b, 0, hourDigits), b[hourDigits] == UInt8(ascii: ":"),
-               let m = Self.digits(b, hourDigits + 1, 2), h < 24, m < 60 {
+            if hourDigits > 0, let h = DecimalDigits.value(b, 0, hourDigits), b[hourDigits] == UInt8(ascii: ":"),
+               let m = DecimalDigits.value(b, hourDigits + 1, 2), h < 24, m < 60 {
                 if b.count == hourDigits + 3 { return (h, m, 0) }
-                if b[hourDigits + 3] == UInt8(ascii: ":"), let s = Self.digits(b, hourDigits + 4, 2), s < 60 { return (h, m, s) }
+                if b[hourDigits + 3] == UInt8(ascii: ":"), let s = DecimalDigits.value(b, hourDigits + 4, 2), s < 60 { return (h, m, s) }
             }
         default:
             break
         }
-        add(cell, column, "time", "'\(cell.text)' is not a time like 14:05:09 (HH:MM:SS)")
+        add(at, "time", "'\(cell.text)' is not a time like 14:05:09 (HH:MM:SS)")
         return nil
     }
 
     /// The instant of a date and a time of day read in the source's zone.
-    mutating func time(date dateCell: XLSXCell?, _ dateColumn: Int?, time timeCell: XLSXCell?, _ timeColumn: Int?,
-                       zone: inout SourceTimeZone.Converter) -> Timestamp? {
-        let date = date(dateCell, dateColumn, "time", required: true)
-        let clock = timeOfDay(timeCell, timeColumn)
+    mutating func time(date dateAt: TableCell, time timeAt: TableCell, zone: inout SourceTimeZone.Converter) -> Timestamp? {
+        let date = date(dateAt, "time", required: true)
+        let clock = timeOfDay(timeAt)
         guard let date, let (h, m, s) = clock, let local = LocalDateTime(date: date, hour: h, minute: m, second: s) else { return nil }
         let instant = zone.timestamp(for: local)
         guard instant.isWritable else {
-            add(dateCell, dateColumn, "time", "'\(dateCell!.text)' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC")
+            add(dateAt, "time", "'\(dateAt.cell!.text)' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC")
             return nil
         }
         return instant
-    }
-
-    private static func digits(_ b: UnsafeRawBufferPointer, _ at: Int, _ count: Int) -> Int? {
-        DecimalDigits.value(b, at, count)
     }
 }
