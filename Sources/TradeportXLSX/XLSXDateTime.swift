@@ -73,9 +73,4 @@ public struct XLSXDateTime: Sendable, Hashable, CustomStringConvertible {
     /// (1904-01-01).
     static let day0Of1900System = -25_568
     static let day0Of1904System = -24_107
-
-    /// Days since 1970-01-01 of a calendar date (what `XLSXSheetWriter` writes dates with).
-    static func daysFromCivil(_ y: Int, _ m: Int, _ d: Int) -> Int {
-        Int(CivilCalendar.days(year: Int64(y), month: Int64(m), day: Int64(d)))
-    }
 }

@@ -147,17 +147,19 @@ public struct SpecAdapter: FormatAdapter {
         guard !wanted.isEmpty else { return .noMatch("the spec names no header texts to look for") }
         let folded = wanted.map { HeaderText.fold($0) }
         do {
-            let workbook = try XLSXWorkbook(path: path)
-            let sheet = try workbook.sheet(xlsx.sheet)
-            var found = false
-            var rows = 0
-            try workbook.readRows(of: sheet) { row in
-                rows += 1
-                let texts = row.cells.map { HeaderText.fold($0.bytes) }
-                found = folded.allSatisfy { texts.contains($0) }
-                return !found && rows < within
+            // Kept for the read that follows (its shared strings and styles loaded once).
+            return try OpenWorkbooks.shared.use(path, keep: true) { workbook in
+                let sheet = try workbook.sheet(xlsx.sheet)
+                var found = false
+                var rows = 0
+                try workbook.readRows(of: sheet) { row in
+                    rows += 1
+                    let texts = row.cells.map { HeaderText.fold($0.bytes) }
+                    found = folded.allSatisfy { texts.contains($0) }
+                    return !found && rows < within
+                }
+                return found ? .match : .noMatch("no row in the first \(within) of sheet '\(sheet.name)' holds \(wanted.joined(separator: ", "))")
             }
-            return found ? .match : .noMatch("no row in the first \(within) of sheet '\(sheet.name)' holds \(wanted.joined(separator: ", "))")
         } catch {
             return .noMatch("cannot be read as this workbook format: \(error)")
         }
@@ -193,24 +195,25 @@ public struct SpecAdapter: FormatAdapter {
         case .xlsx(let xlsx):
             try input.withSeekableFile { path in
                 do {
-                    let workbook = try XLSXWorkbook(path: path)
-                    let sheet = try workbook.sheet(xlsx.sheet)
-                    state.values.dateSystem = workbook.dateSystem
-                    state.origin = SourceLocation(path: input.path, row: 0, sheet: sheet.name)
-                    var scratch: [Int] = []
-                    var failure: Error?
-                    try workbook.readRows(of: sheet) { row in
-                        let specRow = SheetSpecRow(row, scratch: &scratch)
-                        do {
-                            try state.handle(specRow, number: row.number, ordinal: row.number, malformation: nil,
-                                             header: xlsx.header, raw: { row.text }, emit: emit)
-                        } catch {
-                            failure = error
-                            return false
+                    try OpenWorkbooks.shared.use(path, keep: false) { workbook in
+                        let sheet = try workbook.sheet(xlsx.sheet)
+                        state.values.dateSystem = workbook.dateSystem
+                        state.origin = SourceLocation(path: input.path, row: 0, sheet: sheet.name)
+                        var scratch: [Int] = []
+                        var failure: Error?
+                        try workbook.readRows(of: sheet) { row in
+                            let specRow = SheetSpecRow(row, scratch: &scratch)
+                            do {
+                                try state.handle(specRow, number: row.number, ordinal: row.number, malformation: nil,
+                                                 header: xlsx.header, raw: { row.text }, emit: emit)
+                            } catch {
+                                failure = error
+                                return false
+                            }
+                            return true
                         }
-                        return true
+                        if let failure { throw failure }
                     }
-                    if let failure { throw failure }
                 } catch let error as XLSXError {
                     throw InputError(path: input.path, message: error.description)
                 }

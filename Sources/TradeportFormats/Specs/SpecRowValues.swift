@@ -134,8 +134,10 @@ struct SpecRowValues {
             return readText(i, raw, .number, zone: &zone, at: position)
         default:
             // A number cell holds a double: its 15 significant digits, as plain decimal text.
-            guard var plain = XLSXNumber.plain(raw, significantDigits: 15) else { return readText(i, raw, fieldKind, zone: &zone, at: position) }
-            return plain.withUTF8 { readText(i, UnsafeRawBufferPointer($0), .number, zone: &zone, at: position) }
+            if let value = XLSXNumber.withPlain(raw, significantDigits: 15, { readText(i, $0, .number, zone: &zone, at: position) }) {
+                return value
+            }
+            return readText(i, raw, fieldKind, zone: &zone, at: position)
         }
     }
 

@@ -49,10 +49,9 @@ struct TinkoffValues {
 
     enum Sign { case positive, nonNegative }
 
+    // Grouped by spaces: the parser also takes the no-break spaces the report writes.
     private static let comma = NumberStyle(decimalSeparator: UInt8(ascii: ","), groupingSeparator: [0x20])
     private static let point = NumberStyle(decimalSeparator: UInt8(ascii: "."), groupingSeparator: [0x20])
-    private static let commaNoBreak = NumberStyle(decimalSeparator: UInt8(ascii: ","), groupingSeparator: [0xC2, 0xA0])
-    private static let pointNoBreak = NumberStyle(decimalSeparator: UInt8(ascii: "."), groupingSeparator: [0xC2, 0xA0])
 
     mutating func number(_ at: TableCell, _ field: String, _ sign: Sign, required: Bool) -> ExactDecimal? {
         guard let cell = at.cell, !cell.bytes.isEmpty else {
@@ -71,12 +70,7 @@ struct TinkoffValues {
             result = parsed
         case .string:
             let b = cell.bytes
-            let noBreak = b.contains(0xA0)
-            if b.contains(UInt8(ascii: ",")) {
-                result = ExactDecimal.parse(b, style: noBreak ? Self.commaNoBreak : Self.comma)
-            } else {
-                result = ExactDecimal.parse(b, style: noBreak ? Self.pointNoBreak : Self.point)
-            }
+            result = ExactDecimal.parse(b, style: b.contains(UInt8(ascii: ",")) ? Self.comma : Self.point)
         default:
             add(at, field, "a \(cell.kind) cell ('\(cell.text)'); expected a number like 138,28")
             return nil
