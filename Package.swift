@@ -7,7 +7,7 @@ let package = Package(
     products: [
         // The library: the canonical model, the format registry and adapters, the sinks.
         // No command-line parsing and no networking in it.
-        .library(name: "Tradeport", targets: ["TradeportPrimitives", "TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportFormats"]),
+        .library(name: "Tradeport", targets: ["TradeportPrimitives", "TradeportFields", "TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportFormats"]),
         .library(name: "TradeportTestKit", targets: ["TradeportTestKit"]),
         // The balances server's API as values, and a client for it (networking: not in `Tradeport`).
         .library(name: "TradeportPush", targets: ["TradeportBalances", "TradeportPush"]),
@@ -28,9 +28,13 @@ let package = Package(
         // What Core and the XLSX reader (which do not see each other) share: a bounded hand-over
         // between two threads and the civil-calendar day arithmetic. No dependencies.
         .target(name: "TradeportPrimitives"),
+        // The canonical fields of each operation kind, declared once (names, value types, presence,
+        // identity), and the model's vocabularies. No dependencies: the spec language, checked at
+        // build time, reads it as the core does.
+        .target(name: "TradeportFields"),
         .target(
             name: "TradeportCore",
-            dependencies: ["TradeportPrimitives", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TradeportPrimitives", "TradeportFields", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "TradeportCSV"),
         // libxml2 and zlib from the system (Debian: libxml2-dev, zlib1g-dev), seen only by the C
@@ -49,7 +53,7 @@ let package = Package(
         ),
         .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportBuiltInSpecs"]),
         // Declarative format specs (YAML): the language, loaded with every error's file, line and key.
-        .target(name: "TradeportSpec", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "TradeportSpec", dependencies: ["TradeportFields", .product(name: "Yams", package: "Yams")]),
         // Checks specs and embeds them (run by the build-tool plugin below).
         .executableTarget(name: "TradeportSpecTool", dependencies: ["TradeportSpec"]),
         .plugin(name: "EmbedFormatSpecs", capability: .buildTool(), dependencies: ["TradeportSpecTool"]),

@@ -22,7 +22,7 @@ public enum BalancesMapping {
         public var description: String { "\(source): \(operationId): \(reason)" }
     }
 
-    public static func valueId(_ operation: Operation) -> String {
+    public static func valueId(_ operation: PortfolioOperation) -> String {
         operation.externalId ?? operation.id
     }
 

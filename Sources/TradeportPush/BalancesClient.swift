@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TradeportBalances
+import TradeportCore
 
 /// A client of the balances API: `base` holds the context path (`http://host:9999/bcv`).
 public final class BalancesClient: Sendable {

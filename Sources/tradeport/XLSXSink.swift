@@ -8,7 +8,7 @@ final class XLSXSink: ConversionSink {
     private let output: OutputFile
     private let writer: XLSXSheetWriter
     /// A decimal's text, reused from operation to operation.
-    private var digits = ByteBuffer(capacity: 64)
+    private var digits = OutputBuffer(capacity: 64)
 
     init(output: OutputFile) throws {
         self.output = output
@@ -16,9 +16,8 @@ final class XLSXSink: ConversionSink {
         try writer.addRow(OperationColumns.names.map { .text($0) })
     }
 
-    deinit { digits.deallocate() }
 
-    func write(_ operation: TradeportCore.Operation, portfolio: String) throws {
+    func write(_ operation: PortfolioOperation, portfolio: String) throws {
         do {
             try writer.beginRow()
         } catch let e as XLSXWriteError {

@@ -4,9 +4,8 @@ import Testing
 
 @Suite("Canonical JSON")
 struct CanonicalJSONTests {
-    func text(_ body: (inout ByteBuffer) -> Void) -> String {
-        var buffer = ByteBuffer(capacity: 16)
-        defer { buffer.deallocate() }
+    func text(_ body: (inout OutputBuffer) -> Void) -> String {
+        var buffer = OutputBuffer(capacity: 16)
         body(&buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
@@ -28,7 +27,7 @@ struct CanonicalJSONTests {
             id: "x:2", externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .dividendCharge, asset: AssetCode("RUB")!,
             amount: ExactDecimal(15), fee: CashFee(amount: ExactDecimal(1), currency: AssetCode("RUB")!), status: .complete,
             security: "AAPL", note: "line\nbreak", source: source)
-        for operation in [Operation.trade(trade), .transaction(transaction)] {
+        for operation in [PortfolioOperation.trade(trade), .transaction(transaction)] {
             let json = text { out in
                 out.append(UInt8(ascii: "{"))
                 CanonicalJSON.appendOperationFields(operation, to: &out)

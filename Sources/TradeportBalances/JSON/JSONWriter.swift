@@ -9,16 +9,15 @@ import TradeportCore
 public struct JSONWriter: @unchecked Sendable {
     /// Owns the buffer's memory.
     private final class Storage {
-        var buffer: ByteBuffer
+        var buffer: OutputBuffer
 
-        init(capacity: Int) { buffer = ByteBuffer(capacity: capacity) }
+        init(capacity: Int) { buffer = OutputBuffer(capacity: capacity) }
 
-        init(copying other: ByteBuffer) {
-            buffer = ByteBuffer(capacity: other.capacity)
+        init(copying other: borrowing OutputBuffer) {
+            buffer = OutputBuffer(capacity: other.capacity)
             buffer.append(other.bytes)
         }
 
-        deinit { buffer.deallocate() }
     }
 
     private var storage: Storage
@@ -36,7 +35,7 @@ public struct JSONWriter: @unchecked Sendable {
 
     /// Runs `body` on the buffer, copied first when another writer shares it.
     @inline(__always)
-    private mutating func write(_ body: (inout ByteBuffer) -> Void) {
+    private mutating func write(_ body: (inout OutputBuffer) -> Void) {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage.buffer) }
         body(&storage.buffer)
     }

@@ -18,8 +18,7 @@ struct BalanceLedger {
     /// Where each run of operations from one origin starts: (first operation, index into `origins`).
     private var originRuns: [(start: Int, origin: UInt32)] = []
     private var origins: [SourceLocation] = []
-    private var originKeys: [UInt64] = []
-    private var lastOrigin: (key: UInt64, index: UInt32)?
+    private var lastOrigin: (location: SourceLocation, index: UInt32)?
 
     private var eventAccount: [UInt32] = []
     private var eventMantissa: [Int64] = []
@@ -71,22 +70,20 @@ struct BalanceLedger {
     }
 
     private mutating func originIndex(_ location: SourceLocation) -> UInt32 {
-        let key = UInt64(location.pathNumber) << 32 | UInt64(location.sheetNumber)
-        if let last = lastOrigin, last.key == key { return last.index }
+        if let last = lastOrigin, last.location.path == location.path, last.location.sheet == location.sheet { return last.index }
         let index: UInt32
-        if let found = originKeys.firstIndex(of: key) {
+        if let found = origins.firstIndex(where: { $0.path == location.path && $0.sheet == location.sheet }) {
             index = UInt32(found)
         } else {
-            index = UInt32(originKeys.count)
-            originKeys.append(key)
-            origins.append(location)
+            index = UInt32(origins.count)
+            origins.append(location.atRow(0))
         }
-        lastOrigin = (key, index)
+        lastOrigin = (location, index)
         return index
     }
 
     /// Records what `operation` does to the balances of `portfolio`.
-    mutating func record(_ operation: Operation, portfolio name: String) {
+    mutating func record(_ operation: PortfolioOperation, portfolio name: String) {
         let portfolio = portfolioNumber(name)
         times.append(operation.time.secondsSinceEpoch)
         firstEvent.append(UInt32(truncatingIfNeeded: eventAccount.count))

@@ -58,7 +58,7 @@ public struct ConversionReport: Sendable {
 /// Consumes a conversion's output as it is made (pandoc's writers): operations in input order,
 /// skips and rejects as they come, then the report.
 public protocol ConversionSink: AnyObject {
-    func write(_ operation: Operation, portfolio: String) throws
+    func write(_ operation: PortfolioOperation, portfolio: String) throws
     func write(_ skipped: SkippedRow) throws
     func write(_ rejected: RejectedRow) throws
     func finish(_ report: ConversionReport) throws

@@ -6,7 +6,7 @@ import TradeportPrimitives
 /// transactions skipped and duplicates dropped, handed over in batches.
 final class SourceReader: @unchecked Sendable {
     enum Decision {
-        case operation(Operation, portfolio: String)
+        case operation(PortfolioOperation, portfolio: String)
         case skipped(SkippedRow)
         case rejected(RejectedRow)
     }
@@ -65,7 +65,7 @@ final class SourceReader: @unchecked Sendable {
         }
 
         /// An operation read: a failed transaction skipped, or its id assigned and deduplicated.
-        func accept(_ read: Operation, placedIn: String?, _ rawText: () -> String) throws {
+        func accept(_ read: PortfolioOperation, placedIn: String?, _ rawText: () -> String) throws {
             var operation = read
             if case .transaction(let t) = operation, t.status != .complete, !keepFailed {
                 summary.skipped += 1

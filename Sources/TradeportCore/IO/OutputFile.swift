@@ -16,7 +16,7 @@ public final class OutputFile {
     private let temporaryPath: String?
     /// Standard output held back until `commit()`, or nil.
     private let held: Spool?
-    private var buffer = ByteBuffer(capacity: OutputFile.flushSize + 65536)
+    private var buffer = OutputBuffer(capacity: OutputFile.flushSize + 65536)
     private var finished = false
     private static let flushSize = 1 << 20
 
@@ -41,7 +41,6 @@ public final class OutputFile {
 
     deinit {
         if !finished { discard() }
-        buffer.deallocate()
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -51,7 +50,7 @@ public final class OutputFile {
 
     /// Appends through a closure writing straight into the buffer.
     @inline(__always)
-    public func append(_ body: (inout ByteBuffer) -> Void) throws {
+    public func append(_ body: (inout OutputBuffer) -> Void) throws {
         body(&buffer)
         if buffer.count >= Self.flushSize { try flush() }
     }

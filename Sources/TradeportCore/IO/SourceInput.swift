@@ -131,7 +131,7 @@ public final class SourceInput {
 
     /// The SHA-256 of every byte read so far, in lower-case hex (of the whole input once read to the end).
     public func sha256Hex() -> String {
-        ByteBuffer.hex(hasher.finalize())
+        OutputBuffer.hex(hasher.finalize())
     }
 }
 

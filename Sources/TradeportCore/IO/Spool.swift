@@ -10,7 +10,7 @@ import Darwin
 /// sorted), so that memory does not grow with the input.
 final class Spool {
     private let fd: Int32
-    private var buffer = ByteBuffer(capacity: Spool.flushSize + 65536)
+    private var buffer = OutputBuffer(capacity: Spool.flushSize + 65536)
     /// Bytes appended so far (written or buffered).
     private(set) var size = 0
     private var flushed = 0
@@ -22,12 +22,11 @@ final class Spool {
 
     deinit {
         close(fd)
-        buffer.deallocate()
     }
 
     /// Appends through a closure writing into the buffer; returns the offset it starts at.
     @discardableResult
-    func append(_ body: (inout ByteBuffer) -> Void) throws -> Int {
+    func append(_ body: (inout OutputBuffer) -> Void) throws -> Int {
         let start = size
         let before = buffer.count
         body(&buffer)

@@ -38,6 +38,9 @@ public struct AssetCode: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public var description: String { text }
 
+    /// A code that stands for none yet, in a record being filled field by field.
+    public static let placeholder = AssetCode("XXX")!
+
     /// The code's bytes and their count in one word, for codes of up to 7 bytes (nearly all):
     /// a table keyed by it compares integers instead of strings.
     public var packedKey: UInt64? {

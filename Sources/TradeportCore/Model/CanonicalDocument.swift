@@ -42,7 +42,7 @@ public final class DocumentCollector: ConversionSink {
 
     public init() {}
 
-    public func write(_ operation: Operation, portfolio: String) throws {
+    public func write(_ operation: PortfolioOperation, portfolio: String) throws {
         let i: Int
         if let found = byName[portfolio] {
             i = found

@@ -1,31 +1,5 @@
-/// What a cash transaction is. The type fixes the direction: money in or money out.
-public enum CashTransactionType: String, Sendable, Hashable, Decodable, CaseIterable {
-    case deposit, withdrawal, dividend
-    case dividendCharge = "dividend-charge"
-    case coupon, interest, tax
-    case taxRefund = "tax-refund"
-    case fee
-    case feeRefund = "fee-refund"
-    case redemption
-    case otherIncome = "other-income"
-    case otherCharge = "other-charge"
-
-    /// Whether the money comes into the account.
-    public var isIncoming: Bool {
-        switch self {
-        case .deposit, .dividend, .coupon, .interest, .taxRefund, .feeRefund, .redemption, .otherIncome: return true
-        case .withdrawal, .dividendCharge, .tax, .fee, .otherCharge: return false
-        }
-    }
-}
-
-/// Whether a transaction moved money.
-public enum TransactionStatus: String, Sendable, Hashable, Decodable {
-    case complete, failed, rejected, pending
-}
-
 /// A fee on a cash transaction.
-public struct CashFee: Sendable, Hashable, Decodable {
+public struct CashFee: Sendable, Hashable {
     public var amount: ExactDecimal
     public var currency: AssetCode
 
@@ -35,57 +9,32 @@ public struct CashFee: Sendable, Hashable, Decodable {
     }
 }
 
-/// Money in or out of an account: deposits, withdrawals, dividends, taxes, fees…
-@dynamicMemberLookup
-public struct CashTransaction: Sendable, Hashable, Decodable {
-    /// The fields, stored once and shared between copies until one is changed: an operation is
-    /// copied several times on its way from an adapter to a sink, and this makes a copy one
-    /// reference count instead of one per field.
-    public struct Fields: Sendable, Hashable, Decodable {
-        /// Assigned by the conversion, as for `Trade.id`.
-        public var id: String
-        public var externalId: String?
-        public var time: Timestamp
-        public var type: CashTransactionType
-        /// The currency or coin moved.
-        public var asset: AssetCode
-        /// > 0; ≥ 0 when `status` is not `complete`.
-        public var amount: ExactDecimal
-        public var fee: CashFee?
-        public var status: TransactionStatus
-        /// The ticker a dividend, coupon or redemption belongs to.
-        public var security: String?
-        public var note: String?
-        /// The source's sub-account the money moved in or out of (an addition to the model's fields).
-        public var account: String?
-        /// The other side: the wallet or account the money came from or went to (an addition).
-        public var counterparty: String?
-        /// A blockchain transaction hash, when the source gives one (an addition).
-        public var txHash: String?
-        /// A deposit or withdrawal address, when the source gives one (an addition).
-        public var address: String?
-        public var source: SourceLocation
-    }
-
-    @usableFromInline
-    var storage: SharedFields<Fields>
-
-    /// All fields at once.
-    @inlinable
-    public var fields: Fields {
-        get { storage.fields }
-        set { storage = SharedFields(newValue) }
-    }
-
-    public init(fields: Fields) {
-        storage = SharedFields(fields)
-    }
-
-    @inlinable
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
-        get { storage.fields[keyPath: keyPath] }
-        set { SharedFields.update(&storage, keyPath, newValue) }
-    }
+/// Money in or out of an account: deposits, withdrawals, dividends, taxes, fees… Its fields are
+/// those of `TransactionField`, the table that says what each one is.
+public struct CashTransaction: CanonicalRecord {
+    /// Assigned by the conversion, as for `Trade.id`.
+    public var id: String
+    public var externalId: String?
+    public var time: Timestamp
+    public var type: CashTransactionType
+    /// The currency or coin moved.
+    public var asset: AssetCode
+    /// > 0; ≥ 0 when `status` is not `complete`.
+    public var amount: ExactDecimal
+    public var fee: CashFee?
+    public var status: TransactionStatus
+    /// The ticker a dividend, coupon or redemption belongs to.
+    public var security: String?
+    public var note: String?
+    /// The source's sub-account the money moved in or out of.
+    public var account: String?
+    /// The other side: the wallet or account the money came from or went to.
+    public var counterparty: String?
+    /// A blockchain transaction hash, when the source gives one.
+    public var txHash: String?
+    /// A deposit or withdrawal address, when the source gives one.
+    public var address: String?
+    public var source: SourceLocation
 
     public init(
         id: String = "", externalId: String?, time: Timestamp, type: CashTransactionType, asset: AssetCode,
@@ -93,8 +42,67 @@ public struct CashTransaction: Sendable, Hashable, Decodable {
         note: String? = nil, account: String? = nil, counterparty: String? = nil, txHash: String? = nil,
         address: String? = nil, source: SourceLocation
     ) {
-        storage = SharedFields(Fields(id: id, externalId: externalId, time: time, type: type, asset: asset, amount: amount, fee: fee, status: status, security: security, note: note, account: account, counterparty: counterparty, txHash: txHash, address: address, source: source))
+        self.id = id
+        self.externalId = externalId
+        self.time = time
+        self.type = type
+        self.asset = asset
+        self.amount = amount
+        self.fee = fee
+        self.status = status
+        self.security = security
+        self.note = note
+        self.account = account
+        self.counterparty = counterparty
+        self.txHash = txHash
+        self.address = address
+        self.source = source
     }
 
-    public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
+    public static let kind = OperationKind.transaction
+    public static let layout = RecordLayout<CashTransaction>()
+    public static let placeholder = CashTransaction(
+        externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .deposit, asset: AssetCode.placeholder, amount: .zero,
+        source: .nowhere)
+
+    public subscript(field: TransactionField) -> FieldValue {
+        get {
+            switch field {
+            case .id: return .text(id)
+            case .externalId: return .text(externalId)
+            case .time: return .time(time)
+            case .type: return .text(type.rawValue)
+            case .asset: return .asset(asset)
+            case .amount: return .decimal(amount)
+            case .fee: return .cashFee(fee)
+            case .status: return .text(status.rawValue)
+            case .security: return .text(security)
+            case .note: return .text(note)
+            case .account: return .text(account)
+            case .counterparty: return .text(counterparty)
+            case .txHash: return .text(txHash)
+            case .address: return .text(address)
+            case .source: return .location(source)
+            }
+        }
+        set {
+            switch field {
+            case .id: id = newValue.text ?? ""
+            case .externalId: externalId = newValue.text
+            case .time: time = newValue.time!
+            case .type: type = CashTransactionType(rawValue: newValue.text!)!
+            case .asset: asset = newValue.asset!
+            case .amount: amount = newValue.decimal!
+            case .fee: if case .cashFee(let f) = newValue { fee = f } else { fee = nil }
+            case .status: status = TransactionStatus(rawValue: newValue.text!)!
+            case .security: security = newValue.text
+            case .note: note = newValue.text
+            case .account: account = newValue.text
+            case .counterparty: counterparty = newValue.text
+            case .txHash: txHash = newValue.text
+            case .address: address = newValue.text
+            case .source: if case .location(let l) = newValue { source = l }
+            }
+        }
+    }
 }

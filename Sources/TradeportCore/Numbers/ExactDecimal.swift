@@ -56,14 +56,13 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// The canonical text: optional `-`, digits, and `.` with digits when there is a fraction.
     public var description: String {
-        var buffer = ByteBuffer(capacity: 48)
-        defer { buffer.deallocate() }
+        var buffer = OutputBuffer(capacity: 48)
         appendText(to: &buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
     /// Appends the canonical text to `buffer` (the fast path the writers use).
-    public func appendText(to buffer: inout ByteBuffer) {
+    public func appendText(to buffer: inout OutputBuffer) {
         buffer.reserve(42)
         if high < 0 { buffer.appendUnchecked(UInt8(ascii: "-")) }
         let magnitude = mantissa.magnitude

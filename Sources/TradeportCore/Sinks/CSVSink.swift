@@ -20,7 +20,7 @@ public final class CSVSink: ConversionSink {
     }
 
     /// A field, quoted when it holds a comma, a quote, a line break or leading/trailing space.
-    static func appendField(_ text: String, to out: inout ByteBuffer) {
+    static func appendField(_ text: String, to out: inout OutputBuffer) {
         var t = text
         t.withUTF8 { bytes in
             let needsQuotes = bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
@@ -38,7 +38,7 @@ public final class CSVSink: ConversionSink {
         }
     }
 
-    public func write(_ operation: Operation, portfolio: String) throws {
+    public func write(_ operation: PortfolioOperation, portfolio: String) throws {
         try output.append { out in
             // Every column but the first is preceded by a comma, written or empty.
             var next = 0

@@ -4,7 +4,7 @@
 /// inputs; `Tests/TradeportCoreTests` decodes what it writes and checks it against the schema.
 public enum CanonicalJSON {
     /// Appends `text` as a JSON string literal.
-    public static func appendString(_ text: String, to out: inout ByteBuffer) {
+    public static func appendString(_ text: String, to out: inout OutputBuffer) {
         var text = text
         text.withUTF8 { bytes in
             let n = bytes.count
@@ -48,7 +48,7 @@ public enum CanonicalJSON {
     }
 
     @inline(__always)
-    static func appendKey(_ key: StaticString, to out: inout ByteBuffer) {
+    static func appendKey(_ key: StaticString, to out: inout OutputBuffer) {
         out.append(UInt8(ascii: "\""))
         out.append(key)
         out.append(UInt8(ascii: "\""))
@@ -56,17 +56,17 @@ public enum CanonicalJSON {
     }
 
     @inline(__always)
-    public static func appendRaw(_ text: StaticString, to out: inout ByteBuffer) {
+    public static func appendRaw(_ text: StaticString, to out: inout OutputBuffer) {
         out.append(text)
     }
 
     @inline(__always)
-    static func append(_ text: String?, to out: inout ByteBuffer) {
+    static func append(_ text: String?, to out: inout OutputBuffer) {
         if let text { appendString(text, to: &out) } else { out.append("null") }
     }
 
     @inline(__always)
-    static func append(_ value: ExactDecimal?, to out: inout ByteBuffer) {
+    static func append(_ value: ExactDecimal?, to out: inout OutputBuffer) {
         if let value {
             out.append(UInt8(ascii: "\""))
             value.appendText(to: &out)
@@ -77,12 +77,12 @@ public enum CanonicalJSON {
     }
 
     @inline(__always)
-    static func appendInt(_ value: Int, to out: inout ByteBuffer) {
+    static func appendInt(_ value: Int, to out: inout OutputBuffer) {
         out.appendInt(value)
     }
 
     /// `{"path": …, "row": …, "sheet": …}`
-    public static func appendLocation(_ location: SourceLocation, to out: inout ByteBuffer) {
+    public static func appendLocation(_ location: SourceLocation, to out: inout OutputBuffer) {
         appendRaw("{\"path\":", to: &out)
         appendString(location.path, to: &out)
         appendRaw(",\"row\":", to: &out)
@@ -93,132 +93,95 @@ public enum CanonicalJSON {
     }
 
     /// The fields of an operation (without braces), after an optional prefix such as `"kind":…`.
-    public static func appendOperationFields(_ operation: Operation, to out: inout ByteBuffer) {
+    public static func appendOperationFields(_ operation: PortfolioOperation, to out: inout OutputBuffer) {
         switch operation {
-        case .trade(let t): appendTradeFields(t, to: &out)
-        case .transaction(let t): appendTransactionFields(t, to: &out)
+        case .trade(let t): appendFields(of: t, to: &out)
+        case .transaction(let t): appendFields(of: t, to: &out)
         }
     }
 
-    public static func appendTradeFields(_ t: Trade, to out: inout ByteBuffer) {
-        appendTradeFields(t, id: t.id, location: t.source, to: &out)
-    }
-
-    /// The trade's fields with `id` and `location` in place of its own (for its content text,
-    /// without copying the trade to change them).
-    static func appendTradeFields(_ t: Trade, id: String, location: SourceLocation, to out: inout ByteBuffer) {
-        appendKey("id", to: &out)
-        appendString(id, to: &out)
-        appendRaw(",\"externalId\":", to: &out)
-        append(t.externalId, to: &out)
-        appendRaw(",\"time\":\"", to: &out)
-        t.time.appendRFC3339(to: &out)
-        appendRaw("\",\"side\":", to: &out)
-        appendRaw(t.side == .buy ? "\"buy\"" : "\"sell\"", to: &out)
-        appendRaw(",\"base\":", to: &out)
-        appendString(t.base.text, to: &out)
-        appendRaw(",\"quote\":", to: &out)
-        appendString(t.quote.text, to: &out)
-        appendRaw(",\"quantity\":", to: &out)
-        append(t.quantity, to: &out)
-        appendRaw(",\"price\":", to: &out)
-        append(t.price, to: &out)
-        appendRaw(",\"amount\":", to: &out)
-        append(t.amount, to: &out)
-        appendRaw(",\"accruedInterest\":", to: &out)
-        append(t.accruedInterest, to: &out)
-        appendRaw(",\"fees\":[", to: &out)
-        for (i, fee) in t.fees.enumerated() {
+    /// Every field of `record` in the table's order, as `"name":value` members separated by commas.
+    public static func appendFields<Record: CanonicalRecord>(of record: Record, to out: inout OutputBuffer) {
+        let layout = Record.layout
+        for i in layout.fields.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            appendRaw("{\"amount\":", to: &out)
-            append(fee.amount, to: &out)
-            appendRaw(",\"currency\":", to: &out)
-            appendString(fee.currency.text, to: &out)
-            appendRaw(",\"kind\":\"", to: &out)
-            switch fee.kind {
-            case .broker: appendRaw("broker", to: &out)
-            case .exchange: appendRaw("exchange", to: &out)
-            case .clearing: appendRaw("clearing", to: &out)
-            case .other: appendRaw("other", to: &out)
+            layout.jsonKeys[i].withUnsafeBytes { out.append($0) }
+            appendValue(record[layout.fields[i]], to: &out)
+        }
+    }
+
+    /// What an operation is without where it was read and the id it was given: the members of its
+    /// canonical JSON, with the id written as `""` and the location as an empty one, and a field
+    /// added to the model after its first version only when it has a value (so that the content
+    /// ids of operations without it stay as they were). The text content ids are hashed from.
+    public static func appendContentFields<Record: CanonicalRecord>(of record: Record, to out: inout OutputBuffer) {
+        let layout = Record.layout
+        var first = true
+        for i in layout.fields.indices {
+            let definition = layout.definitions[i]
+            let value = definition.identity ? record[layout.fields[i]] : FieldValue.null
+            if definition.since > 1 && (!definition.identity || value.isEmpty) { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            layout.jsonKeys[i].withUnsafeBytes { out.append($0) }
+            if definition.identity {
+                appendValue(value, to: &out)
+            } else {
+                switch definition.type {
+                case .id: out.append("\"\"")
+                case .location: appendLocation(.nowhere, to: &out)
+                default: out.append("null")
+                }
             }
-            appendRaw("\"}", to: &out)
         }
-        appendRaw("],\"isin\":", to: &out)
-        append(t.isin, to: &out)
-        appendRaw(",\"name\":", to: &out)
-        append(t.name, to: &out)
-        appendRaw(",\"venue\":", to: &out)
-        append(t.venue, to: &out)
-        appendRaw(",\"settlementDate\":", to: &out)
-        if let date = t.settlementDate {
-            out.append(UInt8(ascii: "\""))
-            date.appendISO(to: &out)
-            out.append(UInt8(ascii: "\""))
-        } else {
-            appendRaw("null", to: &out)
-        }
-        appendRaw(",\"account\":", to: &out)
-        append(t.account, to: &out)
-        appendRaw(",\"orderId\":", to: &out)
-        append(t.orderId, to: &out)
-        appendRaw(",\"source\":", to: &out)
-        appendLocation(location, to: &out)
     }
 
-    public static func appendTransactionFields(_ t: CashTransaction, to out: inout ByteBuffer) {
-        appendTransactionFields(t, id: t.id, location: t.source, to: &out)
-    }
-
-    /// The transaction's fields with `id` and `location` in place of its own.
-    static func appendTransactionFields(_ t: CashTransaction, id: String, location: SourceLocation, to out: inout ByteBuffer) {
-        appendKey("id", to: &out)
-        appendString(id, to: &out)
-        appendRaw(",\"externalId\":", to: &out)
-        append(t.externalId, to: &out)
-        appendRaw(",\"time\":\"", to: &out)
-        t.time.appendRFC3339(to: &out)
-        appendRaw("\",\"type\":\"", to: &out)
-        out.append(utf8: t.type.rawValue)
-        appendRaw("\",\"asset\":", to: &out)
-        appendString(t.asset.text, to: &out)
-        appendRaw(",\"amount\":", to: &out)
-        append(t.amount, to: &out)
-        appendRaw(",\"fee\":", to: &out)
-        if let fee = t.fee {
+    /// One field's value as JSON.
+    public static func appendValue(_ value: FieldValue, to out: inout OutputBuffer) {
+        switch value {
+        case .null: out.append("null")
+        case .text(let text): appendString(text, to: &out)
+        case .asset(let code): appendString(code.text, to: &out)
+        case .decimal(let d): append(d, to: &out)
+        case .time(let t):
+            out.append(UInt8(ascii: "\""))
+            t.appendRFC3339(to: &out)
+            out.append(UInt8(ascii: "\""))
+        case .date(let d):
+            out.append(UInt8(ascii: "\""))
+            d.appendISO(to: &out)
+            out.append(UInt8(ascii: "\""))
+        case .tradeFees(let fees):
+            out.append(UInt8(ascii: "["))
+            for (i, fee) in fees.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                appendRaw("{\"amount\":", to: &out)
+                append(fee.amount, to: &out)
+                appendRaw(",\"currency\":", to: &out)
+                appendString(fee.currency.text, to: &out)
+                appendRaw(",\"kind\":", to: &out)
+                appendString(fee.kind.rawValue, to: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        case .cashFee(let fee):
             appendRaw("{\"amount\":", to: &out)
             append(fee.amount, to: &out)
             appendRaw(",\"currency\":", to: &out)
             appendString(fee.currency.text, to: &out)
             out.append(UInt8(ascii: "}"))
-        } else {
-            appendRaw("null", to: &out)
+        case .location(let location): appendLocation(location, to: &out)
         }
-        appendRaw(",\"status\":\"", to: &out)
-        out.append(utf8: t.status.rawValue)
-        appendRaw("\",\"security\":", to: &out)
-        append(t.security, to: &out)
-        appendRaw(",\"note\":", to: &out)
-        append(t.note, to: &out)
-        appendRaw(",\"account\":", to: &out)
-        append(t.account, to: &out)
-        appendRaw(",\"counterparty\":", to: &out)
-        append(t.counterparty, to: &out)
-        appendRaw(",\"txHash\":", to: &out)
-        append(t.txHash, to: &out)
-        appendRaw(",\"address\":", to: &out)
-        append(t.address, to: &out)
-        appendRaw(",\"source\":", to: &out)
-        appendLocation(location, to: &out)
     }
 
-    public static func appendSkippedFields(_ s: SkippedRow, to out: inout ByteBuffer) {
+    public static func appendSkippedFields(_ s: SkippedRow, to out: inout OutputBuffer) {
         appendKey("source", to: &out)
         appendLocation(s.source, to: &out)
         appendRaw(",\"reason\":", to: &out)
         appendString(s.reason, to: &out)
     }
 
-    public static func appendRejectedFields(_ r: RejectedRow, to out: inout ByteBuffer) {
+    public static func appendRejectedFields(_ r: RejectedRow, to out: inout OutputBuffer) {
         appendKey("source", to: &out)
         appendLocation(r.source, to: &out)
         appendRaw(",\"raw\":", to: &out)
@@ -237,7 +200,7 @@ public enum CanonicalJSON {
         out.append(UInt8(ascii: "]"))
     }
 
-    public static func appendWarningFields(_ w: ConversionWarning, to out: inout ByteBuffer) {
+    public static func appendWarningFields(_ w: ConversionWarning, to out: inout OutputBuffer) {
         appendKey("code", to: &out)
         appendString(w.code, to: &out)
         appendRaw(",\"message\":", to: &out)
@@ -246,7 +209,7 @@ public enum CanonicalJSON {
         if let s = w.source { appendLocation(s, to: &out) } else { appendRaw("null", to: &out) }
     }
 
-    public static func appendSourceSummary(_ s: SourceSummary, to out: inout ByteBuffer) {
+    public static func appendSourceSummary(_ s: SourceSummary, to out: inout OutputBuffer) {
         appendRaw("{\"path\":", to: &out)
         appendString(s.path, to: &out)
         appendRaw(",\"format\":", to: &out)

@@ -50,7 +50,7 @@ public final class JSONDocumentSink: ConversionSink {
         return number
     }
 
-    public func write(_ operation: Operation, portfolio: String) throws {
+    public func write(_ operation: PortfolioOperation, portfolio: String) throws {
         let before = operations.size
         let offset = try operations.append { out in
             out.append(UInt8(ascii: "{"))

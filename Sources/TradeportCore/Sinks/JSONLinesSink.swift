@@ -12,19 +12,19 @@ public final class JSONLinesSink: ConversionSink {
         rejectedLines = try Spool()
     }
 
-    public func write(_ operation: Operation, portfolio: String) throws {
+    public func write(_ operation: PortfolioOperation, portfolio: String) throws {
         try output.append { out in
             switch operation {
             case .trade(let t):
                 CanonicalJSON.appendRaw("{\"kind\":\"trade\",\"portfolio\":", to: &out)
                 CanonicalJSON.appendString(portfolio, to: &out)
                 out.append(UInt8(ascii: ","))
-                CanonicalJSON.appendTradeFields(t, to: &out)
+                CanonicalJSON.appendFields(of: t, to: &out)
             case .transaction(let t):
                 CanonicalJSON.appendRaw("{\"kind\":\"transaction\",\"portfolio\":", to: &out)
                 CanonicalJSON.appendString(portfolio, to: &out)
                 out.append(UInt8(ascii: ","))
-                CanonicalJSON.appendTransactionFields(t, to: &out)
+                CanonicalJSON.appendFields(of: t, to: &out)
             }
             out.append(UInt8(ascii: "}"))
             out.append(UInt8(ascii: "\n"))

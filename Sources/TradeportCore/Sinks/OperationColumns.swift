@@ -1,14 +1,63 @@
 /// tradeport's own row layout (`tradeport-csv`, `tradeport-xlsx`): one row per operation under a
-/// header of canonical field names. The one place its columns and the field each holds are named;
-/// the CSV and XLSX sinks only format the values.
+/// header of canonical field names, derived from the field tables. The CSV and XLSX writers only
+/// format the values; the specs that read the layouts back are generated from the same columns.
+///
+/// The columns: `kind` and `portfolio`, then every field of every kind in the tables' order (a
+/// name two kinds share is one column), without the location; a trade's fees as an amount and a
+/// currency column per fee kind (`fee.broker`, `fee.broker.currency`, …), several fees of one kind
+/// as values joined by `;`; a transaction's fee as `fee` and `feeCurrency`.
 public enum OperationColumns {
-    /// The columns, in order: trades fill the trade fields, transactions theirs.
-    public static let names = [
-        "kind", "portfolio", "id", "externalId", "time", "side", "base", "quote", "quantity", "price", "amount",
-        "accruedInterest", "fee.broker", "fee.broker.currency", "fee.exchange", "fee.exchange.currency", "fee.clearing",
-        "fee.clearing.currency", "fee.other", "fee.other.currency", "isin", "name", "venue", "settlementDate", "account",
-        "orderId", "type", "asset", "fee", "feeCurrency", "status", "security", "note", "counterparty", "txHash", "address",
-    ]
+    /// What one column holds.
+    public enum Content: Sendable, Hashable {
+        case kind
+        case portfolio
+        /// A field of one or more kinds, by name.
+        case field(String, FieldValueType)
+        /// The amounts, or the currencies, of a trade's fees of one kind.
+        case feeAmount(FeeKind)
+        case feeCurrency(FeeKind)
+        /// The amount, or the currency, of a cash transaction's fee.
+        case cashFeeAmount
+        case cashFeeCurrency
+    }
+
+    public struct Column: Sendable, Hashable {
+        public let name: String
+        public let content: Content
+    }
+
+    /// The columns, derived from the field tables of every operation kind.
+    public static let columns: [Column] = {
+        var columns = [Column(name: "kind", content: .kind), Column(name: "portfolio", content: .portfolio)]
+        var seen: Set<String> = ["kind", "portfolio"]
+        func add(_ name: String, _ content: Content) {
+            if seen.insert(name).inserted { columns.append(Column(name: name, content: content)) }
+        }
+        for kind in OperationKind.allCases {
+            for entry in kind.fields {
+                switch entry.definition.type {
+                case .location: continue
+                case .tradeFees:
+                    for feeKind in FeeKind.allCases {
+                        add("fee.\(feeKind.rawValue)", .feeAmount(feeKind))
+                        add("fee.\(feeKind.rawValue).currency", .feeCurrency(feeKind))
+                    }
+                case .cashFee:
+                    add("fee", .cashFeeAmount)
+                    add("feeCurrency", .cashFeeCurrency)
+                default:
+                    add(entry.name, .field(entry.name, entry.definition.type))
+                }
+            }
+        }
+        return columns
+    }()
+
+    /// The column names, in order.
+    public static let names = columns.map(\.name)
+
+    /// The separator of several values in one cell (several fees of one kind).
+    public static let listSeparator = ";"
 
     /// One field's value, typed, so that each sink writes it in its own way.
     public enum Value {
@@ -18,58 +67,82 @@ public enum OperationColumns {
         case date(CalendarDate)
     }
 
-    // Column numbers, in the order of `names`.
-    private static let (kind, portfolioColumn, id, externalId, time, side, base, quote, quantity, price, amount) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
-    private static let (accruedInterest, firstFee, isin, name, venue, settlementDate, account, orderId) = (11, 12, 20, 21, 22, 23, 24, 25)
-    private static let (type, asset, fee, feeCurrency, status, security, note, counterparty, txHash, address) = (26, 27, 28, 29, 30, 31, 32, 33, 34, 35)
-    /// Fee columns come in pairs (amount, currency) in this order of kinds.
-    private static let feeKinds: [FeeKind] = [.broker, .exchange, .clearing, .other]
+    private static let index: [String: Int] = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+
+    /// Per kind, per field of its table: the column it goes to (nil for the location and the fees,
+    /// which have columns of their own).
+    private static let tradeColumns: [Int?] = Trade.layout.fields.map { index[$0.rawValue] }
+    private static let transactionColumns: [Int?] = CashTransaction.layout.fields.map { index[$0.rawValue] }
+    /// Per kind, its fields in the order of their (first) columns, which writers need.
+    private static let tradeOrder = columnOrder(Trade.layout, tradeColumns)
+    private static let transactionOrder = columnOrder(CashTransaction.layout, transactionColumns)
+
+    private static func columnOrder<Record>(_ layout: RecordLayout<Record>, _ columns: [Int?]) -> [Int] {
+        func first(_ i: Int) -> Int {
+            switch layout.definitions[i].type {
+            case .tradeFees: return index["fee.\(FeeKind.allCases[0].rawValue)"]!
+            case .cashFee: return index["fee"]!
+            default: return columns[i] ?? Int.max
+            }
+        }
+        return layout.fields.indices.sorted { first($0) < first($1) }
+    }
+    private static let feeColumns: [(amount: Int, currency: Int)] = FeeKind.allCases.map {
+        (index["fee.\($0.rawValue)"]!, index["fee.\($0.rawValue).currency"]!)
+    }
+    private static let cashFeeColumns = (amount: index["fee"]!, currency: index["feeCurrency"]!)
 
     /// Calls `body` with each field the operation has, in column order: its column number (an
-    /// index into `names`) and its value. Absent fields are not called; a trade with two fees of
-    /// one kind shows the last.
+    /// index into `names`) and its value, in increasing column order. Absent fields are not called.
     public static func forEachField(
-        of operation: Operation, portfolio: String, _ body: (Int, Value) throws -> Void
+        of operation: PortfolioOperation, portfolio: String, _ body: (Int, Value) throws -> Void
     ) rethrows {
         switch operation {
         case .trade(let t):
-            try body(kind, .text("trade"))
-            try body(portfolioColumn, .text(portfolio))
-            try text(id, t.id, body); try text(externalId, t.externalId, body)
-            try body(time, .time(t.time))
-            try body(side, .text(t.side.rawValue)); try body(base, .text(t.base.text)); try body(quote, .text(t.quote.text))
-            try body(quantity, .decimal(t.quantity)); try body(price, .decimal(t.price))
-            try decimal(amount, t.amount, body); try decimal(accruedInterest, t.accruedInterest, body)
-            for (k, feeKind) in feeKinds.enumerated() {
-                guard let fee = t.fees.last(where: { $0.kind == feeKind }) else { continue }
-                try body(firstFee + 2 * k, .decimal(fee.amount))
-                try body(firstFee + 2 * k + 1, .text(fee.currency.text))
-            }
-            try text(isin, t.isin, body); try text(name, t.name, body); try text(venue, t.venue, body)
-            if let d = t.settlementDate { try body(settlementDate, .date(d)) }
-            try text(account, t.account, body); try text(orderId, t.orderId, body)
+            try body(0, .text("trade"))
+            try body(1, .text(portfolio))
+            try fields(of: t, tradeColumns, tradeOrder, body)
         case .transaction(let t):
-            try body(kind, .text("transaction"))
-            try body(portfolioColumn, .text(portfolio))
-            try text(id, t.id, body); try text(externalId, t.externalId, body)
-            try body(time, .time(t.time))
-            try body(amount, .decimal(t.amount))
-            try text(account, t.account, body)
-            try body(type, .text(t.type.rawValue)); try body(asset, .text(t.asset.text))
-            if let f = t.fee {
-                try body(fee, .decimal(f.amount))
-                try body(feeCurrency, .text(f.currency.text))
-            }
-            try body(status, .text(t.status.rawValue)); try text(security, t.security, body); try text(note, t.note, body)
-            try text(counterparty, t.counterparty, body); try text(txHash, t.txHash, body); try text(address, t.address, body)
+            try body(0, .text("transaction"))
+            try body(1, .text(portfolio))
+            try fields(of: t, transactionColumns, transactionOrder, body)
         }
     }
 
-    private static func text(_ column: Int, _ value: String?, _ body: (Int, Value) throws -> Void) rethrows {
-        if let value { try body(column, .text(value)) }
-    }
-
-    private static func decimal(_ column: Int, _ value: ExactDecimal?, _ body: (Int, Value) throws -> Void) rethrows {
-        if let value { try body(column, .decimal(value)) }
+    private static func fields<Record: CanonicalRecord>(
+        of record: Record, _ columns: [Int?], _ order: [Int], _ body: (Int, Value) throws -> Void
+    ) rethrows {
+        let layout = Record.layout
+        for i in order {
+            let value = record[layout.fields[i]]
+            switch value {
+            case .null, .location: continue
+            case .text(let t):
+                if let c = columns[i] { try body(c, .text(t)) }
+            case .asset(let a):
+                if let c = columns[i] { try body(c, .text(a.text)) }
+            case .decimal(let d):
+                if let c = columns[i] { try body(c, .decimal(d)) }
+            case .time(let t):
+                if let c = columns[i] { try body(c, .time(t)) }
+            case .date(let d):
+                if let c = columns[i] { try body(c, .date(d)) }
+            case .tradeFees(let fees):
+                for (k, feeKind) in FeeKind.allCases.enumerated() {
+                    let ofKind = fees.filter { $0.kind == feeKind }
+                    guard let first = ofKind.first else { continue }
+                    if ofKind.count == 1 {
+                        try body(feeColumns[k].amount, .decimal(first.amount))
+                        try body(feeColumns[k].currency, .text(first.currency.text))
+                    } else {
+                        try body(feeColumns[k].amount, .text(ofKind.map(\.amount.description).joined(separator: listSeparator)))
+                        try body(feeColumns[k].currency, .text(ofKind.map(\.currency.text).joined(separator: listSeparator)))
+                    }
+                }
+            case .cashFee(let fee):
+                try body(cashFeeColumns.amount, .decimal(fee.amount))
+                try body(cashFeeColumns.currency, .text(fee.currency.text))
+            }
+        }
     }
 }

@@ -19,8 +19,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// RFC 3339 in UTC: `2019-11-25T08:08:44Z`.
     public var description: String {
-        var buffer = ByteBuffer(capacity: 32)
-        defer { buffer.deallocate() }
+        var buffer = OutputBuffer(capacity: 32)
         appendRFC3339(to: &buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
@@ -32,7 +31,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Appends the RFC 3339 UTC form (20 bytes) to `bytes`.
-    public func appendRFC3339(to bytes: inout ByteBuffer) {
+    public func appendRFC3339(to bytes: inout OutputBuffer) {
         let (days, secondOfDay) = daysAndSecondOfDay
         let date = CalendarDate(daysSinceEpoch: days)
         date.appendISO(to: &bytes)
@@ -145,13 +144,12 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     public init?(iso text: String) { self.init(iso: Array(text.utf8)) }
 
     public var description: String {
-        var buffer = ByteBuffer(capacity: 16)
-        defer { buffer.deallocate() }
+        var buffer = OutputBuffer(capacity: 16)
         appendISO(to: &buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
-    public func appendISO(to bytes: inout ByteBuffer) {
+    public func appendISO(to bytes: inout OutputBuffer) {
         bytes.appendTwoDigits(year / 100)
         bytes.appendTwoDigits(year % 100)
         bytes.append(UInt8(ascii: "-"))

@@ -5,7 +5,7 @@ import TradeportSpec
 /// Building the trade or cash transaction a spec's mapping names, from a row's values.
 extension SpecRowValues {
     mutating func operation(_ record: some SpecRow, _ positions: [Int?], location: SourceLocation,
-                            zone: inout SourceTimeZone.Converter) -> Operation? {
+                            zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard errors.isEmpty else { return nil }
         guard let i = plan.rowKindColumn else {
             if case .transactions = plan.spec.rows { return transaction(nil, location, zone: &zone) }
@@ -94,7 +94,7 @@ extension SpecRowValues {
     private func text(_ v: SpecValue?) -> String? { v?.text.flatMap { $0.isEmpty ? nil : $0 } }
     private func date(_ v: SpecValue?) -> CalendarDate? { if case .date(let d)? = v { return d } else { return nil } }
 
-    private mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> Operation? {
+    private mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard let m = plan.trade else { return nil }
         let side: TradeSide?
         switch resolve(m.side)?.text {
@@ -122,7 +122,7 @@ extension SpecRowValues {
             source: location))
     }
 
-    private mutating func transaction(_ kindType: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> Operation? {
+    private mutating func transaction(_ kindType: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard let m = plan.transaction else { return nil }
         let typeText = kindType ?? resolve(m.type)?.text
         guard let typeText, let type = CashTransactionType(rawValue: typeText) else {

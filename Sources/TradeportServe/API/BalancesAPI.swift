@@ -1,3 +1,4 @@
+import TradeportCore
 import Foundation
 import HummingbirdBcrypt
 import Hummingbird

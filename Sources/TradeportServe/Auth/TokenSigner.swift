@@ -1,3 +1,4 @@
+import TradeportCore
 import Crypto
 import Foundation
 import TradeportBalances

@@ -1,12 +1,33 @@
-/// One portfolio operation: a trade or a cash transaction.
-public enum Operation: Sendable, Hashable {
+/// One portfolio operation: a trade or a cash transaction. (Named apart from Foundation's
+/// `Operation`.)
+public enum PortfolioOperation: Sendable, Hashable {
     case trade(Trade)
     case transaction(CashTransaction)
 
-    public var id: String {
+    /// Which kind of operation this is.
+    public var kind: OperationKind {
         switch self {
-        case .trade(let t): return t.id
-        case .transaction(let t): return t.id
+        case .trade: return .trade
+        case .transaction: return .transaction
+        }
+    }
+
+    public var id: String {
+        get {
+            switch self {
+            case .trade(let t): return t.id
+            case .transaction(let t): return t.id
+            }
+        }
+        set {
+            switch self {
+            case .trade(var t):
+                t.id = newValue
+                self = .trade(t)
+            case .transaction(var t):
+                t.id = newValue
+                self = .transaction(t)
+            }
         }
     }
 
@@ -92,10 +113,10 @@ public struct ConversionWarning: Sendable, Hashable, Decodable {
 
 /// What an adapter makes of one data row: exactly one of these per row.
 public enum SourceRecord: Sendable {
-    case operation(Operation)
+    case operation(PortfolioOperation)
     /// An operation whose source names its portfolio (a spec's `portfolio` mapping): it goes
     /// there, whatever `--portfolio` and `--split-accounts` say for the rest.
-    case placed(Operation, portfolio: String)
+    case placed(PortfolioOperation, portfolio: String)
     case skipped(SkippedRow)
     case rejected(RejectedRow)
 }

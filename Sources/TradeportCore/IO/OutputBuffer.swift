@@ -1,6 +1,8 @@
-/// A growable byte buffer written through a raw pointer: what the writers serialize into. It is
-/// a plain value holding a pointer, so its owner must call `deallocate()` once.
-public struct ByteBuffer {
+/// A growable byte buffer written through a raw pointer: what the writers serialize into.
+///
+/// Not copyable: it owns its memory, which it frees when it goes away, so there is never a second
+/// copy pointing at memory the first one freed or moved. Pass it `inout` to write into it.
+public struct OutputBuffer: ~Copyable {
     public private(set) var base: UnsafeMutablePointer<UInt8>
     public private(set) var count = 0
     public private(set) var capacity: Int
@@ -10,7 +12,7 @@ public struct ByteBuffer {
         base = .allocate(capacity: self.capacity)
     }
 
-    public func deallocate() { base.deallocate() }
+    deinit { base.deallocate() }
 
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
     public var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
@@ -128,8 +130,7 @@ public struct ByteBuffer {
 
     /// `bytes` in lower-case hex.
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        var buffer = ByteBuffer(capacity: 64)
-        defer { buffer.deallocate() }
+        var buffer = OutputBuffer(capacity: 64)
         for b in bytes { buffer.appendHex(b) }
         return String(decoding: buffer.bytes, as: UTF8.self)
     }

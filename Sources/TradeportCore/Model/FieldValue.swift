@@ -1,0 +1,103 @@
+@_exported import TradeportFields
+
+/// One canonical field's value, typed by its definition (`FieldValueType`): what generic code —
+/// the JSON writer and reader, the content hash, the own layouts, the spec reader — reads and
+/// sets through a record's `subscript(field:)`.
+public enum FieldValue: Sendable, Hashable {
+    /// An optional field without a value.
+    case null
+    /// An id, a text, or the word of a choice.
+    case text(String)
+    case asset(AssetCode)
+    case decimal(ExactDecimal)
+    case time(Timestamp)
+    case date(CalendarDate)
+    case tradeFees([TradeFee])
+    case cashFee(CashFee)
+    case location(SourceLocation)
+
+    @inlinable public var text: String? { if case .text(let t) = self { return t } else { return nil } }
+    @inlinable public var asset: AssetCode? { if case .asset(let a) = self { return a } else { return nil } }
+    @inlinable public var decimal: ExactDecimal? { if case .decimal(let d) = self { return d } else { return nil } }
+    @inlinable public var time: Timestamp? { if case .time(let t) = self { return t } else { return nil } }
+    @inlinable public var date: CalendarDate? { if case .date(let d) = self { return d } else { return nil } }
+    @inlinable public var isNull: Bool { if case .null = self { return true } else { return false } }
+    /// Null, or an empty list of fees.
+    @inlinable public var isEmpty: Bool {
+        switch self {
+        case .null: return true
+        case .tradeFees(let fees): return fees.isEmpty
+        default: return false
+        }
+    }
+
+    /// `.text` of an optional string, or `.null`.
+    @inlinable public static func text(_ value: String?) -> FieldValue { value.map { .text($0) } ?? .null }
+    @inlinable public static func decimal(_ value: ExactDecimal?) -> FieldValue { value.map { .decimal($0) } ?? .null }
+    @inlinable public static func date(_ value: CalendarDate?) -> FieldValue { value.map { .date($0) } ?? .null }
+    @inlinable public static func cashFee(_ value: CashFee?) -> FieldValue { value.map { .cashFee($0) } ?? .null }
+
+    /// Whether the value has the shape `type` asks for (the sign of a decimal and the words of a
+    /// choice included). Null passes only for optional fields, which the caller checks.
+    public func fits(_ type: FieldValueType) -> Bool {
+        switch (self, type) {
+        case (.null, _): return true
+        case (.text(let t), .id): return !t.isEmpty
+        case (.text, .text): return true
+        case (.text(let t), .choice(let words)): return words.contains(t)
+        case (.asset, .asset): return true
+        case (.decimal(let d), .decimal(let sign)):
+            switch sign {
+            case .any: return true
+            case .nonNegative: return !d.isNegative
+            case .positive: return d.isPositive
+            }
+        case (.time, .time), (.date, .date), (.tradeFees, .tradeFees), (.cashFee, .cashFee), (.location, .location): return true
+        default: return false
+        }
+    }
+}
+
+/// An operation of one kind, whose fields are read and set by its field table: what lets the
+/// writers, the reader, the identity and the specs handle every field without naming it.
+///
+/// The accessors take values that fit the field's definition (`FieldValue.fits`); a value of the
+/// wrong shape is a programming error.
+public protocol CanonicalRecord: Sendable, Hashable {
+    associatedtype Field: CanonicalField
+    /// The kind this record is.
+    static var kind: OperationKind { get }
+    /// A record whose fields hold placeholders, to be set field by field (`make(_:)`).
+    static var placeholder: Self { get }
+    /// The field table, computed once: what generic code iterates.
+    static var layout: RecordLayout<Self> { get }
+    subscript(field: Field) -> FieldValue { get set }
+}
+
+extension CanonicalRecord {
+    /// A record with each field's value from `value`, which must give every required field a
+    /// value that fits it.
+    public static func make(_ value: (Field) throws -> FieldValue) rethrows -> Self {
+        var record = placeholder
+        for field in layout.fields { record[field] = try value(field) }
+        return record
+    }
+}
+
+/// A kind's field table as generic code reads it on every operation: the fields in order with
+/// their definitions and JSON member names, computed once from the table.
+public struct RecordLayout<Record: CanonicalRecord>: Sendable {
+    public let fields: [Record.Field]
+    public let definitions: [FieldDefinition]
+    /// `"name":` as bytes, per field.
+    public let jsonKeys: [[UInt8]]
+
+    public init() {
+        fields = Array(Record.Field.allCases)
+        definitions = fields.map(\.definition)
+        jsonKeys = fields.map { Array("\"\($0.rawValue)\":".utf8) }
+    }
+
+    /// The entries of the table, without the enum.
+    public var entries: [FieldEntry] { zip(fields, definitions).map { FieldEntry(name: $0.rawValue, definition: $1) } }
+}
