@@ -8,14 +8,14 @@ import TradeportCore
 struct RoundTripTests {
     /// Operations, ids included, without their locations (which name the file they were read from).
     func operations(_ document: CanonicalDocument) -> [String] {
-        // The fields themselves, every one but the location.
+        // The fields themselves (a Trade prints only its storage box), every one but the location.
         let trades = document.allTrades.map { t -> String in
-            var f = t
+            var f = t.fields
             f.source = SourceLocation(path: "", row: 0)
             return "\(f)"
         }
         let transactions = document.allTransactions.map { t -> String in
-            var f = t
+            var f = t.fields
             f.source = SourceLocation(path: "", row: 0)
             return "\(f)"
         }

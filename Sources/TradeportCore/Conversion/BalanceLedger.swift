@@ -78,7 +78,8 @@ struct BalanceLedger {
             index = UInt32(origins.count)
             origins.append(location.atRow(0))
         }
-        lastOrigin = (location, index)
+        // Kept until the origin changes: rows of one input do not touch it again.
+        lastOrigin = (origins[Int(index)], index)
         return index
     }
 

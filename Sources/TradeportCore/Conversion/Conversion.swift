@@ -117,7 +117,8 @@ public final class Conversion<Sink: ConversionSink> {
             do {
                 for decision in batch {
                     switch decision {
-                    case .operation(let operation, let portfolio):
+                    case .operation(var operation, let id, let portfolio):
+                        if let id { operation.id = id }
                         if portfolio != lastPortfolio {
                             portfolios.insert(portfolio)
                             lastPortfolio = portfolio

@@ -22,19 +22,17 @@ public enum OperationIdentity {
     /// Combines every identity field of `record` into `h`, each with its position in the table.
     public static func combineIdentity<Record: CanonicalRecord>(of record: Record, into h: inout FastHasher) {
         let layout = Record.layout
-        for i in layout.fields.indices where layout.definitions[i].identity {
+        for i in layout.fields.indices where layout.identity[i] {
             h.combine(UInt64(i))
             h.combine(record[layout.fields[i]])
         }
     }
 
-    /// Sets the operation's id, unless it carries one (tradeport's own layouts write it: the
-    /// operation is the one it was when that id was given). `occurrences` counts content-hashed
-    /// operations within one source.
-    static func assignId(to operation: inout PortfolioOperation, format: String, occurrences: inout [String: Int]) {
-        guard operation.id.isEmpty else { return }
-        let current = operation
-        operation.id = id(format: format, externalId: current.externalId, content: { contentText(current) }, occurrences: &occurrences)
+    /// The id an operation read without one gets (one that carries an id, as tradeport's own
+    /// layouts write it, keeps it: the operation is the one it was when that id was given).
+    /// `occurrences` counts content-hashed operations within one source.
+    static func id(for operation: PortfolioOperation, format: String, occurrences: inout [String: Int]) -> String {
+        id(format: format, externalId: operation.externalId, content: { contentText(operation) }, occurrences: &occurrences)
     }
 
     private static func id(format: String, externalId: String?, content: () -> [UInt8], occurrences: inout [String: Int]) -> String {
@@ -59,6 +57,7 @@ public enum OperationIdentity {
 
 extension FastHasher {
     /// A field's value, its kind marked so that values of different kinds never collide.
+    @inline(__always)
     public mutating func combine(_ value: FieldValue) {
         switch value {
         case .null: combine(0xFFFF_FFFF_FFFF_FFFF as UInt64)

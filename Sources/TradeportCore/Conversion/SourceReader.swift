@@ -6,7 +6,9 @@ import TradeportPrimitives
 /// transactions skipped and duplicates dropped, handed over in batches.
 final class SourceReader: @unchecked Sendable {
     enum Decision {
-        case operation(PortfolioOperation, portfolio: String)
+        /// An operation to output, with the id to give it when it has none yet (given on the
+        /// converting thread, which has time to spare: the reading one is the slower).
+        case operation(PortfolioOperation, id: String?, portfolio: String)
         case skipped(SkippedRow)
         case rejected(RejectedRow)
     }
@@ -66,7 +68,7 @@ final class SourceReader: @unchecked Sendable {
 
         /// An operation read: a failed transaction skipped, or its id assigned and deduplicated.
         func accept(_ read: PortfolioOperation, placedIn: String?, _ rawText: () -> String) throws {
-            var operation = read
+            let operation = read
             if case .transaction(let t) = operation, t.status != .complete, !keepFailed {
                 summary.skipped += 1
                 try hand(.skipped(SkippedRow(
@@ -75,9 +77,11 @@ final class SourceReader: @unchecked Sendable {
                 return
             }
             let content = OperationIdentity.contentHash(operation)
-            OperationIdentity.assignId(to: &operation, format: format, occurrences: &occurrences)
+            let carried = operation.id
+            let newId = carried.isEmpty ? OperationIdentity.id(for: operation, format: format, occurrences: &occurrences) : nil
+            let id = newId ?? carried
             let source = operation.source
-            switch index.insert(id: operation.id, content: content, source: sourceIndex, row: source.row) {
+            switch index.insert(id: id, content: content, source: sourceIndex, row: source.row) {
             case .duplicate:
                 summary.duplicates += 1
             case .conflict(let otherSource, let otherRow):
@@ -85,11 +89,11 @@ final class SourceReader: @unchecked Sendable {
                 let otherPath = otherSource == sourceIndex ? path : earlierPaths[otherSource]
                 try hand(.rejected(RejectedRow(source: source, raw: rawText(), errors: [FieldError(
                     column: nil, field: "id",
-                    message: "conflicts with row \(otherRow) of \(otherPath): same id \(operation.id), different content")])))
+                    message: "conflicts with row \(otherRow) of \(otherPath): same id \(id), different content")])))
             case .new:
                 summary.operations += 1
                 let portfolio = placedIn ?? (splitAccounts ? (operation.account ?? defaultPortfolio) : defaultPortfolio)
-                try hand(.operation(operation, portfolio: portfolio))
+                try hand(.operation(operation, id: newId, portfolio: portfolio))
             }
         }
 

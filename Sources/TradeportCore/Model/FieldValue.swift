@@ -85,17 +85,39 @@ extension CanonicalRecord {
 }
 
 /// A kind's field table as generic code reads it on every operation: the fields in order with
-/// their definitions and JSON member names, computed once from the table.
+/// their definitions and JSON member names, computed once from the table, in flat arrays that
+/// are read without reference counting.
 public struct RecordLayout<Record: CanonicalRecord>: Sendable {
     public let fields: [Record.Field]
     public let definitions: [FieldDefinition]
-    /// `"name":` as bytes, per field.
-    public let jsonKeys: [[UInt8]]
+    /// Per field: whether it takes part in identity.
+    public let identity: [Bool]
+    /// Per field: the model version that added it.
+    public let since: [Int]
+    /// `"name":` of every field, one after another; field `i`'s is `keys[keyStart[i]..<keyStart[i + 1]]`.
+    public let keys: [UInt8]
+    public let keyStart: [Int]
 
     public init() {
         fields = Array(Record.Field.allCases)
         definitions = fields.map(\.definition)
-        jsonKeys = fields.map { Array("\"\($0.rawValue)\":".utf8) }
+        identity = definitions.map(\.identity)
+        since = definitions.map(\.since)
+        var keys: [UInt8] = []
+        var starts: [Int] = []
+        for field in fields {
+            starts.append(keys.count)
+            keys += Array("\"\(field.rawValue)\":".utf8)
+        }
+        starts.append(keys.count)
+        self.keys = keys
+        keyStart = starts
+    }
+
+    /// Field `i`'s member name, `"name":`, appended to `out`.
+    @inline(__always)
+    func appendKey(_ i: Int, to out: inout OutputBuffer) {
+        keys.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[keyStart[i]..<keyStart[i + 1]])) }
     }
 
     /// The entries of the table, without the enum.

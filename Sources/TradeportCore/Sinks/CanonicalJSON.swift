@@ -105,7 +105,7 @@ public enum CanonicalJSON {
         let layout = Record.layout
         for i in layout.fields.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            layout.jsonKeys[i].withUnsafeBytes { out.append($0) }
+            layout.appendKey(i, to: &out)
             appendValue(record[layout.fields[i]], to: &out)
         }
     }
@@ -118,16 +118,16 @@ public enum CanonicalJSON {
         let layout = Record.layout
         var first = true
         for i in layout.fields.indices {
-            let definition = layout.definitions[i]
-            let value = definition.identity ? record[layout.fields[i]] : FieldValue.null
-            if definition.since > 1 && (!definition.identity || value.isEmpty) { continue }
+            let identity = layout.identity[i]
+            let value = identity ? record[layout.fields[i]] : FieldValue.null
+            if layout.since[i] > 1 && (!identity || value.isEmpty) { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            layout.jsonKeys[i].withUnsafeBytes { out.append($0) }
-            if definition.identity {
+            layout.appendKey(i, to: &out)
+            if identity {
                 appendValue(value, to: &out)
             } else {
-                switch definition.type {
+                switch layout.definitions[i].type {
                 case .id: out.append("\"\"")
                 case .location: appendLocation(.nowhere, to: &out)
                 default: out.append("null")

@@ -171,7 +171,7 @@ public struct SpecAdapter: FormatAdapter {
         guard let zone = options.timeZone ?? SourceTimeZone(identifier: spec.values.timeZone) else {
             throw InputError(path: input.path, message: "the spec's time zone '\(spec.values.timeZone)' is unknown")
         }
-        var state = ReadState(adapter: self, zone: zone.makeConverter(), origin: SourceLocation(path: input.path, row: 0), path: input.path)
+        var state = ReadState(adapter: self, zone: zone.makeConverter(), origin: RowLocations(path: input.path), path: input.path)
         switch spec.source {
         case .csv(let csv):
             let resolved = dialect(csv, head: Self.utf8Head(input.probe, csv))
@@ -185,7 +185,7 @@ public struct SpecAdapter: FormatAdapter {
                     let message = "expected \(n) fields separated by \(Self.delimiterName(resolved.delimiter)), found \(record.count)"
                     var errors = [FieldError(column: nil, field: nil, message: message)]
                     if let malformation = record.malformation { errors.insert(FieldError(column: nil, field: nil, message: malformation), at: 0) }
-                    try emit(.rejected(RejectedRow(source: state.origin.atRow(record.line), raw: record.rawText, errors: errors)), { record.rawText })
+                    try emit(.rejected(RejectedRow(source: state.origin.at(record.line), raw: record.rawText, errors: errors)), { record.rawText })
                     return
                 }
                 try state.handle(record, number: record.line, ordinal: line - csv.skipLines, malformation: record.malformation,
@@ -198,7 +198,7 @@ public struct SpecAdapter: FormatAdapter {
                     try OpenWorkbooks.shared.use(path, keep: false) { workbook in
                         let sheet = try workbook.sheet(xlsx.sheet)
                         state.values.dateSystem = workbook.dateSystem
-                        state.origin = SourceLocation(path: input.path, row: 0, sheet: sheet.name)
+                        state.origin = RowLocations(path: input.path, sheet: sheet.name)
                         var scratch: [Int] = []
                         var failure: Error?
                         try workbook.readRows(of: sheet) { row in
@@ -226,13 +226,13 @@ public struct SpecAdapter: FormatAdapter {
     struct ReadState {
         let adapter: SpecAdapter
         var zone: SourceTimeZone.Converter
-        var origin: SourceLocation
+        var origin: RowLocations
         let path: String
         var positions: [Int?]
         var headerFound: Bool
         var values: SpecRowValues
 
-        init(adapter: SpecAdapter, zone: SourceTimeZone.Converter, origin: SourceLocation, path: String) {
+        init(adapter: SpecAdapter, zone: SourceTimeZone.Converter, origin: RowLocations, path: String) {
             self.adapter = adapter
             self.zone = zone
             self.origin = origin
@@ -277,7 +277,7 @@ public struct SpecAdapter: FormatAdapter {
                 }
                 return
             }
-            let location = origin.atRow(number)
+            let location = origin.at(number)
             values.reset()
             if let malformation { values.errors.append(FieldError(column: nil, field: nil, message: malformation)) }
             if let reason = values.skipReason(row, positions) {

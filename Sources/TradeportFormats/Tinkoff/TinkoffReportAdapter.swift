@@ -71,7 +71,7 @@ public struct TinkoffReportAdapter: FormatAdapter {
                 (reader, sheet) = try OpenWorkbooks.shared.use(path, keep: false) { workbook in
                     let sheet = try Self.reportSheet(of: workbook)
                     let reader = TinkoffReportReader(
-                        location: SourceLocation(path: input.path, row: 0, sheet: sheet.name),
+                        locations: RowLocations(path: input.path, sheet: sheet.name),
                         zone: options.timeZone ?? Self.defaultTimeZone, dateSystem: workbook.dateSystem)
                     try workbook.readRows(of: sheet) { row in
                         try reader.handle(row)

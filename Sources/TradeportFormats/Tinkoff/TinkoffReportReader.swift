@@ -20,7 +20,7 @@ final class TinkoffReportReader {
         case cashRow(number: Int, map: Int, currency: AssetCode, cellsEnd: Int)
     }
 
-    private let location: SourceLocation
+    private var locations: RowLocations
     private var zone: SourceTimeZone.Converter
     private let dateSystem: XLSXWorkbook.DateSystem
     private let codes = AssetCodeCache()
@@ -58,8 +58,8 @@ final class TinkoffReportReader {
     private var tickerBySecurityName: [String: String] = [:]
     private var tickerByTradeName: [String: String] = [:]
 
-    init(location: SourceLocation, zone: SourceTimeZone, dateSystem: XLSXWorkbook.DateSystem) {
-        self.location = location
+    init(locations: RowLocations, zone: SourceTimeZone, dateSystem: XLSXWorkbook.DateSystem) {
+        self.locations = locations
         self.zone = zone.makeConverter()
         self.dateSystem = dateSystem
     }
@@ -178,7 +178,7 @@ final class TinkoffReportReader {
 
     // MARK: - Records
 
-    private func at(_ row: XLSXRow) -> SourceLocation { location.atRow(row.number) }
+    private func at(_ row: XLSXRow) -> SourceLocation { locations.at(row.number) }
 
     /// Hands a record on: held with its raw text while the sheet is read, emitted at the end.
     private func output(_ record: SourceRecord, _ row: XLSXRow) throws {
