@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "TradeportPush",
             dependencies: [
-                "TradeportBalances", "TradeportCore",
+                "TradeportBalances", "TradeportCore", "TradeportFormats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -105,7 +105,7 @@ let package = Package(
         // Helpers for testing a format adapter in a few lines (what a new adapter's tests use).
         .target(
             name: "TradeportTestKit",
-            dependencies: ["TradeportCore", "TradeportXLSX", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["TradeportCore", "TradeportFormats", "TradeportXLSX", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(name: "TradeportCoreTests", dependencies: ["TradeportCore", "TradeportTestKit"]),
         .testTarget(name: "TradeportCSVTests", dependencies: ["TradeportCSV", "TradeportTestKit"]),

@@ -39,7 +39,16 @@ public struct FormatCatalog: Sendable {
     /// The formats written as Swift code: one line each.
     static let codeAdapters: [any FormatAdapter] = [
         TinkoffReportAdapter(),
+        TradeportJSONAdapter(),
     ]
+
+    /// The formats tradeport writes (`--to`): one line each, the first the default.
+    public static let writers = WriterRegistry([
+        CanonicalJSONWriter(),
+        JSONLinesWriter(),
+        OwnCSVWriter(),
+        OwnXLSXWriter(),
+    ])
 
     /// The built-in formats and the specs found in the usual places and the ones given.
     /// Throws `SpecErrors` (every problem of every spec) when a spec is wrong.

@@ -1,5 +1,6 @@
 import Foundation
 import TradeportCore
+import TradeportFormats
 
 /// Helpers that let a format's tests be a few lines each: write a small input, run it through an
 /// adapter and the whole conversion, and look at the canonical document that comes out.
@@ -36,13 +37,7 @@ public enum TestKit {
     public static func convert(
         paths: [String], with adapter: any FormatAdapter, options: ConversionOptions = ConversionOptions()
     ) throws -> CanonicalDocument {
-        let collector = DocumentCollector()
-        let conversion = Conversion(options: options, sink: collector)
-        for path in paths {
-            try conversion.add(try SourceInput(path: path), adapter: adapter)
-        }
-        try conversion.finish()
-        return collector.document
+        try Converter.document(try paths.map { PreparedInput(input: try SourceInput(path: $0), reader: adapter) }, options: options).0
     }
 
     /// Whether `probe`-sized head of `text` is claimed by `adapter`.

@@ -26,12 +26,8 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Write JSON Lines: one object per operation, then skipped, rejected, warnings and a summary line (--to jsonl).")
     var jsonl = false
 
-    enum Target: String, ExpressibleByArgument, CaseIterable {
-        case json, jsonl, csv, xlsx
-    }
-
-    @Option(help: ArgumentHelp("What to write: json (the canonical document), jsonl (JSON Lines), csv or xlsx (tradeport's own layout: a row per operation, read back as tradeport-csv or tradeport-xlsx).", valueName: "FORMAT"))
-    var to: Target?
+    @Option(help: ArgumentHelp("What to write: \(FormatCatalog.writers.ids.joined(separator: ", ")) (see 'tradeport formats'; json, the canonical document, by default).", valueName: "FORMAT"))
+    var to: String?
 
     @OptionGroup var source: SourceOptions
 
@@ -49,19 +45,23 @@ struct ConvertCommand: ParsableCommand {
     func validate() throws {
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given once") }
         if files.contains("-") && source.format == nil { throw ValidationError("reading standard input ('-') needs --format") }
-        if jsonl, let to, to != .jsonl { throw ValidationError("--jsonl and --to \(to.rawValue) ask for different outputs") }
+        if jsonl, let to, to != "jsonl" { throw ValidationError("--jsonl and --to \(to) ask for different outputs") }
+        if let to, FormatCatalog.writers.writer(id: to) == nil {
+            throw ValidationError("--to \(to): unknown; tradeport writes \(FormatCatalog.writers.ids.joined(separator: ", "))")
+        }
     }
 
     func run() throws {
         let registry = try formats.catalog().registry
-        let read = try Inputs.readOptions(timezone: source.timezone)
-        // A named format is checked before any file is opened; every input is opened and
-        // recognized before anything is written.
-        let named = try source.format.map { try Inputs.named($0, in: registry) }
-        var sources: [(SourceInput, any FormatAdapter)] = []
-        for path in files {
-            let input = try Inputs.open(path)
-            sources.append((input, try named ?? Inputs.adapter(for: input, named: nil, registry: registry)))
+        let writer = FormatCatalog.writers.writer(id: to ?? (jsonl ? "jsonl" : "json"))!
+        // Every input is opened and recognized before anything is written.
+        let inputs: [PreparedInput]
+        let read: ReadOptions
+        do {
+            read = try Converter.readOptions(timezone: source.timezone)
+            inputs = try Converter.prepare(files.map { InputRequest(path: $0, format: source.format) }, registry: registry)
+        } catch {
+            throw CommandFailure(message: error.message)
         }
 
         let out: OutputFile
@@ -77,12 +77,7 @@ struct ConvertCommand: ParsableCommand {
         let options = ConversionOptions(portfolio: source.portfolio, splitAccounts: source.splitAccounts, keepFailed: keepFailed, read: read)
         let report: ConversionReport
         do {
-            switch to ?? (jsonl ? .jsonl : .json) {
-            case .json: report = try convert(sources, options: options, sink: try JSONDocumentSink(output: out))
-            case .jsonl: report = try convert(sources, options: options, sink: try JSONLinesSink(output: out))
-            case .csv: report = try convert(sources, options: options, sink: try CSVSink(output: out))
-            case .xlsx: report = try convert(sources, options: options, sink: try XLSXSink(output: out))
-            }
+            report = try Converter.run(inputs, options: options, into: try writer.makeSink(output: out, options: WriteOptions()))
         } catch {
             out.discard()
             throw CommandFailure(message: describe(error))
@@ -103,27 +98,6 @@ struct ConvertCommand: ParsableCommand {
             printStandardError(SummaryText.make(report, output: output ?? "-", written: written, strict: strict))
         }
         if report.rejected > 0 { throw CommandFailure(message: "", status: ExitStatus.rowsRejected) }
-    }
-
-    private func convert<Sink: ConversionSink>(
-        _ sources: [(SourceInput, any FormatAdapter)], options: ConversionOptions, sink: Sink
-    ) throws -> ConversionReport {
-        let conversion = Conversion(options: options, sink: sink)
-        conversion.reserveCapacity(operations: sources.reduce(0) { $0 + estimatedRows($1.0) })
-        for (input, adapter) in sources {
-            try conversion.add(input, adapter: adapter)
-        }
-        return try conversion.finish()
-    }
-
-    /// About how many rows a file holds, from its size and the line length of its first bytes.
-    private func estimatedRows(_ input: SourceInput) -> Int {
-        let head = input.probe.head
-        let lines = head.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        guard lines > 0, input.path != "-",
-              let size = (try? FileManager.default.attributesOfItem(atPath: input.path))?[.size] as? Int
-        else { return 0 }
-        return size / max(head.count / lines, 1) + 1
     }
 
     private func describe(_ error: any Error) -> String {

@@ -20,10 +20,10 @@ struct DetectCommand: ParsableCommand {
         for path in files {
             let input: SourceInput
             do {
-                input = try Inputs.open(path)
-            } catch let failure as CommandFailure {
+                input = try Converter.open(path)
+            } catch {
                 failed = true
-                print("\(path): not recognized: \(failure.message)")
+                print("\(path): not recognized: \(error.message)")
                 continue
             }
             switch registry.detect(input.probe) {

@@ -14,7 +14,7 @@ struct FormatsCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List each format's id, description and origin (built-in, built-in spec, or the spec file).")
+            abstract: "List the formats read (id, description, origin: built-in, built-in spec, or the spec file), then those written (--to).")
 
         @OptionGroup var formats: FormatOptions
 
@@ -23,6 +23,13 @@ struct FormatsCommand: ParsableCommand {
             let width = entries.map(\.adapter.id.count).max() ?? 0
             for entry in entries {
                 print(entry.adapter.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.adapter.summary + "  [\(entry.origin)]")
+            }
+            print("")
+            print("written (--to):")
+            let writers = FormatCatalog.writers.writers
+            let writerWidth = writers.map(\.id.count).max() ?? 0
+            for writer in writers {
+                print("  " + writer.id.padding(toLength: writerWidth + 2, withPad: " ", startingAt: 0) + writer.summary)
             }
         }
     }

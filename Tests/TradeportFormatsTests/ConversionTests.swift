@@ -69,10 +69,10 @@ struct ConversionTests {
     }
 
     @Test func registryListsAndDetects() {
-        #expect(FormatRegistry.builtIn.ids == ["dsx-trades", "dsx-transactions", "tradeport-csv", "tradeport-xlsx", "tinkoff-report"])
+        #expect(FormatRegistry.builtIn.ids == ["dsx-trades", "dsx-transactions", "tradeport-csv", "tradeport-xlsx", "tinkoff-report", "tradeport-json"])
         let probe = FormatProbe(name: "x.csv", head: Array("hello, world\n".utf8), isWholeInput: true)
         if case .none(let reasons) = FormatRegistry.builtIn.detect(probe) {
-            #expect(reasons.map(\.id) == ["dsx-trades", "dsx-transactions", "tradeport-csv", "tradeport-xlsx", "tinkoff-report"])
+            #expect(reasons.map(\.id) == ["dsx-trades", "dsx-transactions", "tradeport-csv", "tradeport-xlsx", "tinkoff-report", "tradeport-json"])
         } else {
             Issue.record("a text file of another kind was claimed")
         }

@@ -228,29 +228,30 @@ struct TinkoffReportTests {
 }
 
 @Suite("Workbooks kept from detection for the read")
-struct OpenWorkbooksTests {
-    @Test("a workbook kept is handed to the next use of its file once; a read lets it go; a changed file is opened anew")
+struct DetectedWorkbookTests {
+    @Test("a workbook detection opened is handed to the read of the same input once; another input opens its own; a use that throws keeps nothing")
     func keptOnce() throws {
-        let workbooks = OpenWorkbooks()
         let path = try TestWorkbook.rows(TinkoffFixture.report, sheetName: "broker_rep").writeTemporary(name: "kept.xlsx")
-        let detected = try workbooks.use(path, keep: true) { $0 }
-        let read = try workbooks.use(path, keep: false) { $0 }
+        let input = try SourceInput(path: path)
+        let detected = try input.probe.withWorkbook(at: path) { $0 }
+        let read = try input.withWorkbook(at: path) { $0 }
         #expect(read === detected)
-        let again = try workbooks.use(path, keep: true) { $0 }
+        let again = try input.withWorkbook(at: path) { $0 }
         #expect(again !== detected)
 
-        // The same path rewritten (another size, a later time) is another file.
-        try TestWorkbook.rows(TinkoffFixture.title, sheetName: "broker_rep").write(to: path)
-        let rewritten = try workbooks.use(path, keep: false) { $0 }
-        #expect(rewritten !== again)
-        #expect(throws: XLSXError.self) { try workbooks.use(path + ".missing", keep: true) { _ in () } }
+        // Another input of the same file has a probe of its own: nothing is shared between inputs.
+        let other = try SourceInput(path: path)
+        _ = try input.probe.withWorkbook(at: path) { $0 }
+        let otherRead = try other.withWorkbook(at: path) { $0 }
+        #expect(otherRead !== detected)
+        #expect(throws: XLSXError.self) { try other.probe.withWorkbook(at: path + ".missing") { _ in () } }
 
         // A use that throws does not keep its workbook.
         struct Stop: Error {}
-        let thrown = try? workbooks.use(path, keep: true) { workbook -> XLSXWorkbook in throw Stop() }
+        let third = try SourceInput(path: path)
+        let thrown = try? third.probe.withWorkbook(at: path) { workbook -> XLSXWorkbook in throw Stop() }
         #expect(thrown == nil)
-        let afterThrow = try workbooks.use(path, keep: false) { $0 }
-        #expect(afterThrow !== rewritten)
+        #expect(third.probe.takeWorkbook(at: path) == nil)
     }
 }
 

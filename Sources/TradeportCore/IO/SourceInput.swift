@@ -67,8 +67,38 @@ public final class SourceInput {
         probe = FormatProbe(name: path, head: buffer, isWholeInput: eof, filePath: isRegular ? path : nil)
     }
 
+    /// An input held in memory (an upload), named `name` in locations and messages.
+    public init(bytes: [UInt8], name: String) {
+        path = name
+        fd = -1
+        ownsDescriptor = false
+        isRegularFile = false
+        head = bytes
+        atEnd = true
+        hasher.update(data: bytes)
+        bytesRead = bytes.count
+        probe = FormatProbe(name: name, head: Array(bytes.prefix(FormatProbe.size)), isWholeInput: bytes.count <= FormatProbe.size)
+    }
+
     deinit {
         if ownsDescriptor { close(fd) }
+    }
+
+    /// About how many rows a text input holds, from its size and the line length of its first
+    /// bytes (0 when that cannot be told): for sizing tables before reading.
+    public var estimatedRows: Int {
+        let head = probe.head
+        let lines = head.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        guard lines > 0, let size = fileSize else { return 0 }
+        return size / max(head.count / lines, 1) + 1
+    }
+
+    /// The size of a regular file, else nil.
+    private var fileSize: Int? {
+        guard isRegularFile else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        return Int(st.st_size)
     }
 
     /// Whether the input holds no bytes at all.

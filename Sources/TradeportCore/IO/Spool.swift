@@ -8,15 +8,15 @@ import Darwin
 
 /// Bytes set aside on disk while a conversion runs (records that must come out later, or
 /// sorted), so that memory does not grow with the input.
-final class Spool {
+public final class Spool {
     private let fd: Int32
     private var buffer = OutputBuffer(capacity: Spool.flushSize + 65536)
     /// Bytes appended so far (written or buffered).
-    private(set) var size = 0
+    public private(set) var size = 0
     private var flushed = 0
     private static let flushSize = 1 << 20
 
-    init() throws {
+    public init() throws {
         fd = try anonymousTemporaryFile()
     }
 
@@ -26,7 +26,7 @@ final class Spool {
 
     /// Appends through a closure writing into the buffer; returns the offset it starts at.
     @discardableResult
-    func append(_ body: (inout OutputBuffer) -> Void) throws -> Int {
+    public func append(_ body: (inout OutputBuffer) -> Void) throws -> Int {
         let start = size
         let before = buffer.count
         body(&buffer)
@@ -43,7 +43,7 @@ final class Spool {
 
     /// Reads `count` bytes at `offset` into `out` (replacing its contents): from the file for
     /// what was flushed, from the buffer for the rest.
-    func read(offset: Int, count: Int, into out: inout [UInt8]) throws {
+    public func read(offset: Int, count: Int, into out: inout [UInt8]) throws {
         out.removeAll(keepingCapacity: true)
         let fromDisk = max(0, min(count, flushed - offset))
         if fromDisk > 0 {
@@ -64,7 +64,7 @@ final class Spool {
     }
 
     /// Calls `body` with everything appended, in order, a mebibyte at a time.
-    func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var chunk: [UInt8] = []
         var offset = 0
         while offset < size {
@@ -76,7 +76,7 @@ final class Spool {
     }
 
     /// Copies everything appended, in order, to `output`.
-    func copy(to output: OutputFile) throws {
+    public func copy(to output: OutputFile) throws {
         try forEachChunk { try output.write($0) }
     }
 }

@@ -148,7 +148,7 @@ public struct SpecAdapter: FormatAdapter {
         let folded = wanted.map { HeaderText.fold($0) }
         do {
             // Kept for the read that follows (its shared strings and styles loaded once).
-            return try OpenWorkbooks.shared.use(path, keep: true) { workbook in
+            return try probe.withWorkbook(at: path) { workbook in
                 let sheet = try workbook.sheet(xlsx.sheet)
                 var found = false
                 var rows = 0
@@ -195,7 +195,7 @@ public struct SpecAdapter: FormatAdapter {
         case .xlsx(let xlsx):
             try input.withSeekableFile { path in
                 do {
-                    try OpenWorkbooks.shared.use(path, keep: false) { workbook in
+                    try input.withWorkbook(at: path) { workbook in
                         let sheet = try workbook.sheet(xlsx.sheet)
                         state.values.dateSystem = workbook.dateSystem
                         state.origin = RowLocations(path: input.path, sheet: sheet.name)

@@ -34,7 +34,7 @@ public struct TinkoffReportAdapter: FormatAdapter {
         }
         do {
             // Kept for the read that follows: its shared strings are loaded now.
-            return try OpenWorkbooks.shared.use(path, keep: true) { workbook in
+            return try probe.withWorkbook(at: path) { workbook in
                 let sheet = try Self.reportSheet(of: workbook)
                 var sawTitle = false
                 var sawBroker = false
@@ -68,7 +68,7 @@ public struct TinkoffReportAdapter: FormatAdapter {
             let reader: TinkoffReportReader
             let sheet: XLSXWorkbook.Sheet
             do {
-                (reader, sheet) = try OpenWorkbooks.shared.use(path, keep: false) { workbook in
+                (reader, sheet) = try input.withWorkbook(at: path) { workbook in
                     let sheet = try Self.reportSheet(of: workbook)
                     let reader = TinkoffReportReader(
                         locations: RowLocations(path: input.path, sheet: sheet.name),

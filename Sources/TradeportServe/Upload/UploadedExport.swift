@@ -15,19 +15,10 @@ struct UploadedExport {
     init(bytes: ArraySlice<UInt8>, resource: String, filename: String?) throws {
         let formatId = resource == "trades" ? "dsx-trades" : "dsx-transactions"
         guard let adapter = FormatRegistry.builtIn.adapter(id: formatId) else { throw ServeError("no \(formatId) adapter") }
-        // The adapters read files: the upload goes to a private temporary one, removed after.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tradeport-upload-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: directory) }
+        // Read from memory: nothing of the upload stays once it is answered.
         let name = (filename.map { ($0 as NSString).lastPathComponent }).flatMap { $0.isEmpty ? nil : $0 } ?? "upload.csv"
-        let path = directory.appendingPathComponent(name).path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-
-        let collector = DocumentCollector()
-        let conversion = Conversion(options: ConversionOptions(portfolio: "upload"), sink: collector)
-        try conversion.add(try SourceInput(path: path), adapter: adapter)
-        try conversion.finish()
-        let document = collector.document
+        let input = SourceInput(bytes: Array(bytes), name: name)
+        let (document, _) = try Converter.document([PreparedInput(input: input, reader: adapter)], options: ConversionOptions(portfolio: "upload"))
         for r in document.rejected {
             problems.append("row \(r.source.row): " + r.errors.map(\.message).joined(separator: "; "))
         }

@@ -85,11 +85,15 @@ struct PushCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let plan: PushPlan
-        if let manifest {
-            plan = try PushPlan.fromManifest(try PushManifest.read(manifest), registry: try formats.catalog().registry)
-        } else {
-            plan = try PushPlan.fromFiles(files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
-                                          timezone: source.timezone, registry: try formats.catalog().registry)
+        do {
+            if let manifest {
+                plan = try PushPlan.fromManifest(try PushManifest.read(manifest), registry: try formats.catalog().registry)
+            } else {
+                plan = try PushPlan.fromFiles(files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
+                                              timezone: source.timezone, registry: try formats.catalog().registry)
+            }
+        } catch let error as PushPlanError {
+            throw CommandFailure(message: error.message)
         }
         if !quiet {
             for report in plan.reports { printStandardError(conversionSummary(report)) }
@@ -182,22 +186,13 @@ struct PushCommand: AsyncParsableCommand {
 
     private func printPlanned(_ plan: PushPlan, reader: BalancesClient?) async throws {
         var out = FileHandleOutput()
-        var total = 0
-        for load in plan.loads {
-            var trades = load.trades
-            var transactions = load.transactions
-            var exists = false
-            if let reader, let p = try await reader.portfolio(named: load.name) {
-                exists = true
-                trades = MissingRecords(trades, held: try await reader.valueIds(TradeRecord.self, portfolio: p.id)).missing
-                transactions = MissingRecords(transactions, held: try await reader.valueIds(TransactionRecord.self, portfolio: p.id)).missing
-            }
-            for r in trades { out.line(portfolio: load.name, resource: "trades", record: r) }
-            for r in transactions { out.line(portfolio: load.name, resource: "transactions", record: r) }
-            total += trades.count + transactions.count
+        for planned in try await plan.planned(reader: reader) {
+            let load = planned.load
+            for r in planned.trades { out.line(portfolio: load.name, resource: "trades", record: r) }
+            for r in planned.transactions { out.line(portfolio: load.name, resource: "transactions", record: r) }
             if !quiet {
-                let note = reader == nil ? "" : exists ? " (the server lacks these)" : " (the portfolio would be created)"
-                printError("dry run: \(load.name): would send \(SummaryText.plural(trades.count, "trade")) and \(SummaryText.plural(transactions.count, "transaction"))\(note)"
+                let note = planned.exists.map { $0 ? " (the server lacks these)" : " (the portfolio would be created)" } ?? ""
+                printError("dry run: \(load.name): would send \(SummaryText.plural(planned.trades.count, "trade")) and \(SummaryText.plural(planned.transactions.count, "transaction"))\(note)"
                            + (load.refused.isEmpty ? "" : "; \(load.refused.count) cannot be mapped"))
                 for r in load.refused.prefix(10) { printError("  not sent: \(r)") }
             }

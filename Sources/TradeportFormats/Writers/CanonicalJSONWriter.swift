@@ -1,3 +1,4 @@
+import TradeportCore
 /// Writes the canonical JSON document. Operations are serialized as they arrive into a spool on
 /// disk with a small index entry each; at the end the index is sorted (portfolio, kind, time,
 /// input order) and the document written from the spool, so memory holds 32 bytes an operation,
@@ -170,4 +171,13 @@ public final class JSONDocumentSink: ConversionSink {
         }
         try output.flush()
     }
+}
+
+/// The canonical JSON document (`--to json`, the default): the contract of `canonical-model.md`.
+public struct CanonicalJSONWriter: FormatWriter {
+    public let id = "json"
+    public let summary = "the canonical JSON document: sources, portfolios with their trades and transactions, skipped, rejected, warnings"
+    public let fileExtension = "json"
+    public init() {}
+    public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try JSONDocumentSink(output: output) }
 }

@@ -1,3 +1,4 @@
+import TradeportCore
 /// Writes JSON Lines as operations arrive: each operation as one object with `kind` and
 /// `portfolio`, then the skipped rows, the rejected rows (both held on disk meanwhile), the
 /// warnings, and a last `summary` line.
@@ -66,4 +67,13 @@ public final class JSONLinesSink: ConversionSink {
         }
         try output.flush()
     }
+}
+
+/// The canonical model as JSON Lines (`--to jsonl`): streamed, one object a line.
+public struct JSONLinesWriter: FormatWriter {
+    public let id = "jsonl"
+    public let summary = "JSON Lines: one object per operation in input order, then skipped, rejected, warnings and a summary line"
+    public let fileExtension = "jsonl"
+    public init() {}
+    public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try JSONLinesSink(output: output) }
 }

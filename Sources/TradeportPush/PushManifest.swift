@@ -12,27 +12,27 @@ import Foundation
 ///   {"name": "Examples", "inputs": [{"path": "other.csv", "format": "dsx-trades"}], "timezone": "UTC"}
 /// ]}
 /// ```
-struct PushManifest: Decodable {
-    var portfolios: [Entry]
+public struct PushManifest: Decodable, Sendable {
+    public var portfolios: [Entry]
 
-    struct Entry: Decodable {
+    public struct Entry: Decodable, Sendable {
         /// The portfolio's name on the server.
-        var name: String
+        public var name: String
         /// The exports (or canonical JSON documents, `.json`) its operations come from.
-        var inputs: [Input]
+        public var inputs: [Input]
         /// Only the operations of this sub-account of the inputs (as `--split-accounts` names
         /// portfolios; for a canonical document, its portfolio of that name). Without it, all.
-        var account: String?
+        public var account: String?
         /// The zone of the inputs' local times (an IANA name), as `--timezone`.
-        var timezone: String?
+        public var timezone: String?
     }
 
-    struct Input: Decodable, Hashable {
-        var path: String
+    public struct Input: Decodable, Hashable, Sendable {
+        public var path: String
         /// A format id (`tradeport formats`); detected when absent.
-        var format: String?
+        public var format: String?
 
-        init(from decoder: any Decoder) throws {
+        public init(from decoder: any Decoder) throws {
             if let path = try? decoder.singleValueContainer().decode(String.self) {
                 self.path = path
                 return
@@ -46,26 +46,26 @@ struct PushManifest: Decodable {
     }
 
     /// Reads a manifest; relative input paths are taken from the manifest's directory.
-    static func read(_ path: String) throws -> PushManifest {
+    public static func read(_ path: String) throws(PushPlanError) -> PushManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(message: "cannot read the manifest \(path)")
+            throw PushPlanError( "cannot read the manifest \(path)")
         }
         var manifest: PushManifest
         do {
             manifest = try JSONDecoder().decode(PushManifest.self, from: data)
         } catch let error as DecodingError {
-            throw CommandFailure(message: "\(path): not a valid manifest: \(describe(error))")
+            throw PushPlanError( "\(path): not a valid manifest: \(describe(error))")
         } catch {
-            throw CommandFailure(message: "\(path): not a valid manifest: \(error)")
+            throw PushPlanError( "\(path): not a valid manifest: \(error)")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         var names: Set<String> = []
         for i in manifest.portfolios.indices {
             let entry = manifest.portfolios[i]
-            if entry.name.isEmpty { throw CommandFailure(message: "\(path): portfolios[\(i)].name is empty") }
-            if entry.inputs.isEmpty { throw CommandFailure(message: "\(path): portfolios[\(i)] (\(entry.name)) has no inputs") }
+            if entry.name.isEmpty { throw PushPlanError( "\(path): portfolios[\(i)].name is empty") }
+            if entry.inputs.isEmpty { throw PushPlanError( "\(path): portfolios[\(i)] (\(entry.name)) has no inputs") }
             if !names.insert(entry.name).inserted {
-                throw CommandFailure(message: "\(path): the portfolio '\(entry.name)' is named twice")
+                throw PushPlanError( "\(path): the portfolio '\(entry.name)' is named twice")
             }
             for j in entry.inputs.indices {
                 let given = entry.inputs[j].path
@@ -73,7 +73,7 @@ struct PushManifest: Decodable {
                 manifest.portfolios[i].inputs[j].path = url.standardized.path
             }
         }
-        if manifest.portfolios.isEmpty { throw CommandFailure(message: "\(path): the manifest names no portfolio") }
+        if manifest.portfolios.isEmpty { throw PushPlanError( "\(path): the manifest names no portfolio") }
         return manifest
     }
 

@@ -4,20 +4,20 @@ import TradeportXLSX
 
 /// Writes operations as tradeport's own XLSX layout (`tradeport-xlsx`): the columns of
 /// `OperationColumns`, with real number cells and dates as dates, on a sheet named `operations`.
-final class XLSXSink: ConversionSink {
+public final class XLSXSink: ConversionSink {
     private let output: OutputFile
     private let writer: XLSXSheetWriter
     /// A decimal's text, reused from operation to operation.
     private var digits = OutputBuffer(capacity: 64)
 
-    init(output: OutputFile) throws {
+    public init(output: OutputFile) throws {
         self.output = output
         writer = try XLSXSheetWriter(sheetName: "operations")
         try writer.addRow(OperationColumns.names.map { .text($0) })
     }
 
 
-    func write(_ operation: PortfolioOperation, portfolio: String) throws {
+    public func write(_ operation: PortfolioOperation, portfolio: String) throws {
         do {
             try writer.beginRow()
         } catch let e as XLSXWriteError {
@@ -39,10 +39,10 @@ final class XLSXSink: ConversionSink {
         try writer.endRow()
     }
 
-    func write(_ skipped: SkippedRow) throws {}
-    func write(_ rejected: RejectedRow) throws {}
+    public func write(_ skipped: SkippedRow) throws {}
+    public func write(_ rejected: RejectedRow) throws {}
 
-    func finish(_ report: ConversionReport) throws {
+    public func finish(_ report: ConversionReport) throws {
         let path = NSTemporaryDirectory() + "tradeport-xlsx-" + UUID().uuidString + ".xlsx"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try writer.finish(writingTo: path)
@@ -54,4 +54,13 @@ final class XLSXSink: ConversionSink {
         }
         try output.flush()
     }
+}
+
+/// tradeport's own XLSX (`--to xlsx`), read back as `tradeport-xlsx`.
+public struct OwnXLSXWriter: FormatWriter {
+    public let id = "xlsx"
+    public let summary = "tradeport's own XLSX: the CSV's columns on a sheet 'operations', numbers and dates as such (read back as tradeport-xlsx)"
+    public let fileExtension = "xlsx"
+    public init() {}
+    public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try XLSXSink(output: output) }
 }

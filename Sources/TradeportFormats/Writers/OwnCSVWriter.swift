@@ -1,3 +1,4 @@
+import TradeportCore
 /// Writes operations as tradeport's own CSV layout (`tradeport-csv`): a header row of canonical
 /// field names, then one row per operation as it arrives, for people who keep or fix their
 /// history in a spreadsheet. Skipped and rejected rows and warnings are not operations: they stay
@@ -69,4 +70,13 @@ public final class CSVSink: ConversionSink {
     public func finish(_ report: ConversionReport) throws {
         try output.flush()
     }
+}
+
+/// tradeport's own CSV (`--to csv`), read back as `tradeport-csv`.
+public struct OwnCSVWriter: FormatWriter {
+    public let id = "csv"
+    public let summary = "tradeport's own CSV: a row per operation under canonical field names (read back as tradeport-csv)"
+    public let fileExtension = "csv"
+    public init() {}
+    public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try CSVSink(output: output) }
 }

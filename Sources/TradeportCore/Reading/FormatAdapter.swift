@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one seam a format plugs into: it names itself, says whether a file is in its format, and
 /// turns a source into canonical records, one per data row.
 ///
@@ -34,6 +36,10 @@ public struct FormatProbe: Sendable {
     /// (a workbook's content); nil for standard input and pipes.
     public let filePath: String?
 
+    /// What detection opened that the read of the same input can use (a workbook whose shared
+    /// strings it loaded). It belongs to this input and goes with it.
+    public let opened: OpenedDuringDetection
+
     /// How many bytes detection reads.
     public static let size = 64 * 1024
 
@@ -42,6 +48,33 @@ public struct FormatProbe: Sendable {
         self.head = head
         self.isWholeInput = isWholeInput
         self.filePath = filePath
+        opened = OpenedDuringDetection()
+    }
+}
+
+/// Things a format opened while detecting an input, kept for reading it: one per key, taken out
+/// while in use so that two threads never share one.
+public final class OpenedDuringDetection: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var kept: [String: Any] = [:]
+    private let lock = NSLock()
+
+    public init() {}
+
+    /// Keeps `value` under `key` (replacing what was there).
+    public func keep(_ value: Any, as key: String) {
+        lock.lock()
+        kept[key] = value
+        lock.unlock()
+    }
+
+    /// Takes out what is kept under `key`, when it is a `T`.
+    public func take<T>(_ key: String, as type: T.Type) -> T? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let value = kept[key] as? T else { return nil }
+        kept[key] = nil
+        return value
     }
 }
 
