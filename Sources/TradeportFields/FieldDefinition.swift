@@ -18,17 +18,31 @@ public struct FieldDefinition: Sendable, Hashable {
     /// field added later joins an operation's content id only when it has a value, so the ids of
     /// operations without it do not change.
     public var since: Int
+    /// What a reader gives a required field when the source says nothing of it (the word of a
+    /// choice: a transaction's status is `complete`); nil when the source must say.
+    public var defaultValue: String?
     /// One line saying what the field holds, for the schema and the docs.
     public var summary: String
 
     public init(_ type: FieldValueType, _ presence: FieldPresence, identity: Bool = true, assigned: Bool = false, since: Int = 1,
-                _ summary: String) {
+                default defaultValue: String? = nil, _ summary: String) {
         self.type = type
         self.presence = presence
         self.identity = identity
         self.assigned = assigned
         self.since = since
+        self.defaultValue = defaultValue
         self.summary = summary
+    }
+
+    /// Whether a reader must give the field a value: required, not filled by the conversion,
+    /// without a default, and not a list (which may be empty).
+    public var readerMustGive: Bool {
+        guard presence == .required, !assigned, defaultValue == nil else { return false }
+        switch type {
+        case .tradeFees, .location: return false
+        default: return true
+        }
     }
 }
 

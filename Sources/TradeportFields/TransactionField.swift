@@ -12,7 +12,7 @@ public enum TransactionField: String, CanonicalField {
         case .asset: return .init(.asset, .required, "the currency or coin moved")
         case .amount: return .init(.decimal(.nonNegative), .required, "how much moved: > 0 when status is complete, >= 0 otherwise")
         case .fee: return .init(.cashFee, .optional, "the fee charged on the transaction")
-        case .status: return .init(.choice(TransactionStatus.words), .required, "whether money moved; only complete ones are output unless asked")
+        case .status: return .init(.choice(TransactionStatus.words), .required, default: TransactionStatus.complete.rawValue, "whether money moved; only complete ones are output unless asked")
         case .security: return .init(.text, .optional, "the security a dividend, coupon or redemption belongs to")
         case .note: return .init(.text, .optional, "the source's description")
         case .account: return .init(.text, .optional, "the source's sub-account the money moved in or out of (an addition)")

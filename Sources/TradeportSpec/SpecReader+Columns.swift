@@ -1,3 +1,4 @@
+import TradeportFields
 import Yams
 
 /// Columns, checks, skips, row kinds and the mappings to canonical fields.
@@ -221,22 +222,24 @@ extension SpecReader {
 
     // MARK: - Mappings
 
-    func mapping(_ node: Node, _ what: String, _ fields: [String], _ required: [String], _ names: Set<String>) -> OperationMapping? {
-        guard let e = entries(node, what, allowed: fields, what: "where each \(what) field comes from") else { return nil }
+    /// An operation mapping (`trade:`, `transaction:`) for a kind whose field table is `table`.
+    func mapping(_ node: Node, _ what: String, _ table: [FieldEntry], _ names: Set<String>) -> OperationMapping? {
+        guard let e = entries(node, what, allowed: Self.mappable(table), what: "where each \(what) field comes from") else { return nil }
         var out = OperationMapping(fields: [], fees: [], location: location(node))
-        for field in required where e.value(field) == nil {
-            fail(node, "\(what).\(field)", "missing; a \(what) needs its \(field)")
+        for field in table where field.definition.readerMustGive && e.value(field.name) == nil {
+            fail(node, "\(what).\(field.name)", "missing; a \(what) needs its \(field.name)")
         }
         for (key, _, value) in e.pairs {
             let path = "\(what).\(key)"
-            if key == "fees" {
+            let type = table.first { $0.name == key }?.definition.type
+            if type == .tradeFees {
                 out.fees = fees(value, path, names)
                 continue
             }
-            if key == "fee" {
+            if type == .cashFee {
                 guard let f = entries(value, path, allowed: ["amount", "currency"], what: "the fee: its amount and currency") else { continue }
-                if let (_, a) = f.value("amount"), let amount = fieldSource(a, path + ".amount", names) { out.fields.append(("fee.amount", amount)) }
-                if let (_, c) = f.value("currency"), let currency = fieldSource(c, path + ".currency", names) { out.fields.append(("fee.currency", currency)) }
+                if let (_, a) = f.value("amount"), let amount = fieldSource(a, path + ".amount", names) { out.fields.append((key + ".amount", amount)) }
+                if let (_, c) = f.value("currency"), let currency = fieldSource(c, path + ".currency", names) { out.fields.append((key + ".currency", currency)) }
                 if f.value("amount") == nil { fail(value, path + ".amount", "missing") }
                 continue
             }

@@ -1,18 +1,23 @@
+import TradeportFields
 import Yams
 
 /// The spec's own keys and their meanings (see `FormatSpec`).
 extension SpecReader {
     static let topKeys = ["tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
                           "skip", "rows", "trade", "transaction", "assets"]
-    static let tradeFields = ["id", "externalId", "time", "side", "base", "quote", "quantity", "price", "amount", "accruedInterest",
-                              "fees", "isin", "name", "venue", "settlementDate", "account", "orderId", "portfolio"]
-    static let tradeRequired = ["time", "side", "base", "quote", "quantity", "price"]
-    static let transactionFields = ["id", "externalId", "time", "type", "asset", "amount", "fee", "status", "security", "note",
-                                    "account", "counterparty", "txHash", "address", "portfolio"]
-    static let transactionRequired = ["time", "type", "asset", "amount"]
-    static let transactionTypes = ["deposit", "withdrawal", "dividend", "dividend-charge", "coupon", "interest", "tax",
-                                   "tax-refund", "fee", "fee-refund", "redemption", "other-income", "other-charge"]
-    static let feeKinds = ["broker", "exchange", "clearing", "other"]
+    // The vocabulary of `trade:` and `transaction:`, derived from the model's field tables: every
+    // field a reader fills (not the location), and `portfolio` (where the operation goes).
+    static let tradeFields = mappable(OperationKind.trade.fields)
+    static let tradeRequired = OperationKind.trade.fields.filter(\.definition.readerMustGive).map(\.name)
+    static let transactionFields = mappable(OperationKind.transaction.fields)
+    static let transactionRequired = OperationKind.transaction.fields.filter(\.definition.readerMustGive).map(\.name)
+    static let transactionTypes = CashTransactionType.words
+    static let feeKinds = FeeKind.words
+
+    /// The keys of an operation mapping for a kind whose table is `fields`.
+    static func mappable(_ fields: [FieldEntry]) -> [String] {
+        fields.filter { $0.definition.type != .location }.map(\.name) + ["portfolio"]
+    }
 
     func spec(_ root: Node) -> FormatSpec? {
         guard let top = entries(root, "", allowed: Self.topKeys, what: "a spec") else { return nil }
@@ -39,10 +44,8 @@ extension SpecReader {
         let skip = top.value("skip").map { self.skipRules($0.value, names) } ?? []
         let rows = top.value("rows").flatMap { self.rowKinds($0.value, names) }
         if top.value("rows") == nil { fail(root, "rows", "missing; expected which rows are what, like {kind: trade}") }
-        let trade = top.value("trade").flatMap { self.mapping($0.value, "trade", Self.tradeFields, Self.tradeRequired, names) }
-        let transaction = top.value("transaction").flatMap {
-            self.mapping($0.value, "transaction", Self.transactionFields, Self.transactionRequired, names)
-        }
+        let trade = top.value("trade").flatMap { self.mapping($0.value, "trade", OperationKind.trade.fields, names) }
+        let transaction = top.value("transaction").flatMap { self.mapping($0.value, "transaction", OperationKind.transaction.fields, names) }
         var assets: [String: String] = [:]
         if let (_, node) = top.value("assets") {
             if case .mapping(let mapping) = node {

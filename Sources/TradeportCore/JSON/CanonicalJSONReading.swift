@@ -21,12 +21,11 @@ extension CanonicalRecord {
     public init(json: JSONValue) throws(CanonicalJSONError) {
         guard case .object = json else { throw CanonicalJSONError(field: nil, "expected an object, found \(json.kind)") }
         let layout = Self.layout
-        var record = Self.placeholder
-        for i in layout.fields.indices {
-            let name = layout.fields[i].rawValue
-            record[layout.fields[i]] = try FieldValue(json: json[name], field: name, definition: layout.definitions[i])
+        var index = 0
+        self = try Self.make { field throws(CanonicalJSONError) in
+            defer { index += 1 }
+            return try FieldValue(json: json[field.rawValue], field: field.rawValue, definition: layout.definitions[index])
         }
-        self = record
     }
 }
 

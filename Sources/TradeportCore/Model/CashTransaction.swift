@@ -81,42 +81,64 @@ public struct CashTransaction: CanonicalRecord {
     @inlinable
     public subscript(field: TransactionField) -> FieldValue {
         @inline(__always)
+        get { storage.fields[field] }
+        set {
+            var fields = storage.fields
+            fields[field] = newValue
+            storage = SharedFields(fields)
+        }
+    }
+
+    /// A record with each field's value from `value` (see `CanonicalRecord.make`), built in one go.
+    public static func make<E: Error>(_ value: (TransactionField) throws(E) -> FieldValue) throws(E) -> CashTransaction {
+        var fields = placeholder.fields
+        for field in layout.fields { fields[field] = try value(field) }
+        return CashTransaction(fields: fields)
+    }
+}
+
+extension CashTransaction.Fields {
+    /// A field's value, read and set by the table's enum: the one place each field is matched
+    /// to its stored property (the build fails until a new case is written here).
+    @inlinable
+    public subscript(field: TransactionField) -> FieldValue {
+        @inline(__always)
         get {
             switch field {
-            case .id: return .text(storage.fields.id)
-            case .externalId: return .text(storage.fields.externalId)
-            case .time: return .time(storage.fields.time)
-            case .type: return .text(storage.fields.type.rawValue)
-            case .asset: return .asset(storage.fields.asset)
-            case .amount: return .decimal(storage.fields.amount)
-            case .fee: return .cashFee(storage.fields.fee)
-            case .status: return .text(storage.fields.status.rawValue)
-            case .security: return .text(storage.fields.security)
-            case .note: return .text(storage.fields.note)
-            case .account: return .text(storage.fields.account)
-            case .counterparty: return .text(storage.fields.counterparty)
-            case .txHash: return .text(storage.fields.txHash)
-            case .address: return .text(storage.fields.address)
-            case .source: return .location(storage.fields.source)
+            case .id: return .text(id)
+            case .externalId: return .text(externalId)
+            case .time: return .time(time)
+            case .type: return .text(type.rawValue)
+            case .asset: return .asset(asset)
+            case .amount: return .decimal(amount)
+            case .fee: return .cashFee(fee)
+            case .status: return .text(status.rawValue)
+            case .security: return .text(security)
+            case .note: return .text(note)
+            case .account: return .text(account)
+            case .counterparty: return .text(counterparty)
+            case .txHash: return .text(txHash)
+            case .address: return .text(address)
+            case .source: return .location(source)
             }
         }
         set {
             switch field {
-            case .id: self.id = newValue.text ?? ""
-            case .externalId: self.externalId = newValue.text
-            case .time: self.time = newValue.time!
-            case .type: self.type = CashTransactionType(rawValue: newValue.text!)!
-            case .asset: self.asset = newValue.asset!
-            case .amount: self.amount = newValue.decimal!
-            case .fee: if case .cashFee(let f) = newValue { self.fee = f } else { self.fee = nil }
-            case .status: self.status = TransactionStatus(rawValue: newValue.text!)!
-            case .security: self.security = newValue.text
-            case .note: self.note = newValue.text
-            case .account: self.account = newValue.text
-            case .counterparty: self.counterparty = newValue.text
-            case .txHash: self.txHash = newValue.text
-            case .address: self.address = newValue.text
-            case .source: if case .location(let l) = newValue { self.source = l }
+            case .id: id = newValue.text ?? ""
+            case .externalId: externalId = newValue.text
+            case .time: time = newValue.time!
+            case .type: type = CashTransactionType(rawValue: newValue.text!)!
+            case .asset: asset = newValue.asset!
+            case .amount: amount = newValue.decimal!
+            case .fee: if case .cashFee(let f) = newValue { fee = f } else { fee = nil }
+            case .status: status = TransactionStatus(rawValue: newValue.text!)!
+            case .security: security = newValue.text
+            case .note: note = newValue.text
+            case .account: account = newValue.text
+            case .counterparty: counterparty = newValue.text
+            case .txHash: txHash = newValue.text
+            case .address: address = newValue.text
+            case .source: if case .location(let l) = newValue { source = l }
             }
         }
     }

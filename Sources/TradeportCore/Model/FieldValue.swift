@@ -72,16 +72,9 @@ public protocol CanonicalRecord: Sendable, Hashable {
     /// The field table, computed once: what generic code iterates.
     static var layout: RecordLayout<Self> { get }
     subscript(field: Field) -> FieldValue { get set }
-}
-
-extension CanonicalRecord {
     /// A record with each field's value from `value`, which must give every required field a
     /// value that fits it.
-    public static func make(_ value: (Field) throws -> FieldValue) rethrows -> Self {
-        var record = placeholder
-        for field in layout.fields { record[field] = try value(field) }
-        return record
-    }
+    static func make<E: Error>(_ value: (Field) throws(E) -> FieldValue) throws(E) -> Self
 }
 
 /// A kind's field table as generic code reads it on every operation: the fields in order with

@@ -86,48 +86,70 @@ public struct Trade: CanonicalRecord {
     @inlinable
     public subscript(field: TradeField) -> FieldValue {
         @inline(__always)
+        get { storage.fields[field] }
+        set {
+            var fields = storage.fields
+            fields[field] = newValue
+            storage = SharedFields(fields)
+        }
+    }
+
+    /// A record with each field's value from `value` (see `CanonicalRecord.make`), built in one go.
+    public static func make<E: Error>(_ value: (TradeField) throws(E) -> FieldValue) throws(E) -> Trade {
+        var fields = placeholder.fields
+        for field in layout.fields { fields[field] = try value(field) }
+        return Trade(fields: fields)
+    }
+}
+
+extension Trade.Fields {
+    /// A field's value, read and set by the table's enum: the one place each field is matched
+    /// to its stored property (the build fails until a new case is written here).
+    @inlinable
+    public subscript(field: TradeField) -> FieldValue {
+        @inline(__always)
         get {
             switch field {
-            case .id: return .text(storage.fields.id)
-            case .externalId: return .text(storage.fields.externalId)
-            case .time: return .time(storage.fields.time)
-            case .side: return .text(storage.fields.side.rawValue)
-            case .base: return .asset(storage.fields.base)
-            case .quote: return .asset(storage.fields.quote)
-            case .quantity: return .decimal(storage.fields.quantity)
-            case .price: return .decimal(storage.fields.price)
-            case .amount: return .decimal(storage.fields.amount)
-            case .accruedInterest: return .decimal(storage.fields.accruedInterest)
-            case .fees: return .tradeFees(storage.fields.fees)
-            case .isin: return .text(storage.fields.isin)
-            case .name: return .text(storage.fields.name)
-            case .venue: return .text(storage.fields.venue)
-            case .settlementDate: return .date(storage.fields.settlementDate)
-            case .account: return .text(storage.fields.account)
-            case .orderId: return .text(storage.fields.orderId)
-            case .source: return .location(storage.fields.source)
+            case .id: return .text(id)
+            case .externalId: return .text(externalId)
+            case .time: return .time(time)
+            case .side: return .text(side.rawValue)
+            case .base: return .asset(base)
+            case .quote: return .asset(quote)
+            case .quantity: return .decimal(quantity)
+            case .price: return .decimal(price)
+            case .amount: return .decimal(amount)
+            case .accruedInterest: return .decimal(accruedInterest)
+            case .fees: return .tradeFees(fees)
+            case .isin: return .text(isin)
+            case .name: return .text(name)
+            case .venue: return .text(venue)
+            case .settlementDate: return .date(settlementDate)
+            case .account: return .text(account)
+            case .orderId: return .text(orderId)
+            case .source: return .location(source)
             }
         }
         set {
             switch field {
-            case .id: self.id = newValue.text ?? ""
-            case .externalId: self.externalId = newValue.text
-            case .time: self.time = newValue.time!
-            case .side: self.side = TradeSide(rawValue: newValue.text!)!
-            case .base: self.base = newValue.asset!
-            case .quote: self.quote = newValue.asset!
-            case .quantity: self.quantity = newValue.decimal!
-            case .price: self.price = newValue.decimal!
-            case .amount: self.amount = newValue.decimal
-            case .accruedInterest: self.accruedInterest = newValue.decimal
-            case .fees: if case .tradeFees(let f) = newValue { self.fees = f } else { self.fees = [] }
-            case .isin: self.isin = newValue.text
-            case .name: self.name = newValue.text
-            case .venue: self.venue = newValue.text
-            case .settlementDate: self.settlementDate = newValue.date
-            case .account: self.account = newValue.text
-            case .orderId: self.orderId = newValue.text
-            case .source: if case .location(let l) = newValue { self.source = l }
+            case .id: id = newValue.text ?? ""
+            case .externalId: externalId = newValue.text
+            case .time: time = newValue.time!
+            case .side: side = TradeSide(rawValue: newValue.text!)!
+            case .base: base = newValue.asset!
+            case .quote: quote = newValue.asset!
+            case .quantity: quantity = newValue.decimal!
+            case .price: price = newValue.decimal!
+            case .amount: amount = newValue.decimal
+            case .accruedInterest: accruedInterest = newValue.decimal
+            case .fees: if case .tradeFees(let f) = newValue { fees = f } else { fees = [] }
+            case .isin: isin = newValue.text
+            case .name: name = newValue.text
+            case .venue: venue = newValue.text
+            case .settlementDate: settlementDate = newValue.date
+            case .account: account = newValue.text
+            case .orderId: orderId = newValue.text
+            case .source: if case .location(let l) = newValue { source = l }
             }
         }
     }

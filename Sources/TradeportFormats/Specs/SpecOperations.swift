@@ -96,61 +96,138 @@ extension SpecRowValues {
 
     private mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard let m = plan.trade else { return nil }
-        let side: TradeSide?
-        switch resolve(m.side)?.text {
-        case "buy": side = .buy
-        case "sell": side = .sell
-        case let other:
-            errors.append(FieldError(column: nil, field: "side", message: "'\(other ?? "")' is not buy or sell (the spec's map must give one of them)"))
-            side = nil
-        }
-        var fees: [TradeFee] = []
-        for fee in m.fees {
-            guard let amount = decimal(resolve(fee.amount)), !amount.isZero, let currency = asset(resolve(fee.currency)) else { continue }
-            fees.append(TradeFee(amount: amount, currency: currency, kind: fee.kind))
-        }
-        guard let time = instant(m.time, zone: &zone), let side, let base = asset(resolve(m.base)), let quote = asset(resolve(m.quote)),
-              let quantity = decimal(resolve(m.quantity)), let price = decimal(resolve(m.price))
-        else { return nil }
-        portfolio = text(resolve(m.portfolio))
-        guard let id = canonicalId(resolve(m.id)) else { return nil }
-        return .trade(Trade(
-            id: id, externalId: text(resolve(m.externalId)), time: time, side: side, base: base, quote: quote,
-            quantity: quantity, price: price, amount: decimal(resolve(m.amount)), accruedInterest: decimal(resolve(m.accruedInterest)),
-            fees: fees, isin: text(resolve(m.isin)), name: text(resolve(m.name)), venue: text(resolve(m.venue)),
-            settlementDate: date(resolve(m.settlementDate)), account: text(resolve(m.account)), orderId: text(resolve(m.orderId)),
-            source: location))
+        return build(m, type: nil, location, zone: &zone).map { .trade($0) }
     }
 
     private mutating func transaction(_ kindType: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard let m = plan.transaction else { return nil }
-        let typeText = kindType ?? resolve(m.type)?.text
-        guard let typeText, let type = CashTransactionType(rawValue: typeText) else {
+        let typeText = kindType ?? resolve(m.source(TransactionField.type.rawValue))?.text
+        guard let typeText, CashTransactionType(rawValue: typeText) != nil else {
             errors.append(FieldError(column: nil, field: "type", message: "'\(typeText ?? "")' is not a transaction type"))
             return nil
         }
-        var status = TransactionStatus.complete
-        if let s = resolve(m.status)?.text {
-            guard let parsed = TransactionStatus(rawValue: s) else {
-                errors.append(FieldError(column: nil, field: "status", message: "'\(s)' is not a status (complete, failed, rejected, pending)"))
-                return nil
+        return build(m, type: typeText, location, zone: &zone).map { .transaction($0) }
+    }
+
+    /// An operation of `Record`'s kind from the row's values, field by field as its table says:
+    /// each mapped field's value checked against its definition, every problem an error.
+    private mutating func build<Record: CanonicalRecord>(
+        _ m: SpecPlan.KindMapping<Record>, type: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter
+    ) -> Record? {
+        let layout = Record.layout
+        var values = [FieldValue](repeating: .null, count: layout.fields.count)
+        var complete = true
+        for i in layout.fields.indices {
+            let name = layout.fields[i].rawValue
+            let definition = layout.definitions[i]
+            let source = m.sources[i]
+            var value = FieldValue.null
+            switch definition.type {
+            case .location:
+                value = .location(location)
+            case .id:
+                guard let id = canonicalId(resolve(source, type: type)) else { complete = false; continue }
+                if !id.isEmpty { value = .text(id) }  // none given: the conversion assigns one
+            case .time:
+                if let t = instant(source, zone: &zone) { value = .time(t) }
+            case .text:
+                value = .text(text(resolve(source, type: type)))
+            case .asset:
+                if let a = asset(resolve(source, type: type)) { value = .asset(a) }
+            case .decimal:
+                if let d = decimal(resolve(source, type: type)) { value = .decimal(d) }
+            case .date:
+                value = .date(date(resolve(source, type: type)))
+            case .choice(let words):
+                let word = name == TransactionField.type.rawValue && type != nil ? type : resolve(source, type: type)?.text
+                guard let word else { break }
+                guard words.contains(word) else {
+                    errors.append(FieldError(column: nil, field: name, message: "'\(word)' is not \(Self.oneOf(words, name))"))
+                    complete = false
+                    continue
+                }
+                value = .text(word)
+            case .tradeFees:
+                var fees: [TradeFee] = []
+                for fee in m.fees {
+                    let amounts = decimals(resolve(fee.amount)), currencies = assets(resolve(fee.currency))
+                    for (k, amount) in amounts.enumerated() where !amount.isZero && k < currencies.count {
+                        fees.append(TradeFee(amount: amount, currency: currencies[k], kind: fee.kind))
+                    }
+                }
+                value = .tradeFees(fees)
+            case .cashFee:
+                if let amount = decimal(resolve(m.feeAmount, type: type)), !amount.isZero, let currency = asset(resolve(m.feeCurrency, type: type)) {
+                    value = .cashFee(CashFee(amount: amount, currency: currency))
+                }
             }
-            status = parsed
+            if value.isNull, definition.presence == .required, !definition.assigned {
+                if let word = definition.defaultValue {
+                    value = .text(word)
+                } else {
+                    // A column's own error said why, when it had one.
+                    if errors.isEmpty { errors.append(FieldError(column: nil, field: name, message: "missing: the row gives no \(name)")) }
+                    complete = false
+                    continue
+                }
+            }
+            guard value.fits(definition.type) else {
+                errors.append(FieldError(column: nil, field: name, message: "\(Self.describe(value)) is not \(Self.expectation(definition.type))"))
+                complete = false
+                continue
+            }
+            values[i] = value
         }
-        var fee: CashFee?
-        if let amount = decimal(resolve(m.feeAmount, type: typeText)), !amount.isZero, let currency = asset(resolve(m.feeCurrency, type: typeText)) {
-            fee = CashFee(amount: amount, currency: currency)
+        guard complete, errors.isEmpty else { return nil }
+        portfolio = text(resolve(m.portfolio, type: type))
+        var index = 0
+        return Record.make { _ in
+            defer { index += 1 }
+            return values[index]
         }
-        guard let time = instant(m.time, zone: &zone), let assetCode = asset(resolve(m.asset, type: typeText)),
-              let amount = decimal(resolve(m.amount, type: typeText))
-        else { return nil }
-        func t(_ s: SpecPlan.Source?) -> String? { text(resolve(s, type: typeText)) }
-        portfolio = t(m.portfolio)
-        guard let id = canonicalId(resolve(m.id, type: typeText)) else { return nil }
-        return .transaction(CashTransaction(
-            id: id,
-            externalId: t(m.externalId), time: time, type: type, asset: assetCode, amount: amount, fee: fee, status: status,
-            security: t(m.security), note: t(m.note), account: t(m.account), counterparty: t(m.counterparty),
-            txHash: t(m.txHash), address: t(m.address), source: location))
+    }
+
+    /// The decimals of a value: one, or several joined by `;` in one cell (several fees of one kind).
+    private func decimals(_ v: SpecValue?) -> [ExactDecimal] {
+        switch v {
+        case .decimal(let d)?: return [d]
+        case .text(let t)? where t.contains(OperationColumns.listSeparator):
+            return t.split(separator: Character(OperationColumns.listSeparator)).compactMap {
+                if case .success(let d) = ExactDecimal.parse(String($0), style: .canonical) { return d } else { return nil }
+            }
+        default: return []
+        }
+    }
+
+    /// The asset codes of a value: one, or several joined by `;`.
+    private func assets(_ v: SpecValue?) -> [AssetCode] {
+        if case .text(let t)? = v, t.contains(OperationColumns.listSeparator) {
+            return t.split(separator: Character(OperationColumns.listSeparator)).compactMap { AssetCode($0) }
+        }
+        return asset(v).map { [$0] } ?? []
+    }
+
+    /// What a choice expects: `buy or sell (the spec's map must give one of them)` for two words,
+    /// `a status (complete, failed, …)` for more.
+    private static func oneOf(_ words: [String], _ name: String) -> String {
+        words.count == 2 ? "\(words[0]) or \(words[1]) (the spec's map must give one of them)"
+            : "a \(name) (" + words.joined(separator: ", ") + ")"
+    }
+
+    private static func describe(_ value: FieldValue) -> String {
+        switch value {
+        case .decimal(let d): return "'\(d)'"
+        case .text(let t): return "'\(t)'"
+        default: return "the value"
+        }
+    }
+
+    private static func expectation(_ type: FieldValueType) -> String {
+        switch type {
+        case .decimal(.positive): return "> 0"
+        case .decimal(.nonNegative): return ">= 0"
+        case .id: return "an id"
+        default: return "what the field holds"
+        }
     }
 }

@@ -67,40 +67,41 @@ final class SpecPlan: Sendable {
         case allowed, refused, allowedWhenZero(Int)
     }
 
-    final class TradeFields: Sendable {
-        let id, externalId, time, side, base, quote, quantity, price, amount, accruedInterest: Source?
-        let isin, name, venue, settlementDate, account, orderId, portfolio: Source?
+    /// Where each field of one kind's table comes from, by the table's order: what building an
+    /// operation reads (the spec vocabulary and the model are one table, so nothing is named here).
+    final class KindMapping<Record: CanonicalRecord>: Sendable {
+        /// Per field of `Record.layout`, its source (nil: not mapped).
+        let sources: [Source?]
+        /// The fees of a trade: each an amount, a currency and a kind.
         let fees: [(amount: Source, currency: Source, kind: FeeKind)]
+        /// The amount and currency of a transaction's fee (`fee: {amount, currency}`).
+        let feeAmount, feeCurrency: Source?
+        let portfolio: Source?
 
         init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
-            id = resolve(m.source(of: "id"))
-            externalId = resolve(m.source(of: "externalId")); time = resolve(m.source(of: "time"))
-            side = resolve(m.source(of: "side")); base = resolve(m.source(of: "base")); quote = resolve(m.source(of: "quote"))
-            quantity = resolve(m.source(of: "quantity")); price = resolve(m.source(of: "price"))
-            amount = resolve(m.source(of: "amount")); accruedInterest = resolve(m.source(of: "accruedInterest"))
-            isin = resolve(m.source(of: "isin")); name = resolve(m.source(of: "name")); venue = resolve(m.source(of: "venue"))
-            settlementDate = resolve(m.source(of: "settlementDate")); account = resolve(m.source(of: "account"))
-            orderId = resolve(m.source(of: "orderId")); portfolio = resolve(m.source(of: "portfolio"))
+            let layout = Record.layout
+            var sources: [Source?] = []
+            var feeAmount: Source?, feeCurrency: Source?
+            for (field, definition) in zip(layout.fields, layout.definitions) {
+                if definition.type == .cashFee {
+                    feeAmount = resolve(m.source(of: field.rawValue + ".amount"))
+                    feeCurrency = resolve(m.source(of: field.rawValue + ".currency"))
+                }
+                sources.append(resolve(m.source(of: field.rawValue)))
+            }
+            self.sources = sources
+            self.feeAmount = feeAmount
+            self.feeCurrency = feeCurrency
+            portfolio = resolve(m.source(of: "portfolio"))
             fees = m.fees.compactMap { f in
                 guard let a = resolve(f.amount), let c = resolve(f.currency) else { return nil }
                 return (a, c, FeeKind(rawValue: f.kind) ?? .other)
             }
         }
-    }
 
-    final class TransactionFields: Sendable {
-        let id, externalId, time, type, asset, amount, feeAmount, feeCurrency, status, security, note: Source?
-        let account, counterparty, txHash, address, portfolio: Source?
-
-        init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
-            id = resolve(m.source(of: "id"))
-            externalId = resolve(m.source(of: "externalId")); time = resolve(m.source(of: "time"))
-            type = resolve(m.source(of: "type")); asset = resolve(m.source(of: "asset")); amount = resolve(m.source(of: "amount"))
-            feeAmount = resolve(m.source(of: "fee.amount")); feeCurrency = resolve(m.source(of: "fee.currency"))
-            status = resolve(m.source(of: "status")); security = resolve(m.source(of: "security")); note = resolve(m.source(of: "note"))
-            account = resolve(m.source(of: "account")); counterparty = resolve(m.source(of: "counterparty"))
-            txHash = resolve(m.source(of: "txHash")); address = resolve(m.source(of: "address"))
-            portfolio = resolve(m.source(of: "portfolio"))
+        /// The source of the field named `name`.
+        func source(_ name: String) -> Source? {
+            Record.layout.fields.firstIndex { $0.rawValue == name }.flatMap { sources[$0] }
         }
     }
 
@@ -113,8 +114,8 @@ final class SpecPlan: Sendable {
     let checks: [Check]
     let skips: [Skip]
     let statusColumn: Int?
-    let trade: TradeFields?
-    let transaction: TransactionFields?
+    let trade: KindMapping<Trade>?
+    let transaction: KindMapping<CashTransaction>?
     let style: NumberStyle
     let assetAliases: [String: AssetCode]
     let kinds: [Kind]
@@ -185,9 +186,9 @@ final class SpecPlan: Sendable {
             case .byType(let sources): return .byType(sources.compactMap { s in resolve(s.source).map { (s.type, $0) } })
             }
         }
-        trade = spec.trade.map { TradeFields($0, resolve) }
-        transaction = spec.transaction.map { TransactionFields($0, resolve) }
-        if case .column(let c)? = transaction?.status { statusColumn = c } else { statusColumn = nil }
+        trade = spec.trade.map { KindMapping($0, resolve) }
+        transaction = spec.transaction.map { KindMapping($0, resolve) }
+        if case .column(let c)? = transaction?.source(TransactionField.status.rawValue) { statusColumn = c } else { statusColumn = nil }
         let kinds: [Kind] = spec.columns.map { c in
             switch c.type {
             case .text: return .text
