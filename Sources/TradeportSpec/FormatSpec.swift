@@ -121,7 +121,21 @@ public struct ColumnSpec: Sendable, Equatable {
     public var type: ValueType
     /// What a good value looks like, for messages (`0,0025`).
     public var example: String?
+    /// The separator of several values in one cell (`list: ";"`): each read as the column's type,
+    /// for a field that holds several (a trade's fees of one kind). Nil: one value per cell.
+    public var list: String?
     public var location: SpecLocation
+
+    public init(name: String, reference: Reference, required: Required, type: ValueType, example: String? = nil,
+                list: String? = nil, location: SpecLocation) {
+        self.name = name
+        self.reference = reference
+        self.required = required
+        self.type = type
+        self.example = example
+        self.list = list
+        self.location = location
+    }
 }
 
 public enum DecimalCheck: String, Sendable, Equatable, CaseIterable {

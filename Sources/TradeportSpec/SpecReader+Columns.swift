@@ -4,7 +4,7 @@ import Yams
 /// Columns, checks, skips, row kinds and the mappings to canonical fields.
 extension SpecReader {
     static let columnKeys = ["name", "header", "position", "type", "map", "ignore-case", "check", "format", "example",
-                             "required", "separators", "pairs"]
+                             "required", "separators", "pairs", "list"]
     /// What `AssetCode` accepts: 1–32 ASCII letters and digits.
     static func isAssetCode(_ s: Substring) -> Bool {
         !s.isEmpty && s.utf8.count <= 32 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
@@ -46,9 +46,18 @@ extension SpecReader {
                 }
             }
             let type = columnType(e, key)
+            var list: String?
+            if let (keyNode, _) = e.value("list") {
+                list = optionalText(e, "list", "the separator of several values in one cell, like ';'")
+                if list?.isEmpty == true { fail(keyNode, key + ".list", "an empty separator"); list = nil }
+                switch type {
+                case .text?, .asset?, .decimal?, nil: break
+                default: fail(keyNode, key + ".list", "only a text, asset or decimal column holds several values")
+                }
+            }
             guard let reference, let type else { continue }
             out.append(ColumnSpec(name: name, reference: reference, required: required, type: type,
-                                  example: optionalText(e, "example", "an example value"), location: location(item)))
+                                  example: optionalText(e, "example", "an example value"), list: list, location: location(item)))
         }
         // References between columns.
         let names = Set(out.map(\.name))

@@ -244,6 +244,20 @@ struct OwnLayoutTests {
         #expect(Set(OperationColumns.names) == headers)
     }
 
+    @Test("the committed layout specs are the ones generated from the field tables", arguments: OwnLayoutSpecs.Container.allCases)
+    func layoutSpecsAreGenerated(_ container: OwnLayoutSpecs.Container) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let path = root + "/" + container.path
+        let generated = OwnLayoutSpecs.text(container)
+        if ProcessInfo.processInfo.environment["TRADEPORT_REGENERATE"] == "1" {
+            try generated.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(committed == generated, "\(container.path) differs from OwnLayoutSpecs.text(.\(container)); TRADEPORT_REGENERATE=1 swift test --filter OwnLayoutTests rewrites it")
+        // It loads as a spec.
+        _ = try SpecLoader.load(contentsOfFile: path)
+    }
+
     @Test("the spec language's type and fee-kind lists are the model's")
     func listsAreTheModels() {
         #expect(SpecReader.transactionTypes == CashTransactionType.allCases.map(\.rawValue))
@@ -268,6 +282,24 @@ struct OwnLayoutTests {
         let reject = try #require(doc.rejected.first)
         #expect(reject.source.row == 5)
         #expect(reject.errors.map { "\($0.field ?? ""): \($0.message)" } == ["id: 'not an id' is not a tradeport id (format:id, like dsx-trades:37550914)"])
+    }
+
+    @Test("several fees of one kind come back from one cell (list:), a negative accrued interest too; a list without its currencies is a reject")
+    func feeListsAndSignedInterest() throws {
+        let csv = """
+            kind,portfolio,time,side,base,quote,quantity,price,accruedInterest,fee.broker,fee.broker.currency,fee.exchange,fee.exchange.currency
+            trade,main,2021-03-02T14:05:09Z,buy,SU26238,RUB,2,990.5,-1.25,0.1;0.2,RUB;USD,0.03,RUB
+            trade,main,2021-03-02T14:05:10Z,buy,SU26238,RUB,2,990.5,,0.1;0.2,RUB,,
+            trade,main,2021-03-02T14:05:11Z,buy,SU26238,RUB,2,990.5,,0.1;x,RUB;RUB,,
+            """
+        let doc = try TestKit.convert(csv, with: BuiltIn.adapter("tradeport-csv"), name: "own.csv")
+        let trade = try #require(doc.allTrades.first)
+        #expect(doc.allTrades.count == 1)
+        #expect(trade.accruedInterest == ExactDecimal("-1.25"))
+        #expect(trade.fees.map { "\($0.amount) \($0.currency) \($0.kind)" } == ["0.1 RUB broker", "0.2 USD broker", "0.03 RUB exchange"])
+        #expect(doc.rejected.map(\.source.row) == [3, 4])
+        #expect(doc.rejected.first?.errors.map(\.message) == ["2 broker fee amounts but 1 currencies: each amount needs its currency"])
+        #expect(doc.rejected.last?.errors.first?.message.contains("'x' is not a number") == true)
     }
 }
 

@@ -27,14 +27,17 @@ public enum OperationColumns {
     }
 
     /// The columns, derived from the field tables of every operation kind.
-    public static let columns: [Column] = {
+    public static let columns: [Column] = columns(for: OperationKind.allCases.map(\.fields))
+
+    /// The columns for these field tables, in order (each kind's fields in its table's order).
+    public static func columns(for tables: [[FieldEntry]]) -> [Column] {
         var columns = [Column(name: "kind", content: .kind), Column(name: "portfolio", content: .portfolio)]
         var seen: Set<String> = ["kind", "portfolio"]
         func add(_ name: String, _ content: Content) {
             if seen.insert(name).inserted { columns.append(Column(name: name, content: content)) }
         }
-        for kind in OperationKind.allCases {
-            for entry in kind.fields {
+        for table in tables {
+            for entry in table {
                 switch entry.definition.type {
                 case .location: continue
                 case .tradeFees:
@@ -51,7 +54,7 @@ public enum OperationColumns {
             }
         }
         return columns
-    }()
+    }
 
     /// The column names, in order.
     public static let names = columns.map(\.name)

@@ -122,6 +122,11 @@ extension SpecRowValues {
             let definition = layout.definitions[i]
             let source = m.sources[i]
             var value = FieldValue.null
+            if definition.type != .tradeFees, case .list? = resolve(source, type: type) {
+                errors.append(FieldError(column: nil, field: name, message: "several values in one cell (a list: column); \(name) takes one"))
+                complete = false
+                continue
+            }
             switch definition.type {
             case .location:
                 value = .location(location)
@@ -151,6 +156,10 @@ extension SpecRowValues {
                 var fees: [TradeFee] = []
                 for fee in m.fees {
                     let amounts = decimals(resolve(fee.amount)), currencies = assets(resolve(fee.currency))
+                    if amounts.count > 1, currencies.count != amounts.count {
+                        errors.append(FieldError(column: nil, field: name, message: "\(amounts.count) \(fee.kind.rawValue) fee amounts but \(currencies.count) currencies: each amount needs its currency"))
+                        complete = false
+                    }
                     for (k, amount) in amounts.enumerated() where !amount.isZero && k < currencies.count {
                         fees.append(TradeFee(amount: amount, currency: currencies[k], kind: fee.kind))
                     }
@@ -187,23 +196,18 @@ extension SpecRowValues {
         }
     }
 
-    /// The decimals of a value: one, or several joined by `;` in one cell (several fees of one kind).
+    /// The decimals of a value: one, or the several of a `list:` column's cell (several fees of one kind).
     private func decimals(_ v: SpecValue?) -> [ExactDecimal] {
         switch v {
         case .decimal(let d)?: return [d]
-        case .text(let t)? where t.contains(OperationColumns.listSeparator):
-            return t.split(separator: Character(OperationColumns.listSeparator)).compactMap {
-                if case .success(let d) = ExactDecimal.parse(String($0), style: .canonical) { return d } else { return nil }
-            }
+        case .list(let parts)?: return parts.compactMap { decimal($0) }
         default: return []
         }
     }
 
-    /// The asset codes of a value: one, or several joined by `;`.
+    /// The asset codes of a value: one, or the several of a `list:` column's cell.
     private func assets(_ v: SpecValue?) -> [AssetCode] {
-        if case .text(let t)? = v, t.contains(OperationColumns.listSeparator) {
-            return t.split(separator: Character(OperationColumns.listSeparator)).compactMap { AssetCode($0) }
-        }
+        if case .list(let parts)? = v { return parts.compactMap { asset($0) } }
         return asset(v).map { [$0] } ?? []
     }
 

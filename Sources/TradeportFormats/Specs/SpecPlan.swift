@@ -131,6 +131,8 @@ final class SpecPlan: Sendable {
     let transactionKinds: [(from: [UInt8], type: String?)]
     /// Per instrument column: its separators and listed pairs, as bytes, aliases applied.
     let instruments: [Instrument?]
+    /// Per column: the separator of several values in one cell (`list:`), as bytes.
+    let lists: [[UInt8]?]
 
     struct Instrument: Sendable {
         let separators: [[UInt8]]
@@ -149,6 +151,7 @@ final class SpecPlan: Sendable {
             default: return nil
             }
         }
+        lists = spec.columns.map { c in c.list.map { Array($0.utf8) } }
         maps = spec.columns.map { c in
             guard case .map(let entries, let ignoreCase) = c.type else { return nil }
             return entries.map { (ignoreCase ? Array($0.from.lowercased().utf8) : Array($0.from.utf8), $0.to) }

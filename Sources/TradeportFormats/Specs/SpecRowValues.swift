@@ -88,6 +88,7 @@ struct SpecRowValues {
                 case .allowed: continue
                 case .allowedWhenZero(let o):
                     if case .decimal(let d)? = values[o], d.isZero { continue }
+                    if case .list(let parts)? = values[o], parts.allSatisfy({ if case .decimal(let d) = $0 { d.isZero } else { false } }) { continue }
                     if values[o] == nil { continue }
                 case .refused:
                     break
@@ -124,6 +125,22 @@ struct SpecRowValues {
 
     private mutating func read(_ i: Int, _ raw: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
                                zone: inout SourceTimeZone.Converter, at position: Int?) -> SpecValue? {
+        if let separator = plan.lists[i], Self.firstIndex(of: separator, in: raw, from: 0) != nil {
+            // Several values in one cell: each read as the column's type; any bad one rejects the row.
+            var parts: [SpecValue] = []
+            var start = 0
+            var failed = false
+            while start <= raw.count {
+                let end = Self.firstIndex(of: separator, in: raw, from: start) ?? raw.count
+                if let v = readText(i, UnsafeRawBufferPointer(rebasing: raw[start..<end]), .text, zone: &zone, at: position) {
+                    parts.append(v)
+                } else {
+                    failed = true
+                }
+                start = end + separator.count
+            }
+            return failed ? nil : .list(parts)
+        }
         guard fieldKind == .number else { return readText(i, raw, fieldKind, zone: &zone, at: position) }
         switch plan.kinds[i] {
         case .dateTime, .date, .time:

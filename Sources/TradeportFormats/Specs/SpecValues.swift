@@ -11,6 +11,8 @@ enum SpecValue {
     case clock(hour: Int, minute: Int, second: Int)
     case mapped(String)
     case pair(AssetCode, AssetCode)
+    /// Several values of a `list:` column's cell, each read as the column's type.
+    case list([SpecValue])
 
     var text: String? {
         switch self {
