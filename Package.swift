@@ -114,7 +114,7 @@ let package = Package(
             name: "TradeportXLSXTests",
             dependencies: ["TradeportXLSX", "TradeportPrimitives", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit", "TradeportSpec"]),
+        .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit", "TradeportSpec", "TradeportBalances"]),
         .testTarget(name: "TradeportBalancesTests", dependencies: ["TradeportBalances", "TradeportCore"]),
         .testTarget(
             name: "TradeportEndToEndTests",

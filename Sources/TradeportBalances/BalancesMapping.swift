@@ -22,6 +22,31 @@ public enum BalancesMapping {
         public var description: String { "\(source): \(operationId): \(reason)" }
     }
 
+    /// The trade fields a server record carries (what `record(_:)` reads of a trade).
+    public static let carriedTradeFields: Set<TradeField> = [.id, .externalId, .time, .side, .base, .quote, .quantity, .price, .fees]
+    /// The transaction fields a server record carries (what `record(_:)` reads of a transaction).
+    public static let carriedTransactionFields: Set<TransactionField> = [.id, .externalId, .time, .type, .asset, .amount, .fee, .status]
+
+    /// The fields of a kind the server has no place for, in the table's order: every field of
+    /// `table` (the kind's own by default) that is not carried, except where it was read.
+    public static func notCarried(_ kind: OperationKind, table: [FieldEntry]? = nil) -> [String] {
+        let carried: Set<String>
+        switch kind {
+        case .trade: carried = Set(carriedTradeFields.map(\.rawValue))
+        case .transaction: carried = Set(carriedTransactionFields.map(\.rawValue))
+        }
+        return (table ?? kind.fields).filter { $0.definition.type != .location && !carried.contains($0.name) }.map(\.name)
+    }
+
+    /// What push says is not carried (the README's sentence): each kind's fields not carried,
+    /// and the source locations.
+    public static var notCarriedSummary: String {
+        let kinds = OperationKind.allCases.map { kind in
+            "a \(kind.rawValue)'s " + notCarried(kind).map { "`\($0)`" }.joined(separator: ", ")
+        }
+        return "Not carried, since the server has no field for them: " + kinds.joined(separator: "; ") + "; the source locations."
+    }
+
     public static func valueId(_ operation: PortfolioOperation) -> String {
         operation.externalId ?? operation.id
     }
