@@ -99,8 +99,7 @@ let package = Package(
             dependencies: [
                 "TradeportCore", "TradeportFormats", "TradeportXLSX", "TradeportSpec", "TradeportBalances", "TradeportPush", "TradeportServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Sources/tradeport"
+            ]
         ),
         // Helpers for testing a format adapter in a few lines (what a new adapter's tests use).
         .target(
