@@ -90,6 +90,7 @@ public struct CashTransaction: CanonicalRecord {
     }
 
     /// A record with each field's value from `value` (see `CanonicalRecord.make`), built in one go.
+    @inlinable
     public static func make<E: Error>(_ value: (TransactionField) throws(E) -> FieldValue) throws(E) -> CashTransaction {
         var fields = placeholder.fields
         for field in layout.fields { fields[field] = try value(field) }

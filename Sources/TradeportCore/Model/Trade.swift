@@ -95,6 +95,7 @@ public struct Trade: CanonicalRecord {
     }
 
     /// A record with each field's value from `value` (see `CanonicalRecord.make`), built in one go.
+    @inlinable
     public static func make<E: Error>(_ value: (TradeField) throws(E) -> FieldValue) throws(E) -> Trade {
         var fields = placeholder.fields
         for field in layout.fields { fields[field] = try value(field) }

@@ -101,6 +101,8 @@ public enum CanonicalJSON {
     }
 
     /// Every field of `record` in the table's order, as `"name":value` members separated by commas.
+    @_specialize(where Record == Trade)
+    @_specialize(where Record == CashTransaction)
     public static func appendFields<Record: CanonicalRecord>(of record: Record, to out: inout OutputBuffer) {
         let layout = Record.layout
         for i in layout.fields.indices {
@@ -114,6 +116,8 @@ public enum CanonicalJSON {
     /// canonical JSON, with the id written as `""` and the location as an empty one, and a field
     /// added to the model after its first version only when it has a value (so that the content
     /// ids of operations without it stay as they were). The text content ids are hashed from.
+    @_specialize(where Record == Trade)
+    @_specialize(where Record == CashTransaction)
     public static func appendContentFields<Record: CanonicalRecord>(of record: Record, to out: inout OutputBuffer) {
         let layout = Record.layout
         var first = true

@@ -112,6 +112,8 @@ public enum OperationColumns {
         }
     }
 
+    @_specialize(where Record == Trade)
+    @_specialize(where Record == CashTransaction)
     private static func fields<Record: CanonicalRecord>(
         of record: Record, _ columns: [Int?], _ order: [Int], _ body: (Int, Value) throws -> Void
     ) rethrows {

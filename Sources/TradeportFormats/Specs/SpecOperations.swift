@@ -101,7 +101,7 @@ extension SpecRowValues {
 
     private mutating func transaction(_ kindType: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard let m = plan.transaction else { return nil }
-        let typeText = kindType ?? resolve(m.source(TransactionField.type.rawValue))?.text
+        let typeText = kindType ?? resolve(m.typeField.flatMap { m.sources[$0] })?.text
         guard let typeText, CashTransactionType(rawValue: typeText) != nil else {
             errors.append(FieldError(column: nil, field: "type", message: "'\(typeText ?? "")' is not a transaction type"))
             return nil
@@ -110,90 +110,102 @@ extension SpecRowValues {
     }
 
     /// An operation of `Record`'s kind from the row's values, field by field as its table says:
-    /// each mapped field's value checked against its definition, every problem an error.
+    /// each mapped field's value checked against its definition, every problem an error. The
+    /// record is built as the fields are read (a field in error takes the placeholder's value, and
+    /// the record is dropped).
+    @inline(__always)
     private mutating func build<Record: CanonicalRecord>(
-        _ m: SpecPlan.KindMapping<Record>, type: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter
+        _ m: SpecPlan.KindMapping, type: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter
     ) -> Record? {
-        let layout = Record.layout
-        var values = [FieldValue](repeating: .null, count: layout.fields.count)
         var complete = true
-        for i in layout.fields.indices {
-            let name = layout.fields[i].rawValue
-            let definition = layout.definitions[i]
-            let source = m.sources[i]
-            var value = FieldValue.null
-            if definition.type != .tradeFees, case .list? = resolve(source, type: type) {
-                errors.append(FieldError(column: nil, field: name, message: "several values in one cell (a list: column); \(name) takes one"))
-                complete = false
-                continue
-            }
-            switch definition.type {
-            case .location:
-                value = .location(location)
-            case .id:
-                guard let id = canonicalId(resolve(source, type: type)) else { complete = false; continue }
-                if !id.isEmpty { value = .text(id) }  // none given: the conversion assigns one
-            case .time:
-                if let t = instant(source, zone: &zone) { value = .time(t) }
-            case .text:
-                value = .text(text(resolve(source, type: type)))
-            case .asset:
-                if let a = asset(resolve(source, type: type)) { value = .asset(a) }
-            case .decimal:
-                if let d = decimal(resolve(source, type: type)) { value = .decimal(d) }
-            case .date:
-                value = .date(date(resolve(source, type: type)))
-            case .choice(let words):
-                let word = name == TransactionField.type.rawValue && type != nil ? type : resolve(source, type: type)?.text
-                guard let word else { break }
-                guard words.contains(word) else {
-                    errors.append(FieldError(column: nil, field: name, message: "'\(word)' is not \(Self.oneOf(words, name))"))
-                    complete = false
-                    continue
-                }
-                value = .text(word)
-            case .tradeFees:
-                var fees: [TradeFee] = []
-                for fee in m.fees {
-                    let amounts = decimals(resolve(fee.amount)), currencies = assets(resolve(fee.currency))
-                    if amounts.count > 1, currencies.count != amounts.count {
-                        errors.append(FieldError(column: nil, field: name, message: "\(amounts.count) \(fee.kind.rawValue) fee amounts but \(currencies.count) currencies: each amount needs its currency"))
-                        complete = false
-                    }
-                    for (k, amount) in amounts.enumerated() where !amount.isZero && k < currencies.count {
-                        fees.append(TradeFee(amount: amount, currency: currencies[k], kind: fee.kind))
-                    }
-                }
-                value = .tradeFees(fees)
-            case .cashFee:
-                if let amount = decimal(resolve(m.feeAmount, type: type)), !amount.isZero, let currency = asset(resolve(m.feeCurrency, type: type)) {
-                    value = .cashFee(CashFee(amount: amount, currency: currency))
-                }
-            }
-            if value.isNull, definition.presence == .required, !definition.assigned {
-                if let word = definition.defaultValue {
-                    value = .text(word)
-                } else {
-                    // A column's own error said why, when it had one.
-                    if errors.isEmpty { errors.append(FieldError(column: nil, field: name, message: "missing: the row gives no \(name)")) }
-                    complete = false
-                    continue
-                }
-            }
-            guard value.fits(definition.type) else {
-                errors.append(FieldError(column: nil, field: name, message: "\(Self.describe(value)) is not \(Self.expectation(definition.type))"))
-                complete = false
-                continue
-            }
-            values[i] = value
+        var i = 0
+        let record = Record.make { field -> FieldValue in
+            defer { i += 1 }
+            if m.idle[i] { return m.defaults[i] ?? .null }
+            if let value = self.field(i, m, type: type, location, zone: &zone) { return value }
+            complete = false
+            return Record.placeholder[field]
         }
         guard complete, errors.isEmpty else { return nil }
         portfolio = text(resolve(m.portfolio, type: type))
-        var index = 0
-        return Record.make { _ in
-            defer { index += 1 }
-            return values[index]
+        return record
+    }
+
+    /// Field `i`'s value, or nil with an error when the row's value does not fit it.
+    private mutating func field(
+        _ i: Int, _ m: SpecPlan.KindMapping, type: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter
+    ) -> FieldValue? {
+        var value = FieldValue.null
+        switch m.steps[i] {
+        case .location:
+            return .location(location)
+        case .time:
+            if let t = instant(m.sources[i], zone: &zone) { value = .time(t) }
+        case .tradeFees:
+            var fees: [TradeFee] = []
+            for fee in m.fees {
+                let amounts = decimals(resolve(fee.amount)), currencies = assets(resolve(fee.currency))
+                if amounts.count > 1, currencies.count != amounts.count {
+                    return fail(m.names[i], "\(amounts.count) \(fee.kind.rawValue) fee amounts but \(currencies.count) currencies: each amount needs its currency")
+                }
+                for (k, amount) in amounts.enumerated() where !amount.isZero && k < currencies.count {
+                    fees.append(TradeFee(amount: amount, currency: currencies[k], kind: fee.kind))
+                }
+            }
+            return .tradeFees(fees)
+        case .cashFee:
+            if let amount = decimal(resolve(m.feeAmount, type: type)), !amount.isZero, let currency = asset(resolve(m.feeCurrency, type: type)) {
+                value = .cashFee(CashFee(amount: amount, currency: currency))
+            }
+        case let step:
+            let resolved = resolve(m.sources[i], type: type)
+            if case .list? = resolved {
+                return fail(m.names[i], "several values in one cell (a list: column); \(m.names[i]) takes one")
+            }
+            switch step {
+            case .id:
+                guard let id = canonicalId(resolved) else { return nil }
+                if !id.isEmpty { value = .text(id) }  // none given: the conversion assigns one
+            case .text:
+                value = .text(text(resolved))
+            case .asset:
+                if let a = asset(resolved) { value = .asset(a) }
+            case .decimal(let sign):
+                if let d = decimal(resolved) {
+                    let fits = switch sign {
+                    case .any: true
+                    case .nonNegative: !d.isNegative
+                    case .positive: d.isPositive
+                    }
+                    guard fits else { return fail(m.names[i], "'\(d)' is not \(sign == .positive ? "> 0" : ">= 0")") }
+                    value = .decimal(d)
+                }
+            case .date:
+                value = .date(date(resolved))
+            case .choice:
+                // A transaction's type named by its row kind (`rows: {by: …}`) comes as `type`.
+                guard let word = i == m.typeField && type != nil ? type : resolved?.text else { break }
+                let words = m.words[i]
+                guard words.contains(word) else {
+                    return fail(m.names[i], "'\(word)' is not \(Self.oneOf(words, m.names[i]))")
+                }
+                value = .text(word)
+            default:
+                break
+            }
         }
+        if value.isNull, m.mustGive[i] {
+            if let d = m.defaults[i] { return d }
+            // A column's own error said why, when it had one.
+            if errors.isEmpty { errors.append(FieldError(column: nil, field: m.names[i], message: "missing: the row gives no \(m.names[i])")) }
+            return nil
+        }
+        return value
+    }
+
+    private mutating func fail(_ field: String, _ message: String) -> FieldValue? {
+        errors.append(FieldError(column: nil, field: field, message: message))
+        return nil
     }
 
     /// The decimals of a value: one, or the several of a `list:` column's cell (several fees of one kind).
@@ -216,22 +228,5 @@ extension SpecRowValues {
     private static func oneOf(_ words: [String], _ name: String) -> String {
         words.count == 2 ? "\(words[0]) or \(words[1]) (the spec's map must give one of them)"
             : "a \(name) (" + words.joined(separator: ", ") + ")"
-    }
-
-    private static func describe(_ value: FieldValue) -> String {
-        switch value {
-        case .decimal(let d): return "'\(d)'"
-        case .text(let t): return "'\(t)'"
-        default: return "the value"
-        }
-    }
-
-    private static func expectation(_ type: FieldValueType) -> String {
-        switch type {
-        case .decimal(.positive): return "> 0"
-        case .decimal(.nonNegative): return ">= 0"
-        case .id: return "an id"
-        default: return "what the field holds"
-        }
     }
 }

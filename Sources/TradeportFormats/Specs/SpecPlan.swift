@@ -69,17 +69,36 @@ final class SpecPlan: Sendable {
 
     /// Where each field of one kind's table comes from, by the table's order: what building an
     /// operation reads (the spec vocabulary and the model are one table, so nothing is named here).
-    final class KindMapping<Record: CanonicalRecord>: Sendable {
-        /// Per field of `Record.layout`, its source (nil: not mapped).
+    final class KindMapping: Sendable {
+        /// What building a field does, from its definition, without its strings (read per row).
+        enum Step: Sendable {
+            case location, id, time, text, asset, decimal(DecimalSign), date, choice, tradeFees, cashFee
+        }
+        /// Per field of `Record.layout`: its step, whether a reader must give it, and its source
+        /// (nil: not mapped).
+        let steps: [Step]
+        let mustGive: [Bool]
         let sources: [Source?]
+        /// Per field: whether it is a plain field no source fills and no reader must give, whose
+        /// value is then its default or null without reading anything.
+        let idle: [Bool]
+        /// Per field: its default when the source says nothing, and its words when it is a choice.
+        let defaults: [FieldValue?]
+        let words: [[String]]
+        /// Per field: its name (for messages).
+        let names: [String]
+        /// The field a row kind's transaction type fills (`rows: {by: …}`), when the kind has one.
+        let typeField: Int?
         /// The fees of a trade: each an amount, a currency and a kind.
         let fees: [(amount: Source, currency: Source, kind: FeeKind)]
         /// The amount and currency of a transaction's fee (`fee: {amount, currency}`).
         let feeAmount, feeCurrency: Source?
         let portfolio: Source?
 
-        init(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?) {
+        init<Record: CanonicalRecord>(_ m: OperationMapping, _ resolve: (FieldSource?) -> Source?, of _: Record.Type) {
             let layout = Record.layout
+            names = layout.fields.map(\.rawValue)
+            typeField = Record.kind == .transaction ? names.firstIndex(of: TransactionField.type.rawValue) : nil
             var sources: [Source?] = []
             var feeAmount: Source?, feeCurrency: Source?
             for (field, definition) in zip(layout.fields, layout.definitions) {
@@ -90,6 +109,29 @@ final class SpecPlan: Sendable {
                 sources.append(resolve(m.source(of: field.rawValue)))
             }
             self.sources = sources
+            steps = layout.definitions.map { d in
+                switch d.type {
+                case .location: return .location
+                case .id: return .id
+                case .time: return .time
+                case .text: return .text
+                case .asset: return .asset
+                case .decimal(let sign): return .decimal(sign)
+                case .date: return .date
+                case .choice: return .choice
+                case .tradeFees: return .tradeFees
+                case .cashFee: return .cashFee
+                }
+            }
+            mustGive = layout.definitions.map { $0.presence == .required && !$0.assigned }
+            idle = zip(layout.definitions, sources).map { d, source in
+                switch d.type {
+                case .location, .tradeFees, .cashFee, .time: return false
+                default: return source == nil && !(d.presence == .required && !d.assigned)
+                }
+            }
+            defaults = layout.definitions.map { d in d.defaultValue.map { FieldValue.text($0) } }
+            words = layout.definitions.map { d in if case .choice(let w) = d.type { w } else { [] } }
             self.feeAmount = feeAmount
             self.feeCurrency = feeCurrency
             portfolio = resolve(m.source(of: "portfolio"))
@@ -101,7 +143,7 @@ final class SpecPlan: Sendable {
 
         /// The source of the field named `name`.
         func source(_ name: String) -> Source? {
-            Record.layout.fields.firstIndex { $0.rawValue == name }.flatMap { sources[$0] }
+            names.firstIndex(of: name).flatMap { sources[$0] }
         }
     }
 
@@ -114,8 +156,8 @@ final class SpecPlan: Sendable {
     let checks: [Check]
     let skips: [Skip]
     let statusColumn: Int?
-    let trade: KindMapping<Trade>?
-    let transaction: KindMapping<CashTransaction>?
+    let trade: KindMapping?
+    let transaction: KindMapping?
     let style: NumberStyle
     let assetAliases: [String: AssetCode]
     let kinds: [Kind]
@@ -189,8 +231,8 @@ final class SpecPlan: Sendable {
             case .byType(let sources): return .byType(sources.compactMap { s in resolve(s.source).map { (s.type, $0) } })
             }
         }
-        trade = spec.trade.map { KindMapping($0, resolve) }
-        transaction = spec.transaction.map { KindMapping($0, resolve) }
+        trade = spec.trade.map { KindMapping($0, resolve, of: Trade.self) }
+        transaction = spec.transaction.map { KindMapping($0, resolve, of: CashTransaction.self) }
         if case .column(let c)? = transaction?.source(TransactionField.status.rawValue) { statusColumn = c } else { statusColumn = nil }
         let kinds: [Kind] = spec.columns.map { c in
             switch c.type {

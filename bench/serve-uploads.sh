@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Uploads a DSX trades export UPLOADS times (default 2,000) into one portfolio of a fresh
+# `tradeport serve` (new SQLite file), each upload ROWS new trades (default 50, distinct ids, so
+# every upload is read, mapped and stored), and samples the server's resident memory (VmRSS) every
+# 100 uploads: what one upload needs must go with it, so after warm-up the figure stays flat.
+# Release build; not a timed test.
+#   bench/serve-uploads.sh [UPLOADS] [ROWS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+uploads=${1:-2000} rows=${2:-50}
+shared=${SHARED:-../shared}
+bin=$PWD/.build/release/tradeport
+[[ -x $bin ]] || swift build -c release --product tradeport
+
+work=$(mktemp -d)
+server=
+cleanup() {
+  [[ -n $server ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+python3 "$shared/bench/gen_dsx.py" trades "$rows" "$work/trades.csv"
+"$bin" serve --port 0 --database "$work/balances.sqlite" --bcrypt-cost 4 2>"$work/serve.log" &
+server=$!
+for _ in $(seq 100); do grep -q "listening on" "$work/serve.log" && break; sleep 0.1; done
+url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/serve.log" | head -1)
+[[ -n $url ]] || { cat "$work/serve.log" >&2; exit 1; }
+
+python3 - "$url" "$server" "$work/trades.csv" "$uploads" <<'EOF'
+import json, sys, time, urllib.request
+
+url, pid, path, uploads = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+lines = open(path, encoding="utf-8").read().splitlines()
+
+def call(method, route, body=None, token=None, content_type="application/json"):
+    request = urllib.request.Request(url + route, data=body, method=method)
+    if body is not None:
+        request.add_header("Content-Type", content_type)
+    if token:
+        request.add_header("Authorization", "Token_" + token)
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read() or b"null")
+
+def rss_kib():
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+
+token = call("POST", "/auth/register", json.dumps({"username": "bench", "password": "bench-password", "email": "b@example.com"}).encode())["token"]
+portfolio = call("POST", "/portfolios", json.dumps({"name": "uploads"}).encode(), token)["id"]
+boundary = "----tradeport-bench"
+print(f"{'uploads':>8} {'VmRSS MiB':>10} {'stored':>8} {'s':>7}")
+print(f"{0:8d} {rss_kib() / 1024:10.1f} {0:8d} {0:7.1f}")
+stored, samples, start = 0, [], time.monotonic()
+for n in range(1, uploads + 1):
+    # Distinct trade ids per upload (column 13), so that every row is new.
+    out = []
+    for k, line in enumerate(lines):
+        cells = line.split(";")
+        cells[12] = str(1_000_000_000 + n * len(lines) + k)
+        out.append(";".join(cells))
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"trades.csv\"\r\n"
+            f"Content-Type: text/csv\r\n\r\n" + "\n".join(out) + f"\n\r\n--{boundary}--\r\n").encode()
+    answer = call("POST", f"/trades/uploadFile?portfolioId={portfolio}&csvFileFormat=Dsx", body, token,
+                  f"multipart/form-data; boundary={boundary}")
+    stored += len(answer["created"])
+    if answer.get("problems"):
+        sys.exit(f"upload {n}: {answer['problems'][:3]}")
+    if n % 100 == 0:
+        rss = rss_kib()
+        samples.append(rss)
+        print(f"{n:8d} {rss / 1024:10.1f} {stored:8d} {time.monotonic() - start:7.1f}")
+warm = samples[len(samples) // 4:]
+print(f"after warm-up ({uploads // 4} uploads): VmRSS {min(warm) / 1024:.1f}–{max(warm) / 1024:.1f} MiB, "
+      f"growth {(warm[-1] - warm[0]) / 1024:+.1f} MiB over {uploads - uploads // 4} uploads; {stored} trades stored")
+EOF
