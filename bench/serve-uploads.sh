@@ -4,12 +4,12 @@
 # every upload is read, mapped and stored), and samples the server's resident memory (VmRSS) every
 # 100 uploads: what one upload needs must go with it, so after warm-up the figure stays flat.
 # Release build; not a timed test.
-#   bench/serve-uploads.sh [UPLOADS] [ROWS]
+#   [BIN=path/to/tradeport] bench/serve-uploads.sh [UPLOADS] [ROWS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 uploads=${1:-2000} rows=${2:-50}
 shared=${SHARED:-../shared}
-bin=$PWD/.build/release/tradeport
+bin=${BIN:-$PWD/.build/release/tradeport}
 [[ -x $bin ]] || swift build -c release --product tradeport
 
 work=$(mktemp -d)
