@@ -314,3 +314,65 @@ struct TinkoffLayoutTests {
         #expect(trades[2].amount == ExactDecimal("1005") && trades[2].accruedInterest == ExactDecimal("15.2"))
     }
 }
+
+@Suite("T-Bank reports since 2024")
+struct TBankReportTests {
+    /// A report of the 2024– generation: «АО «ТБанк»», payouts as «Выплата доходов по
+    /// корпоративным действиям» with their kind in the note.
+    static var report: [[Int: Any]] {
+        var rows: [[Int: Any]] = [
+            [0: "Брокер: АО «ТБанк», ИНН/КПП 7710140679/771301001"], [0: "Дата расчета: 09.03.2026"],
+            [0: "Отчет о сделках и операциях за период 01.01.2024 - 31.12.2024"],
+            [0: "2. Операции с денежными средствами"], [0: "RUB"],
+        ]
+        let c = TinkoffFixture.cashColumns
+        rows.append(TinkoffFixture.row(c, TinkoffFixture.cashHeaders))
+        let payout = "Выплата доходов по корпоративным действиям"
+        rows.append(TinkoffFixture.row(c, ["15.02.2024", "10:00:00", "15.02.2024", payout, 612, "0",
+            "Тип КД: Выплата дохода по облигациям, Наименование: Солид-Лизинг оббП07, ISIN: RU000A105P07, Референс КД: 766163, Дата фиксации: 14-FEB-24, Количество: 24 шт., Выплата на 1 бумагу: 25.5, Валюта:RUB"]))  // row 7
+        rows.append(TinkoffFixture.row(c, ["15.02.2024", "10:00:00", "15.02.2024", payout, 1200, "0",
+            "Тип КД: Частичное погашение, Наименование: Солид-Лизинг оббП07, ISIN: RU000A105P07, Количество: 24 шт., Выплата на 1 бумагу: 50, Валюта:RUB"]))
+        rows.append(TinkoffFixture.row(c, ["20.07.2024", "10:00:00", "20.07.2024", payout, 276, "0",
+            "Тип КД: Выплата дивидендов, Наименование: ВТБ ао, ISIN: RU000A0JP5V6, Количество: 20000 шт., Валюта:RUB"]))
+        rows.append(TinkoffFixture.row(c, ["21.07.2024", "10:00:00", "21.07.2024", payout, 5, "0",
+            "Тип КД: Конвертация, Наименование: X, ISIN: RU0000000000"]))  // row 10: not a payout tradeport knows
+        rows.append(TinkoffFixture.row(c, ["22.07.2024", "10:00:00", "22.07.2024", payout, 5, "0", "без типа"]))  // row 11
+        rows.append(TinkoffFixture.row(c, ["31.12.2024", "10:00:00", "31.12.2024", "Налог (по итогу года)", "0", 130, nil]))
+        return rows
+    }
+
+    @Test("detected under the T-Bank name; payouts typed by their note's «Тип КД», with the security; unknown kinds are rejects naming them")
+    func corporateActionPayouts() throws {
+        let path = try TestWorkbook.rows(Self.report, sheetName: "broker_rep").writeTemporary(name: "tbank.xlsx")
+        #expect(TinkoffReportAdapter().detect(try SourceInput(path: path).probe) == .match)
+        let doc = try TinkoffFixture.convert(Self.report)
+        let cash = doc.allTransactions
+        #expect(cash.map(\.type) == [.coupon, .redemption, .dividend, .tax])
+        #expect(cash.map(\.amount.description) == ["612", "1200", "276", "130"])
+        #expect(cash.map(\.security) == ["RU000A105P07", "RU000A105P07", "RU000A0JP5V6", nil])
+        #expect(doc.rejected.map(\.source.row) == [10, 11])
+        #expect(doc.rejected.first?.errors.first?.message.hasPrefix("'Тип КД: Конвертация' is a corporate action tradeport does not know") == true)
+        #expect(doc.rejected.last?.errors.first?.message == "a corporate-action payout whose note names no 'Тип КД: …': its kind cannot be told")
+    }
+
+    static let realworld = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/realworld/tinkoff").path
+
+    @Test("the real T-Bank reports are detected, and their payouts read (counts worked out from the files' notes)",
+          .enabled(if: FileManager.default.fileExists(atPath: realworld + "/tbank-2024-full-year.xlsx"), "../shared/realworld is absent"))
+    func realPayouts() throws {
+        for (file, expected) in [("tbank-2021-full-year.xlsx", ["dividend": 7]),
+                                 ("tbank-2024-full-year.xlsx", ["coupon": 177, "dividend": 53, "redemption": 16])] {
+            let path = Self.realworld + "/" + file
+            #expect(TinkoffReportAdapter().detect(try SourceInput(path: path).probe) == .match, "\(file)")
+            let doc = try TestKit.convert(paths: [path], with: TinkoffReportAdapter())
+            var counts: [String: Int] = [:]
+            for t in doc.allTransactions where [.coupon, .dividend, .redemption].contains(t.type) {
+                counts[t.type.rawValue, default: 0] += 1
+                #expect(t.security != nil, "\(file): \(t.source) has no security")
+            }
+            #expect(counts == expected, "\(file)")
+            #expect(!doc.rejected.contains { $0.raw.contains("Выплата доходов по корпоративным действиям") }, "\(file)")
+        }
+    }
+}

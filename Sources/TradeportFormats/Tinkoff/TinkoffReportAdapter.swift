@@ -20,6 +20,8 @@ public struct TinkoffReportAdapter: FormatAdapter {
     public static let defaultTimeZone = SourceTimeZone(identifier: "Europe/Moscow")!
     /// The sheet the report is on (else the first sheet).
     static let sheetName = "broker_rep"
+    /// The names the broker has printed on its reports: «АО «Тинькофф Банк»» until 2024, «АО «ТБанк»» since.
+    static let brokerNames = ["Тинькофф", "ТБанк", "Т-Банк", "Tinkoff", "T-Bank"]
 
     public init() {}
 
@@ -44,14 +46,14 @@ public struct TinkoffReportAdapter: FormatAdapter {
                     for cell in row.cells where cell.kind == .string {
                         let text = cell.text
                         if text.hasPrefix("Отчет о сделках и операциях") { sawTitle = true }
-                        if text.hasPrefix("Брокер:") && (text.contains("Тинькофф") || text.contains("Т-Банк") || text.contains("Tinkoff")) {
+                        if text.hasPrefix("Брокер:") && Self.brokerNames.contains(where: { text.contains($0) }) {
                             sawBroker = true
                         }
                     }
                     return !(sawTitle && sawBroker) && rows < 40
                 }
                 if sawTitle && sawBroker { return .match }
-                return .noMatch("an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» and «Отчет о сделках и операциях» in its first rows)")
+                return .noMatch("an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» or «Брокер: АО «ТБанк»» and «Отчет о сделках и операциях» in its first rows)")
             }
         } catch {
             return .noMatch("cannot be read as an XLSX workbook: \(error)")

@@ -421,9 +421,28 @@ final class TinkoffReportReader {
         ("пополнениесчета", .deposit), ("выводсредств", .withdrawal), ("выплатадивидендов", .dividend),
         ("возмещениедоходаподивидендам-списание", .dividendCharge), ("налог", .tax), ("налог(дивиденды)", .tax),
         ("комиссияпотарифу", .fee), ("выплатакупонов", .coupon), ("погашениеоблигации", .redemption),
+        ("налог(поитогугода)", .tax),
     ].map { (Array($0.utf8), $1) })
+    /// «Выплата доходов по корпоративным действиям» (reports since 2024): one operation for every
+    /// payout, its kind in the note's «Тип КД: …».
+    private static let corporateActionPayout = Array("выплатадоходовпокорпоративнымдействиям".utf8)
+    /// The kinds of «Тип КД» a payout may name, folded; any other is a reject naming it.
+    private static let corporateActionKinds: [String: CashTransactionType] = [
+        "выплатадивидендов": .dividend, "выплатадивидендовртс": .dividend,
+        "выплатадоходапооблигациям": .coupon, "частичноепогашение": .redemption, "погашениевуст.срок": .redemption,
+    ]
+
+    /// The value of `key: value` in a payout's note (`Тип КД: Выплата дивидендов, Наименование: ВТБ ао, ISIN: …`).
+    static func noteValue(_ note: String, _ key: String) -> String? {
+        guard let start = note.range(of: key + ":") else { return nil }
+        let rest = note[start.upperBound...]
+        let end = rest.firstIndex(of: ",") ?? rest.endIndex
+        let value = rest[..<end].trimmedOfSpaces
+        return value.isEmpty ? nil : value
+    }
     private static let tradeLegs: Set<[UInt8]> = Set(["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "иныеоперации"].map { Array($0.utf8) })
     private static let securityTypes: Set<CashTransactionType> = [.dividend, .dividendCharge, .coupon, .redemption]
+    private static let dividendTax = Array("налог(дивиденды)".utf8)
 
     private func cashSectionRow(_ row: XLSXRow) throws {
         if row.cells.count == 1, row.cells[0].kind == .string, let code = Self.currencyHeading(row.cells[0]) {
@@ -465,7 +484,17 @@ final class TinkoffReportReader {
         if Self.tradeLegs.contains(folded) {
             return try skip(row, "trade cash leg (\(operationCell!.text)): the trade itself comes from section 1")
         }
-        guard var type = Self.cashTypes[folded] else {
+        var payoutKind: CashTransactionType?
+        if folded == Self.corporateActionPayout {
+            let kind = note.flatMap { Self.noteValue($0, "Тип КД") }
+            guard let kind, let type = Self.corporateActionKinds[String(decoding: HeaderText.fold(kind), as: UTF8.self)] else {
+                check.add(cells[.note], "type", kind.map { "'Тип КД: \($0)' is a corporate action tradeport does not know (it reads dividends, bond income, partial and full redemptions); a new kind must be added to the Tinkoff adapter, not guessed" }
+                          ?? "a corporate-action payout whose note names no 'Тип КД: …': its kind cannot be told")
+                return try reject(row, check.errors)
+            }
+            payoutKind = type
+        }
+        guard var type = payoutKind ?? Self.cashTypes[folded] else {
             check.add(cells[.operation], "type",
                       folded.isEmpty ? "empty; expected an operation such as Пополнение счета"
                                         : "'\(operationCell!.text)' is an operation tradeport does not know; a new kind of cash row must be added to the Tinkoff adapter, not guessed")
@@ -499,9 +528,14 @@ final class TinkoffReportReader {
         let time = check.time(date: cells[.date].cell != nil ? cells[.date] : cells[.settled], time: cells[.time], zone: &zone)
         guard check.errors.isEmpty, let amount, let time else { return try reject(row, check.errors) }
         var security: String?
-        if Self.securityTypes.contains(type), let note, let slash = note.firstIndex(of: "/") {
-            let name = note[..<slash].trimmedOfSpaces
-            security = tickerBySecurityName[name] ?? tickerByTradeName[name]
+        if Self.securityTypes.contains(type) || payoutKind != nil || folded == Self.dividendTax, let note {
+            if let name = Self.noteValue(note, "Наименование") {
+                // The 2024– notes: `Наименование: ВТБ ао, ISIN: RU000A0JP5V6, …`.
+                security = tickerBySecurityName[name] ?? tickerByTradeName[name] ?? Self.noteValue(note, "ISIN")
+            } else if let slash = note.firstIndex(of: "/") {
+                let name = note[..<slash].trimmedOfSpaces
+                security = tickerBySecurityName[name] ?? tickerByTradeName[name]
+            }
         }
         let transaction = CashTransaction(externalId: nil, time: time, type: type, asset: currency, amount: amount,
                                           security: security, note: note, source: at(row))
