@@ -10,16 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-100000} runs=${2:-1}
 shared=${SHARED:-../shared}
-bin=$PWD/.build/release/tradeport
-[[ -x $bin ]] || swift build -c release --product tradeport
-
-work=$(mktemp -d)
-server=
-cleanup() {
-  [[ -n $server ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source bench/serve-common.sh
 
 python3 "$shared/bench/gen_dsx.py" trades "$n" "$work/trades.csv"
 now() { date +%s.%N; }
@@ -37,12 +28,8 @@ fi
 measure() {  # label, input, operations, serve options...
   local label=$1 input=$2 ops=$3
   shift 3
-  rm -f "$work"/balances.sqlite* "$work"/jwt-secret
-  "$bin" serve --port 0 --database "$work/balances.sqlite" "$@" 2>"$work/serve.log" &
-  server=$!
-  for _ in $(seq 200); do grep -q 'listening on' "$work/serve.log" && break; sleep 0.05; done
-  export TRADEPORT_SERVER
-  TRADEPORT_SERVER=$(grep -o 'http://[^ ]*' "$work/serve.log")
+  start_serve "$@"
+  export TRADEPORT_SERVER=$url
   export TRADEPORT_USERNAME=bench TRADEPORT_PASSWORD=bench-password
 
   # The account first, so that bcrypt's cost is not in the figures.

@@ -3,29 +3,18 @@
 # `tradeport serve` (new SQLite file), each upload ROWS new trades (default 50, distinct ids, so
 # every upload is read, mapped and stored), and samples the server's resident memory (VmRSS) every
 # 100 uploads: what one upload needs must go with it, so after warm-up the figure stays flat.
+# One step of about 2.5 MiB comes while the database grows to a few MB: SQLite's page cache
+# filling to its default bound (2 MiB); the last half of the run shows what stays per upload.
 # Release build; not a timed test.
 #   [BIN=path/to/tradeport] bench/serve-uploads.sh [UPLOADS] [ROWS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 uploads=${1:-2000} rows=${2:-50}
 shared=${SHARED:-../shared}
-bin=${BIN:-$PWD/.build/release/tradeport}
-[[ -x $bin ]] || swift build -c release --product tradeport
-
-work=$(mktemp -d)
-server=
-cleanup() {
-  [[ -n $server ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source bench/serve-common.sh
 
 python3 "$shared/bench/gen_dsx.py" trades "$rows" "$work/trades.csv"
-"$bin" serve --port 0 --database "$work/balances.sqlite" --bcrypt-cost 4 2>"$work/serve.log" &
-server=$!
-for _ in $(seq 100); do grep -q "listening on" "$work/serve.log" && break; sleep 0.1; done
-url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/serve.log" | head -1)
-[[ -n $url ]] || { cat "$work/serve.log" >&2; exit 1; }
+start_serve --bcrypt-cost 4
 
 python3 - "$url" "$server" "$work/trades.csv" "$uploads" <<'EOF'
 import json, sys, time, urllib.request
@@ -71,7 +60,8 @@ for n in range(1, uploads + 1):
         rss = rss_kib()
         samples.append(rss)
         print(f"{n:8d} {rss / 1024:10.1f} {stored:8d} {time.monotonic() - start:7.1f}")
-warm = samples[len(samples) // 4:]
+warm, late = samples[len(samples) // 4:], samples[len(samples) // 2:]
 print(f"after warm-up ({uploads // 4} uploads): VmRSS {min(warm) / 1024:.1f}–{max(warm) / 1024:.1f} MiB, "
-      f"growth {(warm[-1] - warm[0]) / 1024:+.1f} MiB over {uploads - uploads // 4} uploads; {stored} trades stored")
+      f"growth {(warm[-1] - warm[0]) / 1024:+.1f} MiB over {uploads - uploads // 4} uploads; "
+      f"over the last {uploads - uploads // 2}: {(late[-1] - late[0]) / 1024:+.2f} MiB; {stored} trades stored")
 EOF

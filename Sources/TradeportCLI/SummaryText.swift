@@ -11,7 +11,7 @@ enum SummaryText {
             lines.append("total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates))")
         }
         let portfolios = report.portfolios.count == 1 ? "portfolio \(report.portfolios[0])" : "\(report.portfolios.count) portfolios"
-        lines.append("\(plural(report.trades, "trade")) and \(plural(report.transactions, "transaction")) in \(portfolios)")
+        lines.append("\(Wording.count(report.trades, "trade")) and \(Wording.count(report.transactions, "transaction")) in \(portfolios)")
         if !report.warnings.isEmpty {
             lines.append("warnings (\(report.warnings.count)):")
             for w in report.warnings {
@@ -39,8 +39,6 @@ enum SummaryText {
     }
 
     private static func counts(rows: Int, operations: Int, skipped: Int, rejected: Int, duplicates: Int) -> String {
-        "\(plural(rows, "row")): \(plural(operations, "operation")), \(skipped) skipped, \(rejected) rejected, \(plural(duplicates, "duplicate"))"
+        "\(Wording.count(rows, "row")): \(Wording.count(operations, "operation")), \(skipped) skipped, \(rejected) rejected, \(Wording.count(duplicates, "duplicate"))"
     }
-
-    static func plural(_ n: Int, _ word: String) -> String { n == 1 ? "1 \(word)" : "\(n) \(word)s" }
 }

@@ -69,7 +69,7 @@ public struct PushPlan: Sendable {
         for (key, accounts) in claimed {
             let inputs = key.inputs.map(\.path).joined(separator: ", ")
             for p in converted[key]?.portfolios ?? [] where !accounts.contains(p.name) {
-                plan.notLoaded.append("not pushed: sub-account '\(p.name)' of \(inputs) (\(plural(p.trades.count, "trade")), \(plural(p.transactions.count, "transaction"))) is in no portfolio of the manifest")
+                plan.notLoaded.append("not pushed: sub-account '\(p.name)' of \(inputs) (\(Wording.count(p.trades.count, "trade")), \(Wording.count(p.transactions.count, "transaction"))) is in no portfolio of the manifest")
             }
         }
         plan.notLoaded.sort()
@@ -134,5 +134,3 @@ public struct PlannedLoad: Sendable {
     public var exists: Bool?
 }
 
-/// `1 trade`, `2 trades`.
-private func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -192,7 +192,7 @@ struct PushCommand: AsyncParsableCommand {
             for r in planned.transactions { out.line(portfolio: load.name, resource: "transactions", record: r) }
             if !quiet {
                 let note = planned.exists.map { $0 ? " (the server lacks these)" : " (the portfolio would be created)" } ?? ""
-                printError("dry run: \(load.name): would send \(SummaryText.plural(planned.trades.count, "trade")) and \(SummaryText.plural(planned.transactions.count, "transaction"))\(note)"
+                printError("dry run: \(load.name): would send \(Wording.count(planned.trades.count, "trade")) and \(Wording.count(planned.transactions.count, "transaction"))\(note)"
                            + (load.refused.isEmpty ? "" : "; \(load.refused.count) cannot be mapped"))
                 for r in load.refused.prefix(10) { printError("  not sent: \(r)") }
             }
@@ -220,7 +220,7 @@ struct PushCommand: AsyncParsableCommand {
         }
         for load in plan.loads {
             if load.incomplete > 0 {
-                lines.append("  \(load.name): \(SummaryText.plural(load.incomplete, "transaction")) not complete, not sent (the server takes complete ones only)")
+                lines.append("  \(load.name): \(Wording.count(load.incomplete, "transaction")) not complete, not sent (the server takes complete ones only)")
             }
             for r in load.refused.prefix(10) { lines.append("  \(load.name): not sent: \(r)") }
             if load.refused.count > 10 { lines.append("  \(load.name): … and \(load.refused.count - 10) more not sent") }

@@ -67,8 +67,7 @@ final class SourceReader: @unchecked Sendable {
         }
 
         /// An operation read: a failed transaction skipped, or its id assigned and deduplicated.
-        func accept(_ read: PortfolioOperation, placedIn: String?, _ rawText: () -> String) throws {
-            let operation = read
+        func accept(_ operation: PortfolioOperation, placedIn: String?, _ rawText: () -> String) throws {
             if case .transaction(let t) = operation, t.status != .complete, !keepFailed {
                 summary.skipped += 1
                 try hand(.skipped(SkippedRow(

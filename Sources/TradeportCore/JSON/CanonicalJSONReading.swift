@@ -61,8 +61,8 @@ extension FieldValue {
             self = .asset(try Self.asset(try string(), fail))
         case .decimal(let sign):
             let d = try Self.decimal(try string(), fail)
+            guard sign.admits(d) else { throw fail("'\(d)' is not \(sign.requirement)") }
             self = .decimal(d)
-            guard self.fits(definition.type) else { throw fail("'\(d)' is not \(sign == .positive ? "> 0" : ">= 0")") }
         case .time:
             let s = try string()
             guard let t = Timestamp(rfc3339: s) else { throw fail("'\(s)' is not an RFC 3339 time with an offset") }
@@ -179,21 +179,4 @@ extension Trade: Decodable {
 
 extension CashTransaction: Decodable {
     public init(from decoder: any Decoder) throws { try self.init(json: JSONValue(from: decoder)) }
-}
-
-extension TradeFee: Decodable {
-    private enum CodingKeys: String, CodingKey { case amount, currency, kind }
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(amount: try c.decode(ExactDecimal.self, forKey: .amount), currency: try c.decode(AssetCode.self, forKey: .currency),
-                  kind: try c.decode(FeeKind.self, forKey: .kind))
-    }
-}
-
-extension CashFee: Decodable {
-    private enum CodingKeys: String, CodingKey { case amount, currency }
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(amount: try c.decode(ExactDecimal.self, forKey: .amount), currency: try c.decode(AssetCode.self, forKey: .currency))
-    }
 }

@@ -1,5 +1,5 @@
 /// A fee on a cash transaction.
-public struct CashFee: Sendable, Hashable {
+public struct CashFee: Sendable, Hashable, Decodable {
     public var amount: ExactDecimal
     public var currency: AssetCode
 

@@ -36,24 +36,25 @@ public enum FieldValue: Sendable, Hashable {
     @inlinable public static func decimal(_ value: ExactDecimal?) -> FieldValue { value.map { .decimal($0) } ?? .null }
     @inlinable public static func date(_ value: CalendarDate?) -> FieldValue { value.map { .date($0) } ?? .null }
     @inlinable public static func cashFee(_ value: CashFee?) -> FieldValue { value.map { .cashFee($0) } ?? .null }
+}
 
-    /// Whether the value has the shape `type` asks for (the sign of a decimal and the words of a
-    /// choice included). Null passes only for optional fields, which the caller checks.
-    public func fits(_ type: FieldValueType) -> Bool {
-        switch (self, type) {
-        case (.null, _): return true
-        case (.text(let t), .id): return !t.isEmpty
-        case (.text, .text): return true
-        case (.text(let t), .choice(let words)): return words.contains(t)
-        case (.asset, .asset): return true
-        case (.decimal(let d), .decimal(let sign)):
-            switch sign {
-            case .any: return true
-            case .nonNegative: return !d.isNegative
-            case .positive: return d.isPositive
-            }
-        case (.time, .time), (.date, .date), (.tradeFees, .tradeFees), (.cashFee, .cashFee), (.location, .location): return true
-        default: return false
+extension DecimalSign {
+    /// Whether `value` has this sign.
+    @inlinable
+    public func admits(_ value: ExactDecimal) -> Bool {
+        switch self {
+        case .any: return true
+        case .nonNegative: return !value.isNegative
+        case .positive: return value.isPositive
+        }
+    }
+
+    /// What the sign asks for, for messages: `> 0`, `>= 0`, `any sign`.
+    public var requirement: String {
+        switch self {
+        case .any: return "any sign"
+        case .nonNegative: return ">= 0"
+        case .positive: return "> 0"
         }
     }
 }
@@ -61,7 +62,7 @@ public enum FieldValue: Sendable, Hashable {
 /// An operation of one kind, whose fields are read and set by its field table: what lets the
 /// writers, the reader, the identity and the specs handle every field without naming it.
 ///
-/// The accessors take values that fit the field's definition (`FieldValue.fits`); a value of the
+/// The accessors take values that fit the field's definition (its type, its sign, its words); a value of the
 /// wrong shape is a programming error.
 public protocol CanonicalRecord: Sendable, Hashable {
     associatedtype Field: CanonicalField

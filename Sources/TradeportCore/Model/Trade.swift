@@ -1,5 +1,5 @@
 /// A fee charged on a trade, in its own currency.
-public struct TradeFee: Sendable, Hashable {
+public struct TradeFee: Sendable, Hashable, Decodable {
     public var amount: ExactDecimal
     public var currency: AssetCode
     public var kind: FeeKind

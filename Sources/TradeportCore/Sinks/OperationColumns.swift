@@ -90,7 +90,8 @@ public enum OperationColumns {
         }
         return layout.fields.indices.sorted { first($0) < first($1) }
     }
-    private static let feeColumns: [(amount: Int, currency: Int)] = FeeKind.allCases.map {
+    private static let feeKinds = FeeKind.allCases
+    private static let feeColumns: [(amount: Int, currency: Int)] = feeKinds.map {
         (index["fee.\($0.rawValue)"]!, index["fee.\($0.rawValue).currency"]!)
     }
     private static let cashFeeColumns = (amount: index["fee"]!, currency: index["feeCurrency"]!)
@@ -133,13 +134,21 @@ public enum OperationColumns {
             case .date(let d):
                 if let c = columns[i] { try body(c, .date(d)) }
             case .tradeFees(let fees):
-                for (k, feeKind) in FeeKind.allCases.enumerated() {
-                    let ofKind = fees.filter { $0.kind == feeKind }
-                    guard let first = ofKind.first else { continue }
-                    if ofKind.count == 1 {
+                guard !fees.isEmpty else { continue }
+                for k in feeKinds.indices {
+                    // Columns go in fee-kind order; a kind's fees are found without a list unless several.
+                    var first: TradeFee?
+                    var count = 0
+                    for fee in fees where fee.kind == feeKinds[k] {
+                        if first == nil { first = fee }
+                        count += 1
+                    }
+                    guard let first else { continue }
+                    if count == 1 {
                         try body(feeColumns[k].amount, .decimal(first.amount))
                         try body(feeColumns[k].currency, .text(first.currency.text))
                     } else {
+                        let ofKind = fees.filter { $0.kind == feeKinds[k] }
                         try body(feeColumns[k].amount, .text(ofKind.map(\.amount.description).joined(separator: listSeparator)))
                         try body(feeColumns[k].currency, .text(ofKind.map(\.currency.text).joined(separator: listSeparator)))
                     }

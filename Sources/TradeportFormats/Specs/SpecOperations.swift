@@ -135,6 +135,8 @@ extension SpecRowValues {
     private mutating func field(
         _ i: Int, _ m: SpecPlan.KindMapping, type: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter
     ) -> FieldValue? {
+        // A transaction's type, named by the row kind or the mapping, was checked by `transaction`.
+        if i == m.typeField, let type { return .text(type) }
         var value = FieldValue.null
         switch m.steps[i] {
         case .location:
@@ -172,19 +174,13 @@ extension SpecRowValues {
                 if let a = asset(resolved) { value = .asset(a) }
             case .decimal(let sign):
                 if let d = decimal(resolved) {
-                    let fits = switch sign {
-                    case .any: true
-                    case .nonNegative: !d.isNegative
-                    case .positive: d.isPositive
-                    }
-                    guard fits else { return fail(m.names[i], "'\(d)' is not \(sign == .positive ? "> 0" : ">= 0")") }
+                    guard sign.admits(d) else { return fail(m.names[i], "'\(d)' is not \(sign.requirement)") }
                     value = .decimal(d)
                 }
             case .date:
                 value = .date(date(resolved))
             case .choice:
-                // A transaction's type named by its row kind (`rows: {by: …}`) comes as `type`.
-                guard let word = i == m.typeField && type != nil ? type : resolved?.text else { break }
+                guard let word = resolved?.text else { break }
                 let words = m.words[i]
                 guard words.contains(word) else {
                     return fail(m.names[i], "'\(word)' is not \(Self.oneOf(words, m.names[i]))")

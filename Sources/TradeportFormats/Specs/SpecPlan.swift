@@ -175,6 +175,8 @@ final class SpecPlan: Sendable {
     let instruments: [Instrument?]
     /// Per column: the separator of several values in one cell (`list:`), as bytes.
     let lists: [[UInt8]?]
+    /// Whether any column has one (most specs have none: their cells are not searched for it).
+    let hasLists: Bool
 
     struct Instrument: Sendable {
         let separators: [[UInt8]]
@@ -194,6 +196,7 @@ final class SpecPlan: Sendable {
             }
         }
         lists = spec.columns.map { c in c.list.map { Array($0.utf8) } }
+        hasLists = lists.contains { $0 != nil }
         maps = spec.columns.map { c in
             guard case .map(let entries, let ignoreCase) = c.type else { return nil }
             return entries.map { (ignoreCase ? Array($0.from.lowercased().utf8) : Array($0.from.utf8), $0.to) }

@@ -125,7 +125,7 @@ struct SpecRowValues {
 
     private mutating func read(_ i: Int, _ raw: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
                                zone: inout SourceTimeZone.Converter, at position: Int?) -> SpecValue? {
-        if let separator = plan.lists[i], Self.firstIndex(of: separator, in: raw, from: 0) != nil {
+        if plan.hasLists, let separator = plan.lists[i], Self.firstIndex(of: separator, in: raw, from: 0) != nil {
             // Several values in one cell: each read as the column's type; any bad one rejects the row.
             var parts: [SpecValue] = []
             var start = 0

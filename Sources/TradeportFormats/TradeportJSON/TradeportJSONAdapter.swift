@@ -52,15 +52,20 @@ public struct TradeportJSONAdapter: FormatAdapter {
         }
         var locations = RowLocations(path: input.path)
         func raw(_ bytes: [UInt8]) -> String { String(decoding: bytes.prefix(64 << 10), as: UTF8.self) }
-        /// One operation, skipped or rejected row: its object, its kind, and its portfolio.
-        func row(_ bytes: [UInt8], kind: String, portfolio: String?, line: Int) throws {
+        /// One operation, skipped or rejected row: its object (`parsed`, when already parsed), its
+        /// kind, and its portfolio.
+        func row(_ bytes: [UInt8], parsed: JSONValue? = nil, kind: String, portfolio: String?, line: Int) throws {
             let location = locations.at(line)
             let value: JSONValue
-            do {
-                value = try JSONValue.parse(bytes)
-            } catch {
-                try emit(.rejected(RejectedRow(source: location, raw: raw(bytes), errors: [FieldError(column: nil, field: nil, message: "\(error)")])), { raw(bytes) })
-                return
+            if let parsed {
+                value = parsed
+            } else {
+                do {
+                    value = try JSONValue.parse(bytes)
+                } catch {
+                    try emit(.rejected(RejectedRow(source: location, raw: raw(bytes), errors: [FieldError(column: nil, field: nil, message: "\(error)")])), { raw(bytes) })
+                    return
+                }
             }
             func record() throws(CanonicalJSONError) -> SourceRecord {
                 switch kind {
@@ -125,7 +130,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
                 if kind == "warning" || kind == "summary" { return }  // about the conversion, not rows
                 var portfolio: String?
                 if case .string(let p)? = value["portfolio"] { portfolio = p }
-                try row(Array(text), kind: kind, portfolio: portfolio, line: number)
+                try row(Array(text), parsed: value, kind: kind, portfolio: portfolio, line: number)
             }
             while true {
                 let n = try input.read(into: chunk)
