@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why a JSON value is not what a canonical field or operation must be.
 public struct CanonicalJSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The field (`fees[1].kind`), or nil for the whole value.
@@ -143,8 +141,9 @@ extension JSONValue: Decodable {
         init?(intValue: Int) { nil }
     }
 
-    /// Any JSON through a `Decoder` (Foundation's `JSONDecoder`): numbers are read as integers or
-    /// as `Decimal` (never as binary floating point) and kept as their text.
+    /// Any JSON through a `Decoder` (Foundation's `JSONDecoder`), for decoding canonical operations:
+    /// their numbers are integers (rows), kept as their text; any other number is an error, never
+    /// read through a binary float (the canonical JSON writes decimals as strings).
     public init(from decoder: any Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
             var members: [(key: String, value: JSONValue)] = []
@@ -168,7 +167,8 @@ extension JSONValue: Decodable {
         } else if let s = try? single.decode(String.self) {
             self = .string(s)
         } else {
-            self = .number("\(try single.decode(Decimal.self))")
+            throw DecodingError.dataCorruptedError(
+                in: single, debugDescription: "expected an integer, a text, true, false or null (canonical JSON writes decimals as strings)")
         }
     }
 }
