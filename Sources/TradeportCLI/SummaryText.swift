@@ -6,6 +6,7 @@ enum SummaryText {
         var lines: [String] = []
         for s in report.sources {
             lines.append("\(s.path) (\(s.format)): \(counts(rows: s.rows, operations: s.operations, skipped: s.skipped, rejected: s.rejected, duplicates: s.duplicates))")
+            lines += reconciliation(report.reconciliation.filter { $0.path == s.path })
         }
         if report.sources.count > 1 {
             lines.append("total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates))")
@@ -36,6 +37,20 @@ enum SummaryText {
             lines.append("written to \(output)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What a source's printed balances say of the reading: every currency, and the securities
+    /// that do not reconcile (those that do, counted).
+    static func reconciliation(_ checks: [BalanceCheck]) -> [String] {
+        guard !checks.isEmpty else { return [] }
+        let agree = checks.filter(\.reconciles).count
+        let positions = checks.filter { $0.kind == .position }
+        var lines = ["  checked against the balances it prints: \(agree) of \(checks.count) reconcile" + (agree == checks.count ? "" : ", \(checks.count - agree) do not")]
+        for c in checks where c.kind == .cash { lines.append("    \(c.sentence)") }
+        let positionsAgree = positions.filter(\.reconciles).count
+        if !positions.isEmpty { lines.append("    securities: \(positionsAgree) of \(positions.count) positions reconcile") }
+        for c in positions where !c.reconciles { lines.append("    \(c.sentence)") }
+        return lines
     }
 
     private static func counts(rows: Int, operations: Int, skipped: Int, rejected: Int, duplicates: Int) -> String {

@@ -3,7 +3,7 @@
 /// `Trade` and its two accessor cases (the build fails until they are written).
 public enum TradeField: String, CanonicalField {
     case id, externalId, time, side, base, quote, quantity, price, amount, accruedInterest, fees, isin, name, venue
-    case settlementDate, account, orderId, source
+    case settlementDate, account, orderId, pricePercent, nominal, source
 
     public var definition: FieldDefinition {
         switch self {
@@ -24,6 +24,8 @@ public enum TradeField: String, CanonicalField {
         case .settlementDate: return .init(.date, .optional, "when the deal settles")
         case .account: return .init(.text, .optional, "the source's sub-account the trade was made in (an addition)")
         case .orderId: return .init(.text, .optional, "the venue's order id (an addition)")
+        case .pricePercent: return .init(.decimal(.nonNegative), .optional, since: 2, "a bond's price as quoted: percent of its nominal (price is then nominal × pricePercent ÷ 100, per unit in quote)")
+        case .nominal: return .init(.decimal(.positive), .optional, since: 2, "a bond's nominal per unit at the deal, in quote (after any partial redemptions)")
         case .source: return .init(.location, .required, identity: false, assigned: true, "where the trade was read")
         }
     }

@@ -61,8 +61,8 @@ struct ContentHashCoverageTests {
                           quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
         let transaction = CashTransaction(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .deposit,
                                           asset: AssetCode("A")!, amount: ExactDecimal(1), source: source)
-        // All fields but `id` and `source` are hashed: 16 of 18 for trades, 13 of 15 for transactions.
-        #expect(Mirror(reflecting: trade.fields).children.count == 18)
+        // All fields but `id` and `source` are hashed: 18 of 20 for trades, 13 of 15 for transactions.
+        #expect(Mirror(reflecting: trade.fields).children.count == 20)
         #expect(Mirror(reflecting: transaction.fields).children.count == 15)
     }
 

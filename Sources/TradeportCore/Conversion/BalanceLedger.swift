@@ -91,23 +91,14 @@ struct BalanceLedger {
         let o = originIndex(operation.source)
         if originRuns.last?.origin != o { originRuns.append((times.count - 1, o)) }
         rows.append(UInt32(truncatingIfNeeded: operation.source.row))
-        switch operation {
-        case .trade(let t):
-            let buy = t.side == .buy
-            add(portfolio, t.base, buy ? t.quantity : t.quantity.negated)
-            var value = t.amount ?? t.quantity.multiplied(by: t.price)
-            if let interest = t.accruedInterest { value = value?.adding(interest) }
-            if let value {
-                add(portfolio, t.quote, buy ? value.negated : value)
+        let op = times.count - 1
+        operation.forEachBalanceChange { asset, change, _ in
+            if let change {
+                add(portfolio, asset, change)
             } else {
                 // quantity × price beyond 38 digits: this account's balance cannot be followed.
-                untracked.append((times.count - 1, account(portfolio, t.quote)))
+                untracked.append((op, account(portfolio, asset)))
             }
-            for fee in t.fees { add(portfolio, fee.currency, fee.amount.negated) }
-        case .transaction(let t):
-            guard t.status == .complete else { return }
-            add(portfolio, t.asset, t.type.isIncoming ? t.amount : t.amount.negated)
-            if let fee = t.fee { add(portfolio, fee.currency, fee.amount.negated) }
         }
     }
 

@@ -47,6 +47,8 @@ public struct ConversionReport: Sendable {
     public var transactions: Int
     /// Portfolio names, sorted.
     public var portfolios: [String]
+    /// The balances sources print, checked against what was read from them (see `BalanceCheck`).
+    public var reconciliation: [BalanceCheck] = []
 
     public var rows: Int { sources.reduce(0) { $0 + $1.rows } }
     public var operations: Int { sources.reduce(0) { $0 + $1.operations } }
@@ -66,7 +68,7 @@ public protocol ConversionSink: AnyObject {
 
 /// Runs sources through their adapters into a sink: assigns ids and portfolios, drops
 /// duplicates, rejects conflicts, skips failed transactions, counts every row, and at the end
-/// replays balances for warnings.
+/// replays balances for warnings; checks a source that prints its balances against them.
 public final class Conversion<Sink: ConversionSink> {
     public let options: ConversionOptions
     public let sink: Sink
@@ -77,6 +79,7 @@ public final class Conversion<Sink: ConversionSink> {
     private var trades = 0
     private var transactions = 0
     private var portfolios: Set<String> = []
+    private var reconciliation: [BalanceCheck] = []
 
     /// How many rejects the report keeps for display.
     public static var rejectsShown: Int { 10 }
@@ -146,6 +149,7 @@ public final class Conversion<Sink: ConversionSink> {
         var summary = reader.summary
         summary.sha256 = input.sha256Hex()
         sources.append(summary)
+        reconciliation += reader.checks
         if let error = reader.failure ?? failure { throw error }
         return summary
     }
@@ -154,8 +158,9 @@ public final class Conversion<Sink: ConversionSink> {
     @discardableResult
     public func finish() throws -> ConversionReport {
         let report = ConversionReport(
-            sources: sources, warnings: ledger.negativeBalanceWarnings(), firstRejects: firstRejects,
-            trades: trades, transactions: transactions, portfolios: portfolios.sorted())
+            sources: sources, warnings: reconciliation.compactMap(\.warning) + ledger.negativeBalanceWarnings(),
+            firstRejects: firstRejects, trades: trades, transactions: transactions, portfolios: portfolios.sorted(),
+            reconciliation: reconciliation)
         try sink.finish(report)
         return report
     }

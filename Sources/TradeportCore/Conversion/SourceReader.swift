@@ -22,6 +22,8 @@ final class SourceReader: @unchecked Sendable {
     private(set) var index: OperationIndex
     private(set) var summary: SourceSummary
     private(set) var failure: (any Error)?
+    /// The source's balances checked against its operations (empty unless it prints balances).
+    private(set) var checks: [BalanceCheck] = []
 
     private static let batchSize = 1024
 
@@ -57,6 +59,8 @@ final class SourceReader: @unchecked Sendable {
         let sourceIndex = self.sourceIndex
         let path = input.path
         let earlierPaths = self.earlierPaths
+        var reconciliation = adapter.printsBalances ? Reconciliation() : nil
+        defer { checks = reconciliation?.checks(path: path) ?? [] }
 
         func hand(_ decision: Decision) throws {
             batch.append(decision)
@@ -98,6 +102,11 @@ final class SourceReader: @unchecked Sendable {
 
         do {
             try adapter.read(input, options: options.read) { record, rawText in
+                if case .statement(let balance) = record {
+                    // Not a row: what the rows are checked against.
+                    reconciliation?.state(balance)
+                    return
+                }
                 summary.rows += 1
                 switch record {
                 case .skipped(let row):
@@ -107,9 +116,13 @@ final class SourceReader: @unchecked Sendable {
                     summary.rejected += 1
                     try hand(.rejected(row))
                 case .operation(let operation):
+                    reconciliation?.record(operation)
                     try accept(operation, placedIn: nil, rawText)
                 case .placed(let operation, let portfolio):
+                    reconciliation?.record(operation)
                     try accept(operation, placedIn: portfolio, rawText)
+                case .statement:
+                    break
                 }
             }
             if !batch.isEmpty { _ = channel.send(batch) }

@@ -20,10 +20,13 @@ public struct CanonicalDocument: Sendable, Hashable, Decodable {
     public var skipped: [SkippedRow]
     public var rejected: [RejectedRow]
     public var warnings: [ConversionWarning]
+    /// The balances the sources print, checked against what was read (absent from the JSON when
+    /// no source prints any).
+    public var reconciliation: [BalanceCheck]
 
     public init(
         tradeport: Int = 1, sources: [SourceSummary] = [], portfolios: [Portfolio] = [], skipped: [SkippedRow] = [],
-        rejected: [RejectedRow] = [], warnings: [ConversionWarning] = []
+        rejected: [RejectedRow] = [], warnings: [ConversionWarning] = [], reconciliation: [BalanceCheck] = []
     ) {
         self.tradeport = tradeport
         self.sources = sources
@@ -31,6 +34,22 @@ public struct CanonicalDocument: Sendable, Hashable, Decodable {
         self.skipped = skipped
         self.rejected = rejected
         self.warnings = warnings
+        self.reconciliation = reconciliation
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case tradeport, sources, portfolios, skipped, rejected, warnings, reconciliation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        tradeport = try c.decode(Int.self, forKey: .tradeport)
+        sources = try c.decode([SourceSummary].self, forKey: .sources)
+        portfolios = try c.decode([Portfolio].self, forKey: .portfolios)
+        skipped = try c.decode([SkippedRow].self, forKey: .skipped)
+        rejected = try c.decode([RejectedRow].self, forKey: .rejected)
+        warnings = try c.decode([ConversionWarning].self, forKey: .warnings)
+        reconciliation = try c.decodeIfPresent([BalanceCheck].self, forKey: .reconciliation) ?? []
     }
 }
 
@@ -63,6 +82,7 @@ public final class DocumentCollector: ConversionSink {
     public func finish(_ report: ConversionReport) throws {
         document.sources = report.sources
         document.warnings = report.warnings
+        document.reconciliation = report.reconciliation
         document.portfolios.sort { $0.name < $1.name }
         for i in document.portfolios.indices {
             // Stable sorts: equal times keep input order.

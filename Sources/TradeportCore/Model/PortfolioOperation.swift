@@ -119,4 +119,8 @@ public enum SourceRecord: Sendable {
     case placed(PortfolioOperation, portfolio: String)
     case skipped(SkippedRow)
     case rejected(RejectedRow)
+    /// A balance the source prints (an opening and a closing balance of one asset): not a row of
+    /// its own (the row that prints it is also handed on, as a skip), but what the operations read
+    /// are checked against. Only from an adapter whose `printsBalances` is true.
+    case statement(StatedBalance)
 }

@@ -45,6 +45,10 @@ public struct Trade: CanonicalRecord {
         public var account: String?
         /// The venue's order id.
         public var orderId: String?
+        /// A bond's price as quoted, in percent of its nominal.
+        public var pricePercent: ExactDecimal?
+        /// A bond's nominal per unit at the deal, in quote.
+        public var nominal: ExactDecimal?
         public var source: SourceLocation
     }
 
@@ -72,9 +76,10 @@ public struct Trade: CanonicalRecord {
         id: String = "", externalId: String?, time: Timestamp, side: TradeSide, base: AssetCode, quote: AssetCode,
         quantity: ExactDecimal, price: ExactDecimal, amount: ExactDecimal?, accruedInterest: ExactDecimal? = nil,
         fees: [TradeFee] = [], isin: String? = nil, name: String? = nil, venue: String? = nil,
-        settlementDate: CalendarDate? = nil, account: String? = nil, orderId: String? = nil, source: SourceLocation
+        settlementDate: CalendarDate? = nil, account: String? = nil, orderId: String? = nil,
+        pricePercent: ExactDecimal? = nil, nominal: ExactDecimal? = nil, source: SourceLocation
     ) {
-        storage = SharedFields(Fields(id: id, externalId: externalId, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price, amount: amount, accruedInterest: accruedInterest, fees: fees, isin: isin, name: name, venue: venue, settlementDate: settlementDate, account: account, orderId: orderId, source: source))
+        storage = SharedFields(Fields(id: id, externalId: externalId, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price, amount: amount, accruedInterest: accruedInterest, fees: fees, isin: isin, name: name, venue: venue, settlementDate: settlementDate, account: account, orderId: orderId, pricePercent: pricePercent, nominal: nominal, source: source))
     }
 
     public static let kind = OperationKind.trade
@@ -128,6 +133,8 @@ extension Trade.Fields {
             case .settlementDate: return .date(settlementDate)
             case .account: return .text(account)
             case .orderId: return .text(orderId)
+            case .pricePercent: return .decimal(pricePercent)
+            case .nominal: return .decimal(nominal)
             case .source: return .location(source)
             }
         }
@@ -150,6 +157,8 @@ extension Trade.Fields {
             case .settlementDate: settlementDate = newValue.date
             case .account: account = newValue.text
             case .orderId: orderId = newValue.text
+            case .pricePercent: pricePercent = newValue.decimal
+            case .nominal: nominal = newValue.decimal
             case .source: if case .location(let l) = newValue { source = l }
             }
         }

@@ -122,6 +122,35 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
         return ExactDecimal(mantissa: m, scale: s)
     }
 
+    /// `self ÷ other` rounded half away from zero to `scale` digits after the point, or `nil` when
+    /// `other` is zero or a value does not fit in 38 digits. (Used where a source states a value
+    /// only through a quotient, like a bond's nominal through amount ÷ quantity ÷ percent.)
+    public func divided(by other: ExactDecimal, roundedToScale scale: Int) -> ExactDecimal? {
+        guard !other.isZero, scale >= 0, scale <= Self.maxDigits else { return nil }
+        var numerator = mantissa
+        var denominator = other.mantissa
+        // self / other = (m1 / m2) × 10^(s2 - s1); at `scale` digits: m1 × 10^(s2 + scale - s1) / m2.
+        let exponent = other.scale + scale - self.scale
+        for _ in 0..<abs(exponent) {
+            if exponent > 0 {
+                let (n, o) = numerator.multipliedReportingOverflow(by: 10)
+                guard !o else { return nil }
+                numerator = n
+            } else {
+                let (d, o) = denominator.multipliedReportingOverflow(by: 10)
+                guard !o else { return nil }
+                denominator = d
+            }
+        }
+        var quotient = numerator / denominator
+        let remainder = numerator % denominator
+        if remainder.magnitude * 2 >= denominator.magnitude {
+            quotient += (numerator < 0) == (denominator < 0) ? 1 : -1
+        }
+        guard quotient.magnitude < Self.limit else { return nil }
+        return ExactDecimal(mantissa: quotient, scale: scale)
+    }
+
     /// 10^38: every mantissa's magnitude stays below it.
     static let limit: UInt128 = {
         var p: UInt128 = 1

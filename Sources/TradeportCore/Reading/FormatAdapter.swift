@@ -19,9 +19,18 @@ public protocol FormatAdapter: Sendable {
     /// (called only when needed). Throws only when the source as a whole cannot be read (I/O, not
     /// this format at all); a bad row is a `.rejected` record.
     func read(_ input: SourceInput, options: ReadOptions, emit: RecordHandler) throws
+
+    /// Whether the source prints its own balances (`SourceRecord.statement`), which the conversion
+    /// then checks its reading against: the effect of every operation read is kept per asset.
+    var printsBalances: Bool { get }
 }
 
-/// Receives one record per data row, and a way to get that row's raw text.
+extension FormatAdapter {
+    public var printsBalances: Bool { false }
+}
+
+/// Receives one record per data row (and, from a source that prints its balances, a `.statement`
+/// per balance, which is not a row), and a way to get that row's raw text.
 public typealias RecordHandler = (_ record: SourceRecord, _ rawText: () -> String) throws -> Void
 
 /// What detection sees of an input.

@@ -106,9 +106,12 @@ public enum CanonicalJSON {
     public static func appendFields<Record: CanonicalRecord>(of record: Record, to out: inout OutputBuffer) {
         let layout = Record.layout
         for i in layout.fields.indices {
+            let value = record[layout.fields[i]]
+            // A field added after the model's first version is written only when it has a value.
+            if layout.since[i] > 1 && value.isEmpty { continue }
             if i > 0 { out.append(UInt8(ascii: ",")) }
             layout.appendKey(i, to: &out)
-            appendValue(record[layout.fields[i]], to: &out)
+            appendValue(value, to: &out)
         }
     }
 
@@ -211,6 +214,35 @@ public enum CanonicalJSON {
         appendString(w.message, to: &out)
         appendRaw(",\"source\":", to: &out)
         if let s = w.source { appendLocation(s, to: &out) } else { appendRaw("null", to: &out) }
+    }
+
+    /// A balance check's members (without braces): path, asset, type (its kind), opening, operations, count,
+    /// closing, difference, reconciles, statement, rows.
+    public static func appendBalanceCheckFields(_ c: BalanceCheck, to out: inout OutputBuffer) {
+        appendKey("path", to: &out)
+        appendString(c.path, to: &out)
+        appendRaw(",\"asset\":", to: &out)
+        appendString(c.asset, to: &out)
+        appendRaw(",\"type\":", to: &out)
+        appendString(c.kind.rawValue, to: &out)
+        appendRaw(",\"opening\":", to: &out)
+        append(c.opening, to: &out)
+        appendRaw(",\"operations\":", to: &out)
+        append(c.operations, to: &out)
+        appendRaw(",\"count\":", to: &out)
+        appendInt(c.count, to: &out)
+        appendRaw(",\"closing\":", to: &out)
+        append(c.closing, to: &out)
+        appendRaw(",\"difference\":", to: &out)
+        append(c.difference, to: &out)
+        appendRaw(c.reconciles ? ",\"reconciles\":true,\"statement\":" : ",\"reconciles\":false,\"statement\":", to: &out)
+        if let s = c.statement { appendLocation(s, to: &out) } else { appendRaw("null", to: &out) }
+        appendRaw(",\"rows\":[", to: &out)
+        for (i, row) in c.rows.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendInt(row, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     public static func appendSourceSummary(_ s: SourceSummary, to out: inout OutputBuffer) {

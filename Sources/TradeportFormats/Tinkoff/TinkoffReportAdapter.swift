@@ -25,6 +25,9 @@ public struct TinkoffReportAdapter: FormatAdapter {
 
     public init() {}
 
+    /// The report prints its balances: per currency (section 2) and per security (3.1).
+    public var printsBalances: Bool { true }
+
     public func detect(_ probe: FormatProbe) -> Detection {
         if let problem = XLSXWorkbook.signatureProblem(head: probe.head, path: probe.filePath) {
             // An encrypted workbook or an old .xls: say which.
@@ -40,20 +43,25 @@ public struct TinkoffReportAdapter: FormatAdapter {
                 let sheet = try Self.reportSheet(of: workbook)
                 var sawTitle = false
                 var sawBroker = false
+                var sawDeals = false
                 var rows = 0
                 try workbook.readRows(of: sheet) { row in
                     rows += 1
                     for cell in row.cells where cell.kind == .string {
-                        let text = cell.text
+                        let text = cell.text.trimmedOfSpaces
                         if text.hasPrefix("Отчет о сделках и операциях") { sawTitle = true }
                         if text.hasPrefix("Брокер:") && Self.brokerNames.contains(where: { text.contains($0) }) {
                             sawBroker = true
                         }
+                        // A report without its title block (the 2021 templates) is known by its
+                        // sheet and its first section.
+                        if sheet.name == Self.sheetName, row.cells.count == 1, TinkoffReportReader.sectionNumber(cell) == "1.1",
+                           text.contains("Информация о совершенных и исполненных сделках") { sawDeals = true }
                     }
-                    return !(sawTitle && sawBroker) && rows < 40
+                    return !(sawTitle && sawBroker) && !sawDeals && rows < 40
                 }
-                if sawTitle && sawBroker { return .match }
-                return .noMatch("an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» or «Брокер: АО «ТБанк»» and «Отчет о сделках и операциях» in its first rows)")
+                if (sawTitle && sawBroker) || sawDeals { return .match }
+                return .noMatch("an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» or «Брокер: АО «ТБанк»» and «Отчет о сделках и операциях», nor a sheet broker_rep opening with «1.1 Информация о совершенных и исполненных сделках», in its first rows)")
             }
         } catch {
             return .noMatch("cannot be read as an XLSX workbook: \(error)")

@@ -86,11 +86,11 @@ struct TableMap {
     }
 }
 
-/// The fields of the trade tables (sections 1.1 to 1.3).
-enum TradeField: Int, CaseIterable {
+/// The columns of the deal tables (sections 1.1 to 1.3), by the header texts of every generation
+/// (2020–2026): folded (no whitespace, lower case), with the renames as aliases.
+enum DealColumn: Int, CaseIterable {
     case deal, order, date, time, venue, kind, name, code, price, priceCurrency, quantity, amountWithoutInterest,
-         accruedInterest, amount, settlementCurrency, brokerFee, brokerFeeCurrency, exchangeFee, exchangeFeeCurrency,
-         clearingFee, clearingFeeCurrency, stampDuty, settlementDate
+         accruedInterest, amount, settlementCurrency, brokerFee, brokerFeeCurrency, stampDuty, stampDutyCurrency, settlementDate
 
     static let table: [TableField] = [
         TableField("номерсделки", required: true),
@@ -99,7 +99,8 @@ enum TradeField: Int, CaseIterable {
         TableField("время", required: true),
         TableField("торговаяплощадка"),
         TableField("видсделки", required: true),
-        TableField("сокращенноенаименованиеактива"),
+        // 2020–2024 «Сокращенное наименование актива» (2023: cut to «Сокращенное наименование »); 2025– «Наименование актива».
+        TableField("сокращенноенаименованиеактива", aliases: ["сокращенноенаименование", "наименованиеактива"]),
         TableField("кодактива", required: true),
         TableField("ценазаединицу", required: true),
         TableField("валютацены", required: true),
@@ -110,12 +111,12 @@ enum TradeField: Int, CaseIterable {
         TableField("валютарасчетов"),
         TableField("комиссияброкера"),
         TableField("валютакомиссии", aliases: ["валютакомиссииброкера"]),
-        TableField("комиссиябиржи"),
-        TableField("валютакомиссиибиржи"),
-        TableField("комиссияклир.центра", aliases: ["комиссияклиринговогоцентра"]),
-        TableField("валютакомиссииклир.центра", aliases: ["валютакомиссииклиринговогоцентра"]),
+        // «Комиссия биржи» and «Комиссия клир. центра» are not read: they are part of the broker's
+        // fee (section 2 charges «Комиссия за сделки» = the broker fees of the day's deals alone).
         TableField("гербовыйсбор"),
-        TableField("датарасчетов"),
+        TableField("валютагербовогосбора"),
+        // «Дата расчетов», since 2023 «Дата расчетов план/факт».
+        TableField("датарасчетов", aliases: ["датарасчетовплан/факт"]),
     ]
 
     /// The header text as the report prints it, for messages.
@@ -123,12 +124,13 @@ enum TradeField: Int, CaseIterable {
         "номерсделки": "Номер сделки", "датазаключения": "Дата заключения", "время": "Время", "видсделки": "Вид сделки",
         "кодактива": "Код актива", "ценазаединицу": "Цена за единицу", "валютацены": "Валюта цены",
         "количество": "Количество", "операция": "Операция", "суммазачисления": "Сумма зачисления",
-        "суммасписания": "Сумма списания",
+        "суммасписания": "Сумма списания", "валюта": "Валюта",
+        "входящийостаток": "Входящий остаток", "исходящийостаток": "Исходящий остаток", "зачисление": "Зачисление", "списание": "Списание",
     ]
 }
 
-/// The fields of a currency block's table in section 2.
-enum CashField: Int, CaseIterable {
+/// The columns of a currency block's table in section 2.
+enum CashColumn: Int, CaseIterable {
     case date, time, settled, operation, credit, debit, note
 
     static let table: [TableField] = [
@@ -142,13 +144,43 @@ enum CashField: Int, CaseIterable {
     ]
 }
 
-/// The fields of section 4.1, the securities: how a ticker gets its ISIN and a name its ticker.
-enum SecurityField: Int, CaseIterable {
-    case name, code, isin
+/// The columns of section 2's balance summary: one row per currency.
+enum BalanceColumn: Int, CaseIterable {
+    case currency, opening, closing
 
     static let table: [TableField] = [
-        TableField("сокращенноенаименованиеактива"),
+        TableField("валюта", required: true),
+        // Until 2024 «Входящий остаток на начало периода:»; since 2025 «Входящий остаток».
+        TableField("входящийостаток", aliases: ["входящийостатокнаначалопериода:", "входящийостатокнаначалопериода"], required: true),
+        TableField("исходящийостаток", aliases: ["исходящийостатокнаконецпериода:", "исходящийостатокнаконецпериода"], required: true),
+    ]
+}
+
+/// The columns of section 3.1 (in 2020, section 3): the positions in securities.
+enum PositionColumn: Int, CaseIterable {
+    case name, code, isin, opening, credited, debited, closing
+
+    static let table: [TableField] = [
+        TableField("сокращенноенаименованиеактива", aliases: ["наименованиеактива", "сокращенноенаименование"]),
         TableField("кодактива", required: true),
         TableField("isin"),
+        TableField("входящийостаток", required: true),
+        TableField("зачисление", required: true),
+        TableField("списание", required: true),
+        TableField("исходящийостаток", required: true),
+    ]
+}
+
+/// The columns of section 4.1, the securities: how a ticker gets its ISIN, a name its ticker and a
+/// bond its nominal.
+enum SecurityColumn: Int, CaseIterable {
+    case name, code, isin, nominal, nominalCurrency
+
+    static let table: [TableField] = [
+        TableField("сокращенноенаименованиеактива", aliases: ["наименованиеактива", "сокращенноенаименование"]),
+        TableField("кодактива", required: true),
+        TableField("isin", aliases: ["isinценнойбумаги"]),
+        TableField("номинал"),
+        TableField("валютаноминала"),
     ]
 }

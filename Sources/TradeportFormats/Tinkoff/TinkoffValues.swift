@@ -15,6 +15,33 @@ struct TinkoffValues {
         self.dateSystem = dateSystem
     }
 
+    /// The bytes without leading and trailing whitespace: spaces, line breaks (the 2021 templates
+    /// pad every text with them) and no-break spaces.
+    static func trimmed(_ b: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0
+        var end = b.count
+        while start < end {
+            let c = b[start]
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { start += 1 }
+            else if c == 0xC2, start + 1 < end, b[start + 1] == 0xA0 { start += 2 }
+            else { break }
+        }
+        while end > start {
+            let c = b[end - 1]
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { end -= 1 }
+            else if c == 0xA0, end - 2 >= start, b[end - 2] == 0xC2 { end -= 2 }
+            else { break }
+        }
+        return UnsafeRawBufferPointer(rebasing: b[start..<end])
+    }
+
+    /// A cell's text without the padding around it (nil for an absent or blank cell).
+    static func content(_ cell: XLSXCell?) -> UnsafeRawBufferPointer? {
+        guard let cell else { return nil }
+        let b = cell.kind == .string ? trimmed(cell.bytes) : cell.bytes
+        return b.isEmpty ? nil : b
+    }
+
     mutating func add(_ at: TableCell, _ field: String, _ message: String) {
         add(at.column.map { $0 + 1 }, field, message)
     }
@@ -25,12 +52,12 @@ struct TinkoffValues {
     }
 
     mutating func text(_ at: TableCell, _ field: String, required: Bool) -> String? {
-        guard let cell = at.cell, !cell.bytes.isEmpty else {
+        guard let cell = at.cell, let bytes = Self.content(cell) else {
             if required { add(at, field, "empty; expected a value") }
             return nil
         }
         if cell.kind == .number, let plain = cell.number { return plain }
-        guard let text = TextDecoding.utf8(cell.bytes) else {
+        guard let text = TextDecoding.utf8(bytes) else {
             add(at, field, "not valid UTF-8 text")
             return nil
         }
@@ -38,11 +65,11 @@ struct TinkoffValues {
     }
 
     mutating func asset(_ at: TableCell, _ field: String, required: Bool) -> AssetCode? {
-        guard let cell = at.cell, !cell.bytes.isEmpty else {
+        guard let cell = at.cell, let bytes = Self.content(cell) else {
             if required { add(at, field, "empty; expected a currency code like RUB") }
             return nil
         }
-        if let code = codes.code(cell.bytes) { return code }
+        if let code = codes.code(bytes) { return code }
         add(at, field, "'\(cell.text)' is not an asset code (letters and digits, like RUB)")
         return nil
     }
@@ -54,7 +81,7 @@ struct TinkoffValues {
     private static let point = NumberStyle(decimalSeparator: UInt8(ascii: "."), groupingSeparator: [0x20])
 
     mutating func number(_ at: TableCell, _ field: String, _ sign: Sign, required: Bool) -> ExactDecimal? {
-        guard let cell = at.cell, !cell.bytes.isEmpty else {
+        guard let cell = at.cell, let bytes = Self.content(cell) else {
             if required { add(at, field, "empty; expected a number like 138,28") }
             return nil
         }
@@ -69,8 +96,7 @@ struct TinkoffValues {
             }
             result = parsed
         case .string:
-            let b = cell.bytes
-            result = ExactDecimal.parse(b, style: b.contains(UInt8(ascii: ",")) ? Self.comma : Self.point)
+            result = ExactDecimal.parse(bytes, style: bytes.contains(UInt8(ascii: ",")) ? Self.comma : Self.point)
         default:
             add(at, field, "a \(cell.kind) cell ('\(cell.text)'); expected a number like 138,28")
             return nil
@@ -94,7 +120,7 @@ struct TinkoffValues {
     }
 
     mutating func date(_ at: TableCell, _ field: String, required: Bool) -> CalendarDate? {
-        guard let cell = at.cell, !cell.bytes.isEmpty else {
+        guard let cell = at.cell, var b = Self.content(cell) else {
             if required { add(at, field, "empty; expected a date like 31.12.2020") }
             return nil
         }
@@ -104,9 +130,13 @@ struct TinkoffValues {
                 return date
             }
         case .string:
-            // DD.MM.YYYY, or planned/actual DD.MM.YYYY/DD.MM.YYYY: the last one is what happened.
-            let b = cell.bytes
-            if b.count == 10 || (b.count == 21 && b[10] == UInt8(ascii: "/")) {
+            // DD.MM.YYYY, or planned/actual `DD.MM.YYYY/DD.MM.YYYY` (since 2024 `DD.MM.YYYY / DD.MM.YYYY`):
+            // the last one is what happened; `DD.MM.YYYY / ` has not happened yet, and is the plan.
+            if let slash = b.firstIndex(of: UInt8(ascii: "/")), b.count > 10 {
+                let fact = Self.trimmed(UnsafeRawBufferPointer(rebasing: b[(slash + 1)...]))
+                b = fact.isEmpty ? Self.trimmed(UnsafeRawBufferPointer(rebasing: b[..<slash])) : fact
+            }
+            if b.count == 10 {
                 let s = b.count - 10
                 if let day = DecimalDigits.value(b, s, 2), let month = DecimalDigits.value(b, s + 3, 2), let year = DecimalDigits.value(b, s + 6, 4),
                    b[s + 2] == UInt8(ascii: "."), b[s + 5] == UInt8(ascii: "."),
@@ -125,12 +155,11 @@ struct TinkoffValues {
 
     /// Seconds since midnight of a time cell or `HH:MM:SS` / `HH:MM` text.
     mutating func timeOfDay(_ at: TableCell) -> (Int, Int, Int)? {
-        guard let cell = at.cell, !cell.bytes.isEmpty else { return (0, 0, 0) }
+        guard let cell = at.cell, let b = Self.content(cell) else { return (0, 0, 0) }
         switch cell.kind {
         case .date, .number:
             if let d = XLSXDateTime(serial: cell.bytes, system: dateSystem) { return (d.hour, d.minute, d.second) }
         case .string:
-            let b = cell.bytes
             let hourDigits = b.count == 8 || b.count == 5 ? 2 : (b.count == 7 || b.count == 4 ? 1 : 0)
             if hourDigits > 0, let h = DecimalDigits.value(b, 0, hourDigits), b[hourDigits] == UInt8(ascii: ":"),
                let m = DecimalDigits.value(b, hourDigits + 1, 2), h < 24, m < 60 {

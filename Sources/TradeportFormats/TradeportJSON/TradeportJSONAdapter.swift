@@ -100,7 +100,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
                     }
                     return .skipped(SkippedRow(source: location, reason: "\(kind) by the conversion that wrote this file (\(origin)\(why))"))
                 default:
-                    throw CanonicalJSONError(field: "kind", "'\(kind)' is not trade, transaction, skipped, rejected, warning or summary")
+                    throw CanonicalJSONError(field: "kind", "'\(kind)' is not trade, transaction, skipped, rejected, warning, reconciliation or summary")
                 }
             }
             let made: SourceRecord
@@ -127,7 +127,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
                     try row(Array(text), kind: "", portfolio: nil, line: number)
                     return
                 }
-                if kind == "warning" || kind == "summary" { return }  // about the conversion, not rows
+                if kind == "warning" || kind == "summary" || kind == "reconciliation" { return }  // about the conversion, not rows
                 var portfolio: String?
                 if case .string(let p)? = value["portfolio"] { portfolio = p }
                 try row(Array(text), parsed: value, kind: kind, portfolio: portfolio, line: number)

@@ -167,7 +167,18 @@ public final class JSONDocumentSink: ConversionSink {
                 CanonicalJSON.appendWarningFields(warning, to: &out)
                 out.append(UInt8(ascii: "}"))
             }
-            CanonicalJSON.appendRaw(report.warnings.isEmpty ? "]\n}\n" : "\n  ]\n}\n", to: &out)
+            CanonicalJSON.appendRaw(report.warnings.isEmpty ? "]" : "\n  ]", to: &out)
+            // Only when a source prints its balances.
+            if !report.reconciliation.isEmpty {
+                CanonicalJSON.appendRaw(",\n  \"reconciliation\": [", to: &out)
+                for (i, check) in report.reconciliation.enumerated() {
+                    CanonicalJSON.appendRaw(i == 0 ? "\n    {" : ",\n    {", to: &out)
+                    CanonicalJSON.appendBalanceCheckFields(check, to: &out)
+                    out.append(UInt8(ascii: "}"))
+                }
+                CanonicalJSON.appendRaw("\n  ]", to: &out)
+            }
+            CanonicalJSON.appendRaw("\n}\n", to: &out)
         }
         try output.flush()
     }

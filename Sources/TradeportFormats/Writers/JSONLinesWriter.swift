@@ -58,6 +58,11 @@ public final class JSONLinesSink: ConversionSink {
                 CanonicalJSON.appendWarningFields(warning, to: &out)
                 CanonicalJSON.appendRaw("}\n", to: &out)
             }
+            for check in report.reconciliation {
+                CanonicalJSON.appendRaw("{\"kind\":\"reconciliation\",", to: &out)
+                CanonicalJSON.appendBalanceCheckFields(check, to: &out)
+                CanonicalJSON.appendRaw("}\n", to: &out)
+            }
             CanonicalJSON.appendRaw("{\"kind\":\"summary\",\"tradeport\":1,\"sources\":[", to: &out)
             for (i, source) in report.sources.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
