@@ -61,6 +61,31 @@ public enum PortfolioOperation: Sendable, Hashable {
     }
 }
 
+extension PortfolioOperation {
+    /// What the operation does to balances: every asset it moves, with the signed change (nil when
+    /// the change does not fit in 38 digits). A trade moves its base by the quantity and its quote
+    /// by the amount (or quantity × price) with accrued interest, and each fee's currency; a
+    /// complete transaction moves its asset in the type's direction, and its fee's currency.
+    /// `money` says whether the asset moves as money (a quote, a fee, a transaction's asset) or as
+    /// what a trade bought or sold.
+    @inlinable
+    public func forEachBalanceChange(_ body: (_ asset: AssetCode, _ change: ExactDecimal?, _ money: Bool) -> Void) {
+        switch self {
+        case .trade(let t):
+            let buy = t.side == .buy
+            body(t.base, buy ? t.quantity : t.quantity.negated, false)
+            var value = t.amount ?? t.quantity.multiplied(by: t.price)
+            if let interest = t.accruedInterest { value = value?.adding(interest) }
+            body(t.quote, value.map { buy ? $0.negated : $0 }, true)
+            for fee in t.fees { body(fee.currency, fee.amount.negated, true) }
+        case .transaction(let t):
+            guard t.status == .complete else { return }
+            body(t.asset, t.type.isIncoming ? t.amount : t.amount.negated, true)
+            if let fee = t.fee { body(fee.currency, fee.amount.negated, true) }
+        }
+    }
+}
+
 /// A row that was read and deliberately not turned into an operation.
 public struct SkippedRow: Sendable, Hashable, Decodable {
     public var source: SourceLocation

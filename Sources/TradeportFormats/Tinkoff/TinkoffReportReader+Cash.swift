@@ -51,7 +51,7 @@ extension TinkoffReportReader {
                 // Under the summary: a block's heading if a header row follows, else a summary
                 // row without balances.
                 try settlePendingCurrency()
-                pendingCurrency = (XLSXRow.Copy(row), code)
+                pendingCurrency = (HeldRow(row), code)
                 return
             }
             currency = code
@@ -82,7 +82,7 @@ extension TinkoffReportReader {
             return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
         }
         // Read at the end: a payout's security is named in section 4.1.
-        held.append(.cashRow(XLSXRow.Copy(row), map: cashMapIndex!, currency: currency!))
+        held.append(.cashRow(HeldRow(row), map: cashMapIndex!, currency: currency!))
     }
 
     /// A currency-only row under the summary that no header row followed: a summary row without
@@ -102,7 +102,7 @@ extension TinkoffReportReader {
         let opening = check.number(cells[.opening], "opening", .nonNegative, required: false)
         let closing = check.number(cells[.closing], "closing", .nonNegative, required: false)
         if map.missing.isEmpty, check.errors.isEmpty, let currency, let opening, let closing {
-            balances.add(StatedBalance(asset: currency, kind: .cash, opening: opening, closing: closing, source: at(row)))
+            balances.append(StatedBalance(asset: currency, kind: .cash, opening: opening, closing: closing, source: at(row)))
         }
         // A balance with a debt (a negative one, or text) is not checked, but the row is not an operation either.
         try skip(row, "balance summary (section 2), not an operation: the operations are checked against it")

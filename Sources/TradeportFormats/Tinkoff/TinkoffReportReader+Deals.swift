@@ -130,7 +130,9 @@ extension TinkoffReportReader {
             amount: amount, accruedInterest: interest.flatMap { $0.isZero ? nil : $0 }, fees: fees,
             name: name, venue: venue, settlementDate: settlementDate, orderId: order,
             pricePercent: inPercent ? price : nil, source: at(row))
-        held.append(.deal(HeldDeal(trade: trade, code: codeText, percent: inPercent ? price : nil, repoLeg: repoLeg, raw: row.text, row: row.number)))
+        let read = HeldDeal(trade: trade, code: codeText, repoLeg: repoLeg.map(UInt8.init), rawEnd: keepRaw(row))
+        if repoLeg != nil, let deal { repoLegs[deal, default: []].append(read) }
+        held.append(.deal(read))
     }
 
     /// The fee columns read: amount, currency (else the settlement or price currency) and the field
@@ -162,49 +164,47 @@ extension TinkoffReportReader {
 
     /// Whether `text` has the form of an ISIN: two letters, nine letters or digits, a digit.
     static func looksLikeISIN(_ text: String) -> Bool {
-        let u = Array(text.utf8)
-        guard u.count == 12 else { return false }
+        guard text.utf8.count == 12 else { return false }
         func letter(_ c: UInt8) -> Bool { c >= 65 && c <= 90 }
         func digit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
-        return letter(u[0]) && letter(u[1]) && u[2..<11].allSatisfy { letter($0) || digit($0) } && digit(u[11])
+        for (i, c) in text.utf8.enumerated() {
+            switch i {
+            case 0, 1: if !letter(c) { return false }
+            case 11: if !digit(c) { return false }
+            default: if !letter(c) && !digit(c) { return false }
+            }
+        }
+        return true
     }
 
-    /// The held deals finished with what the later sections said: ISINs, bond prices, repos paired.
-    /// By row number: the record each deal row gives.
-    func finishDeals() -> [Int: SourceRecord] {
-        var records: [Int: SourceRecord] = [:]
-        var repoLegs: [String: [HeldDeal]] = [:]
-        for case .deal(let deal) in held {
-            if deal.repoLeg != nil, let number = deal.trade.externalId { repoLegs[number, default: []].append(deal) }
-        }
-        for case .deal(var deal) in held {
-            if let code = deal.code {
-                deal.trade.isin = isinByCode[code] ?? (Self.looksLikeISIN(code) ? code : nil)
-                // One security, one asset: a deal that names it by its ISIN (off exchange) takes
-                // the ticker the report gives that ISIN (3.1, 4.1) or its name.
-                if Self.looksLikeISIN(code), deal.trade.base.text == code,
-                   let ticker = tickerByIsin[code] ?? deal.trade.name.flatMap({ tickerByName[$0] }),
-                   let asset = AssetCode(ticker) {
-                    deal.trade.base = asset
-                }
-            }
-            if let percent = deal.percent {
-                switch bondPrice(deal, percent) {
-                case .success(let (nominal, price)):
-                    deal.trade.nominal = nominal
-                    deal.trade.price = price
-                case .failure(let error):
-                    records[deal.row] = .rejected(RejectedRow(source: deal.trade.source, raw: deal.raw, errors: [error]))
-                    continue
-                }
-            }
-            if let leg = deal.repoLeg {
-                records[deal.row] = repoRecord(deal, leg: leg, legs: deal.trade.externalId.flatMap { repoLegs[$0] } ?? [deal])
-            } else {
-                records[deal.row] = .operation(.trade(deal.trade))
+    /// A held deal finished with what the later sections said: its ISIN, its asset (one security,
+    /// one asset), a bond's nominal and price, a repo netted. The record its row gives.
+    func finished(_ held: HeldDeal, raw: () -> String) -> SourceRecord {
+        var deal = held
+        if let code = deal.code {
+            deal.trade.isin = isinByCode[code] ?? (Self.looksLikeISIN(code) ? code : nil)
+            // A deal that names the security by its ISIN (off exchange) takes the ticker the report
+            // gives that ISIN (3.1, 4.1) or its name.
+            if deal.trade.base.text == code, Self.looksLikeISIN(code),
+               let ticker = tickerByIsin[code] ?? deal.trade.name.flatMap({ tickerByName[$0] }),
+               let asset = AssetCode(ticker) {
+                deal.trade.base = asset
             }
         }
-        return records
+        // A bond quoted in percent: its price per unit is known once 4.1 has given its nominal.
+        if let percent = deal.trade.pricePercent {
+            switch bondPrice(deal, percent) {
+            case .success(let (nominal, price)):
+                deal.trade.nominal = nominal
+                deal.trade.price = price
+            case .failure(let error):
+                return .rejected(RejectedRow(source: deal.trade.source, raw: raw(), errors: [error]))
+            }
+        }
+        if let leg = deal.repoLeg {
+            return repoRecord(deal, leg: Int(leg), legs: deal.trade.externalId.flatMap { repoLegs[$0] } ?? [deal])
+        }
+        return .operation(.trade(deal.trade))
     }
 
     /// A bond's nominal and price per unit: nominal × percent ÷ 100, checked against amount ÷ quantity.

@@ -8,20 +8,19 @@ import TradeportXLSX
 /// the deals read are checked against. 4.1 describes the securities: the ISIN of a code, the code
 /// of a name (payouts name their security by name), a bond's nominal.
 extension TinkoffReportReader {
-    /// Whether `row` is the current reference table's header, or one repeated on a later page.
+    /// Whether `row` is the table's header — its first row, or one with the same texts repeating it
+    /// on a later page, where the columns may have moved (each then maps its own).
     private func isHeader(_ row: XLSXRow) -> Bool {
-        guard let header = referenceHeader else { return true }
+        guard let header = referenceHeader else {
+            referenceHeader = row.cells.map { $0.kind == .string ? HeaderText.fold($0.bytes) : [] }
+            return true
+        }
         return header.count == row.cells.count
             && zip(row.cells, header).allSatisfy { $0.kind == .string ? HeaderText.matches($0.bytes, $1) : $1.isEmpty }
     }
 
-    private func noteHeader(_ row: XLSXRow) {
-        if referenceHeader == nil { referenceHeader = row.cells.map { $0.kind == .string ? HeaderText.fold($0.bytes) : [] } }
-    }
-
     func positionRow(_ row: XLSXRow) throws {
         if isHeader(row) {
-            noteHeader(row)
             positionMap = TableMap(fields: PositionColumn.table, header: row)
             return
         }
@@ -32,12 +31,17 @@ extension TinkoffReportReader {
             let code = check.text(cells[.code], "asset", required: true)?.trimmedOfSpaces
             let isin = check.text(cells[.isin], "isin", required: false)?.trimmedOfSpaces
             let opening = check.number(cells[.opening], "opening", .nonNegative, required: true)
-            let credited = check.number(cells[.credited], "credited", .nonNegative, required: false) ?? .zero
-            let debited = check.number(cells[.debited], "debited", .nonNegative, required: false) ?? .zero
+            // What came in and went out is checked to be numbers, but what is checked against the
+            // operations is the opening and the closing.
+            _ = check.number(cells[.credited], "credited", .nonNegative, required: false)
+            _ = check.number(cells[.debited], "debited", .nonNegative, required: false)
             let closing = check.number(cells[.closing], "closing", .nonNegative, required: true)
             if let code, let opening, let closing, check.errors.isEmpty {
                 noteSecurity(code: code, isin: isin, name: check.text(cells[.name], "name", required: false)?.trimmedOfSpaces)
-                balances.addPosition(code: code, isin: isin, opening: opening, credited: credited, debited: debited, closing: closing, source: at(row))
+                // Under its code: what the deals' assets are (a deal naming it by ISIN takes this code).
+                if let asset = AssetCode(code) {
+                    balances.append(StatedBalance(asset: asset, kind: .position, opening: opening, closing: closing, source: at(row)))
+                }
             } else {
                 return try reject(row, check.errors + [FieldError(column: nil, field: nil, message: "a position of section 3.1 that cannot be read: the operations cannot be checked against it")])
             }
@@ -47,7 +51,6 @@ extension TinkoffReportReader {
 
     func securityRow(_ row: XLSXRow) throws {
         if isHeader(row) {
-            noteHeader(row)
             securitiesMap = TableMap(fields: SecurityColumn.table, header: row)
             return
         }
@@ -80,10 +83,7 @@ extension TinkoffReportReader {
     func referenceRow(_ row: XLSXRow, section number: String) throws {
         // The first row of a reference table is its header; a row with the same texts repeats it
         // on a later page.
-        if isHeader(row) {
-            noteHeader(row)
-            return
-        }
+        if isHeader(row) { return }
         try skip(row, referenceSkipReason)
     }
 }

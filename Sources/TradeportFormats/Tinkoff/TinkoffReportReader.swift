@@ -4,11 +4,13 @@ import TradeportXLSX
 /// Walks the report's rows: the sections, their header rows and page footers, and hands each data
 /// row to the section that reads it — section 1 (deals) in `+Deals`, section 2 (cash and the
 /// currency balances) in `+Cash`, sections 3.1 and 4.1 (positions and securities) in
-/// `+Securities`; what the report's own balances say is gathered in `+Balances`.
+/// `+Securities`; the balances the report prints (section 2's summary, 3.1) are gathered as
+/// `StatedBalance`s, which the conversion checks the operations against.
 ///
 /// The securities (section 4.1: ISINs, nominals, names) and the positions come after the deals
-/// and the cash, so rows are held as plain values while the sheet streams by — a report has
-/// thousands of rows — and read or emitted at the end, in row order.
+/// and the cash, so rows are held while the sheet streams by — a deal as its trade, a cash row as
+/// its cells, the raw text of both as bytes in one chunked buffer — and finished and emitted at
+/// the end, in row order.
 final class TinkoffReportReader {
     enum Section {
         case preamble
@@ -19,11 +21,12 @@ final class TinkoffReportReader {
         case reference(String)
     }
 
-    /// What is held until the end of the sheet: a record already made (with its row's raw text),
-    /// a deal read while the sheet streams by and finished at the end (its ISIN, a bond's nominal,
-    /// a repo's other leg), or a cash row kept as its cells.
+    /// What is held until the end of the sheet: a record already made, a deal read while the
+    /// sheet streams by and finished at the end (its ISIN, a bond's nominal, a repo's other leg), or
+    /// a cash row kept as its cells. A record and a deal keep their row's raw text in `rawTexts`, up
+    /// to `rawEnd`: it is made into a string only when a reject or a conflict shows it.
     enum Held {
-        case record(SourceRecord, raw: String)
+        case record(SourceRecord, rawEnd: Int)
         case deal(HeldDeal)
         case cashRow(HeldRow, map: Int, currency: AssetCode)
     }
@@ -33,43 +36,34 @@ final class TinkoffReportReader {
         var trade: Trade
         /// The code as the report prints it (what 4.1 and 3.1 name the security by).
         var code: String?
-        /// A bond quoted in percent of its nominal: the percent.
-        var percent: ExactDecimal?
         /// A repo's leg (1 or 2), read as a trade but accounted as financing.
-        var repoLeg: Int?
-        var raw: String
-        var row: Int
+        var repoLeg: UInt8?
+        var rawEnd: Int
+        var row: Int { trade.source.row }
     }
 
-    /// A row's cells, copied out of the sheet's buffers.
+    /// A row's cells, copied out of the sheet's buffers: their bytes one after another.
     struct HeldRow {
-        struct Cell {
-            var column: Int
-            var kind: XLSXCell.Kind
-            var bytes: [UInt8]
-        }
         var number: Int
-        var cells: [Cell]
+        var cells: [(column: Int, kind: XLSXCell.Kind, length: Int)]
+        var bytes: [UInt8] = []
 
         init(_ row: XLSXRow) {
             number = row.number
-            cells = row.cells.map { Cell(column: $0.column, kind: $0.kind, bytes: Array($0.bytes)) }
+            cells = row.cells.map { ($0.column, $0.kind, $0.bytes.count) }
+            bytes.reserveCapacity(cells.reduce(0) { $0 + $1.length })
+            for cell in row.cells { bytes.append(contentsOf: cell.bytes) }
         }
 
         /// The row as the sheet gave it, for reading with the same code as a live row.
         func withRow<R>(_ body: (XLSXRow) throws -> R) rethrows -> R {
-            var cells: [XLSXCell] = []
-            cells.reserveCapacity(self.cells.count)
-            return try withBytes(0, &cells, body)
-        }
-
-        private func withBytes<R>(_ i: Int, _ out: inout [XLSXCell], _ body: (XLSXRow) throws -> R) rethrows -> R {
-            if i == cells.count {
-                return try out.withUnsafeBufferPointer { try body(XLSXRow(number: number, cells: $0)) }
-            }
-            return try cells[i].bytes.withUnsafeBytes { bytes in
-                out.append(XLSXCell(column: cells[i].column, kind: cells[i].kind, bytes: bytes))
-                return try withBytes(i + 1, &out, body)
+            try bytes.withUnsafeBytes { bytes in
+                var offset = 0
+                let row = cells.map { cell in
+                    defer { offset += cell.length }
+                    return XLSXCell(column: cell.column, kind: cell.kind, bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + cell.length)]))
+                }
+                return try row.withUnsafeBufferPointer { try body(XLSXRow(number: number, cells: $0)) }
             }
         }
     }
@@ -94,7 +88,7 @@ final class TinkoffReportReader {
     var balanceMap: TableMap?
     /// A row holding just a currency code, not yet known to be a block's heading (a header row
     /// follows) or a summary row without balances (the 2021 templates print those).
-    var pendingCurrency: (row: XLSXRow.Copy, code: AssetCode)?
+    var pendingCurrency: (row: HeldRow, code: AssetCode)?
     var currency: AssetCode?
     var positionMap: TableMap?
     var securitiesMap: TableMap?
@@ -104,6 +98,10 @@ final class TinkoffReportReader {
     var folded: [UInt8] = []
 
     var held: [Held] = []
+    /// The raw text of the held records and deals: their cells joined by tabs, one after another.
+    var rawTexts = ChunkedArray<UInt8>()
+    /// A repo's legs by deal number, as read: the one that comes second nets them.
+    var repoLegs: [String: [HeldDeal]] = [:]
     /// Set while the held rows are read and emitted at the end.
     var emit: RecordHandler?
 
@@ -114,8 +112,9 @@ final class TinkoffReportReader {
     var nominalByCode: [String: ExactDecimal] = [:]
     var codeBySecurityName: [String: String] = [:]
     var codeByDealName: [String: String] = [:]
-    /// The report's balances: per currency (section 2) and per security (3.1), in printed order.
-    var balances = TinkoffBalances()
+    /// The balances the report prints, in its order: per currency (section 2's summary) and per
+    /// security and place of custody (3.1), a position under its code (what the deals' assets are).
+    var balances: [StatedBalance] = []
 
     /// Whether the sheet had a section tradeport reads (1.1 or 2): a workbook without one is not
     /// a report of this kind, whatever its title says.
@@ -139,10 +138,7 @@ final class TinkoffReportReader {
         case .preamble:
             // The title block (broker, dates, investor) is one text cell a line; anything else
             // before the first section is a layout tradeport does not know, and said so.
-            if row.cells.count == 1 && row.cells[0].kind == .string {
-                balances.notePeriod(row.cells[0])
-                return
-            }
+            if row.cells.count == 1 && row.cells[0].kind == .string { return }
             try reject(row, [FieldError(column: nil, field: nil, message: "a row before any section heading (1.1 Информация о совершенных и исполненных сделках…, 2. Операции с денежными средствами, …): the layout is not one tradeport knows")])
         case .executedTrades, .pendingTrades, .terminatedTrades, .repoChanges:
             if Self.has(row, Self.dealNumberHeader) {
@@ -254,7 +250,23 @@ final class TinkoffReportReader {
             try emit(record) { row.text }
             return
         }
-        held.append(.record(record, raw: row.text))
+        held.append(.record(record, rawEnd: keepRaw(row)))
+    }
+
+    /// Keeps the row's cells joined by tabs, for the raw text a reject or a conflict shows; returns
+    /// where it ends in `rawTexts`.
+    func keepRaw(_ row: XLSXRow) -> Int {
+        for (i, cell) in row.cells.enumerated() {
+            if i > 0 { rawTexts.append(0x09) }
+            rawTexts.append(contentsOf: cell.bytes.bindMemory(to: UInt8.self))
+        }
+        return rawTexts.count
+    }
+
+    func rawText(_ range: Range<Int>) -> String {
+        var bytes: [UInt8] = []
+        rawTexts.copy(from: range.lowerBound, count: range.count, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     func skip(_ row: XLSXRow, _ reason: String) throws {
@@ -272,30 +284,28 @@ final class TinkoffReportReader {
         try withoutActuallyEscaping(emit) { emit in
             self.emit = emit
             defer { self.emit = nil }
-            let deals = finishDeals()
-            for statement in balances.statements() {
+            for statement in balances {
                 try emit(.statement(statement)) { "" }
             }
+            var rawStart = 0
             for item in held {
                 switch item {
-                case .record(let record, let raw):
-                    try emit(record) { raw }
+                case .record(let record, let rawEnd):
+                    let range = rawStart..<rawEnd
+                    rawStart = rawEnd
+                    try emit(record) { self.rawText(range) }
                 case .deal(let deal):
-                    let record = deals[deal.row] ?? .operation(.trade(deal.trade))
-                    try emit(record) { deal.raw }
+                    let range = rawStart..<deal.rawEnd
+                    rawStart = deal.rawEnd
+                    try emit(finished(deal) { self.rawText(range) }) { self.rawText(range) }
                 case .cashRow(let row, let map, let currency):
                     try row.withRow { try readCash($0, cashMaps[map], currency) }
                 }
             }
             held = []
+            rawTexts = ChunkedArray()
         }
     }
-}
-
-extension XLSXRow {
-    /// A copy of a row that outlives the sheet's buffers (a row held until the next one says what
-    /// it is).
-    typealias Copy = TinkoffReportReader.HeldRow
 }
 
 extension StringProtocol {
@@ -305,5 +315,51 @@ extension StringProtocol {
         while let f = s.first, f == " " || f == "\u{A0}" || f == "\n" || f == "\r" || f == "\r\n" || f == "\t" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\u{A0}" || l == "\n" || l == "\r" || l == "\r\n" || l == "\t" { s.removeLast() }
         return String(s)
+    }
+}
+
+/// An array grown in fixed-size chunks: appending never copies what is already there, so holding
+/// many rows costs what they take, not twice that while a buffer doubles.
+struct ChunkedArray<Element> {
+    private var chunks: [[Element]] = []
+    private static var chunkSize: Int { max(1, (1 << 20) / max(1, MemoryLayout<Element>.stride)) }
+    private(set) var count = 0
+
+    mutating func append(_ element: Element) {
+        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+            chunks.append([])
+            chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
+        }
+        chunks[chunks.count - 1].append(element)
+        count += 1
+    }
+
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        var i = 0
+        while i < elements.count {
+            if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+                chunks.append([])
+                chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
+            }
+            let n = min(elements.count - i, Self.chunkSize - chunks[chunks.count - 1].count)
+            chunks[chunks.count - 1].append(contentsOf: UnsafeBufferPointer(rebasing: elements[i..<(i + n)]))
+            i += n
+        }
+        count += elements.count
+    }
+
+    subscript(i: Int) -> Element { chunks[i / Self.chunkSize][i % Self.chunkSize] }
+
+    /// Appends `count` elements from `start` to `out`.
+    func copy(from start: Int, count: Int, into out: inout [Element]) {
+        var i = start
+        let end = start + count
+        while i < end {
+            let chunk = chunks[i / Self.chunkSize]
+            let offset = i % Self.chunkSize
+            let n = min(end - i, Self.chunkSize - offset)
+            out.append(contentsOf: chunk[offset..<(offset + n)])
+            i += n
+        }
     }
 }
