@@ -10,6 +10,8 @@ import TradeportCore
 ///   direction); its fee as the commission when it is in the transaction's own currency (the
 ///   server's commission has no currency), otherwise not sent and reported. Only complete
 ///   transactions are sent.
+/// - A movement (a change of a position without money) has no server record: it is not sent,
+///   and counted.
 /// - The value id (`tradeValueId`/`transactionValueId`) is the operation's external id, or its
 ///   canonical id when it has none: what makes re-runs idempotent.
 /// - `dateTime` is the operation's time in UTC, with seconds.
@@ -34,6 +36,7 @@ public enum BalancesMapping {
         switch kind {
         case .trade: carried = Set(carriedTradeFields.map(\.rawValue))
         case .transaction: carried = Set(carriedTransactionFields.map(\.rawValue))
+        case .movement: carried = []
         }
         return (table ?? kind.fields).filter { $0.definition.type != .location && !carried.contains($0.name) }.map(\.name)
     }
@@ -41,10 +44,11 @@ public enum BalancesMapping {
     /// What push says is not carried (the README's sentence): each kind's fields not carried,
     /// and the source locations.
     public static var notCarriedSummary: String {
-        let kinds = OperationKind.allCases.map { kind in
+        let kinds = OperationKind.allCases.filter { $0 != .movement }.map { kind in
             "a \(kind.rawValue)'s " + notCarried(kind).map { "`\($0)`" }.joined(separator: ", ")
         }
-        return "Not carried, since the server has no field for them: " + kinds.joined(separator: "; ") + "; the source locations."
+        return "Not carried, since the server has no field for them: " + kinds.joined(separator: "; ") + "; the source locations; "
+            + "movements (changes of positions without money) as a whole, since the server has no record for them: they are counted, not sent."
     }
 
     public static func valueId(_ operation: PortfolioOperation) -> String {
@@ -105,6 +109,8 @@ public enum BalancesMapping {
         public var refusals: [Refusal] = []
         /// Transactions not complete: never sent.
         public var incomplete = 0
+        /// Movements: the server has no record for them, so they are counted, not sent.
+        public var movements = 0
     }
 
     /// Maps every operation of `portfolio`, in order.
@@ -125,6 +131,7 @@ public enum BalancesMapping {
             case nil: result.incomplete += 1
             }
         }
+        result.movements = portfolio.movements.count
         return result
     }
 }

@@ -12,7 +12,9 @@ enum SummaryText {
             lines.append("total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates))")
         }
         let portfolios = report.portfolios.count == 1 ? "portfolio \(report.portfolios[0])" : "\(report.portfolios.count) portfolios"
-        lines.append("\(Wording.count(report.trades, "trade")) and \(Wording.count(report.transactions, "transaction")) in \(portfolios)")
+        let trades = Wording.count(report.trades, "trade"), transactions = Wording.count(report.transactions, "transaction")
+        lines.append(report.movements == 0 ? "\(trades) and \(transactions) in \(portfolios)"
+                     : "\(trades), \(transactions) and \(Wording.count(report.movements, "movement")) in \(portfolios)")
         if !report.warnings.isEmpty {
             lines.append("warnings (\(report.warnings.count)):")
             for w in report.warnings {

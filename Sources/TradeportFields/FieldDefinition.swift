@@ -1,6 +1,6 @@
 /// What one canonical field is: the kind of value it holds, whether it may be absent, whether it
 /// takes part in an operation's identity, and who fills it. A row of an operation kind's field
-/// table (`TradeField`, `TransactionField`): everything that names fields — the canonical JSON
+/// table (`TradeField`, `TransactionField`, `MovementField`): everything that names fields — the canonical JSON
 /// writer and reader, the JSON Schema, tradeport's own CSV and XLSX columns, the content hash, the
 /// spec language's vocabulary, the balances mapping — is derived from these tables.
 public struct FieldDefinition: Sendable, Hashable {

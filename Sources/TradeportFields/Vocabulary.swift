@@ -29,6 +29,30 @@ public enum CashTransactionType: String, Sendable, Hashable, CaseIterable, Decod
     }
 }
 
+/// Which way a movement went: units into the account or out of it.
+public enum MovementDirection: String, Sendable, Hashable, CaseIterable, Decodable {
+    case `in`, out
+
+    /// Whether the units come into the account.
+    public var isIncoming: Bool { self == .in }
+}
+
+/// Why a position changed without money.
+public enum MovementReason: String, Sendable, Hashable, CaseIterable, Decodable {
+    /// Between accounts or depositories of the same owner, or from another broker.
+    case transfer
+    /// Delivered free of payment (DFP/RFP) against a deal settled elsewhere.
+    case delivery
+    /// Exchanged for another security (a fund's new ISIN, a merger), with no money.
+    case conversion
+    /// A split, a reverse split or a bonus issue.
+    case split
+    /// A bond redeemed in full: its money is a `redemption` transaction, its units leave here.
+    case redemption
+    /// The source moves the units without saying why.
+    case unstated
+}
+
 /// Whether a transaction moved money.
 public enum TransactionStatus: String, Sendable, Hashable, CaseIterable, Decodable {
     case complete, failed, rejected, pending

@@ -9,6 +9,8 @@ public struct PortfolioLoad: Sendable {
     public var refused: [String]
     /// Transactions not sent because they are not complete (the server takes only complete ones).
     public var incomplete = 0
+    /// Movements (changes of positions without money) not sent: the server has no record for them.
+    public var movements = 0
 
     public init(name: String, trades: [TradeRecord] = [], transactions: [TransactionRecord] = [], refused: [String] = []) {
         self.name = name

@@ -62,6 +62,7 @@ public struct PushPlan: Sendable {
             for p in document.portfolios where entry.account == nil || p.name == entry.account {
                 portfolio.trades += p.trades
                 portfolio.transactions += p.transactions
+                portfolio.movements += p.movements
             }
             if let account = entry.account { claimed[key, default: []].insert(account) }
             plan.loads.append(load(portfolio))
@@ -101,6 +102,7 @@ public struct PushPlan: Sendable {
         var load = PortfolioLoad(name: portfolio.name, trades: records.trades, transactions: records.transactions,
                                  refused: records.refusals.map(\.description))
         load.incomplete = records.incomplete
+        load.movements = records.movements
         return load
     }
 

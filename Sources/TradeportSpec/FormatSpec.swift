@@ -15,6 +15,8 @@ public struct FormatSpec: Sendable, Equatable {
     /// Canonical trade field → where its value comes from.
     public var trade: OperationMapping?
     public var transaction: OperationMapping?
+    /// Where each field of a movement (a change of a position without money) comes from.
+    public var movement: OperationMapping?
     /// Asset code aliases (`XBT` → `BTC`).
     public var assets: [String: String]
     /// The file the spec was read from.
@@ -187,12 +189,14 @@ public struct SkipRule: Sendable, Equatable {
     public var location: SpecLocation
 }
 
-/// Which rows are trades and which cash transactions.
+/// Which rows are trades, which cash transactions and which movements.
 public enum RowKinds: Sendable, Equatable {
     case trades
     case transactions
-    /// By a column's value: these values are trades; these map to transaction types.
-    case by(column: String, trade: [String], transaction: [ValueMapEntry])
+    case movements
+    /// By a column's value: these values are trades; these map to transaction types; these are
+    /// movements.
+    case by(column: String, trade: [String], transaction: [ValueMapEntry], movement: [String])
 }
 
 /// Canonical field → where its value comes from.

@@ -194,18 +194,19 @@ extension SpecReader {
     }
 
     func rowKinds(_ node: Node, _ names: Set<String>) -> RowKinds? {
-        guard let e = entries(node, "rows", allowed: ["kind", "by", "trade", "transaction"], what: "which rows are trades and which transactions") else { return nil }
-        if let kind = optionalText(e, "kind", "trade or transaction") {
-            for k in ["by", "trade", "transaction"] where e.value(k) != nil { fail(e.value(k)!.keyNode, "rows." + k, "not used with rows.kind") }
+        guard let e = entries(node, "rows", allowed: ["kind", "by", "trade", "transaction", "movement"], what: "which rows are trades, transactions or movements") else { return nil }
+        if let kind = optionalText(e, "kind", "trade, transaction or movement") {
+            for k in ["by", "trade", "transaction", "movement"] where e.value(k) != nil { fail(e.value(k)!.keyNode, "rows." + k, "not used with rows.kind") }
             switch kind {
             case "trade": return .trades
             case "transaction": return .transactions
+            case "movement": return .movements
             default:
-                fail(e.value("kind")?.value, "rows.kind", "'\(kind)' is not trade or transaction")
+                fail(e.value("kind")?.value, "rows.kind", "'\(kind)' is not trade, transaction or movement")
                 return nil
             }
         }
-        guard let column = requiredText(e, "by", "the column whose value says what a row is (or kind: trade / transaction)") else { return nil }
+        guard let column = requiredText(e, "by", "the column whose value says what a row is (or kind: trade / transaction / movement)") else { return nil }
         if !names.contains(column) { fail(e.value("by")?.value, "rows.by", "'\(column)' is not one of the spec's columns") }
         let trade = e.value("trade").flatMap { texts($0.value, "rows.trade", "the values of trades") } ?? []
         var transaction: [ValueMapEntry] = []
@@ -225,8 +226,9 @@ extension SpecReader {
                 fail(n, "rows.transaction", "expected a mapping of values to transaction types, like {Deposit: deposit}")
             }
         }
-        if trade.isEmpty && transaction.isEmpty { fail(node, "rows", "no value makes a row a trade or a transaction") }
-        return .by(column: column, trade: trade, transaction: transaction)
+        let movement = e.value("movement").flatMap { texts($0.value, "rows.movement", "the values of movements") } ?? []
+        if trade.isEmpty && transaction.isEmpty && movement.isEmpty { fail(node, "rows", "no value makes a row a trade, a transaction or a movement") }
+        return .by(column: column, trade: trade, transaction: transaction, movement: movement)
     }
 
     // MARK: - Mappings

@@ -4,7 +4,7 @@ import Yams
 /// The spec's own keys and their meanings (see `FormatSpec`).
 extension SpecReader {
     static let topKeys = ["tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
-                          "skip", "rows", "trade", "transaction", "assets"]
+                          "skip", "rows", "trade", "transaction", "movement", "assets"]
     // The vocabulary of `trade:` and `transaction:`, derived from the model's field tables: every
     // field a reader fills (not the location), and `portfolio` (where the operation goes).
     static let tradeFields = mappable(OperationKind.trade.fields)
@@ -46,6 +46,7 @@ extension SpecReader {
         if top.value("rows") == nil { fail(root, "rows", "missing; expected which rows are what, like {kind: trade}") }
         let trade = top.value("trade").flatMap { self.mapping($0.value, "trade", OperationKind.trade.fields, names) }
         let transaction = top.value("transaction").flatMap { self.mapping($0.value, "transaction", OperationKind.transaction.fields, names) }
+        let movement = top.value("movement").flatMap { self.mapping($0.value, "movement", OperationKind.movement.fields, names) }
         var assets: [String: String] = [:]
         if let (_, node) = top.value("assets") {
             if case .mapping(let mapping) = node {
@@ -63,16 +64,19 @@ extension SpecReader {
                 fail(root, "trade", "missing: rows are trades, so the spec must say where each trade field comes from")
             case .transactions where transaction == nil:
                 fail(root, "transaction", "missing: rows are transactions, so the spec must say where each transaction field comes from")
-            case .by(_, let t, let x):
+            case .movements where movement == nil:
+                fail(root, "movement", "missing: rows are movements, so the spec must say where each movement field comes from")
+            case .by(_, let t, let x, let m):
                 if !t.isEmpty && trade == nil { fail(root, "trade", "missing: some rows are trades") }
                 if !x.isEmpty && transaction == nil { fail(root, "transaction", "missing: some rows are transactions") }
+                if !m.isEmpty && movement == nil { fail(root, "movement", "missing: some rows are movements") }
             default:
                 break
             }
         }
         guard let id, let description, let source, let rows else { return nil }
         return FormatSpec(id: id, description: description, source: source, values: values, detect: detect, columns: columns,
-                          checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, assets: assets, file: file)
+                          checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, movement: movement, assets: assets, file: file)
     }
 
     // MARK: - Source and values

@@ -27,7 +27,11 @@ struct CanonicalJSONTests {
             id: "x:2", externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .dividendCharge, asset: AssetCode("RUB")!,
             amount: ExactDecimal(15), fee: CashFee(amount: ExactDecimal(1), currency: AssetCode("RUB")!), status: .complete,
             security: "AAPL", note: "line\nbreak", source: source)
-        for operation in [PortfolioOperation.trade(trade), .transaction(transaction)] {
+        let movement = Movement(
+            id: "x:3", externalId: "m1", time: Timestamp(secondsSinceEpoch: 86_400), direction: .out, asset: AssetCode("RU000A100YD8")!,
+            quantity: ExactDecimal(mantissa: 15, scale: 1)!, reason: .redemption, isin: "RU000A100YD8", name: "Нафтатранс плюс-БО-02",
+            note: "redeemed", account: "IIS", source: source)
+        for operation in [PortfolioOperation.trade(trade), .transaction(transaction), .movement(movement)] {
             let json = text { out in
                 out.append(UInt8(ascii: "{"))
                 CanonicalJSON.appendOperationFields(operation, to: &out)
@@ -36,6 +40,9 @@ struct CanonicalJSONTests {
             switch operation {
             case .trade(let t): #expect(try JSONDecoder().decode(Trade.self, from: Data(json.utf8)) == t)
             case .transaction(let t): #expect(try JSONDecoder().decode(CashTransaction.self, from: Data(json.utf8)) == t)
+            case .movement(let m):
+                #expect(try JSONDecoder().decode(Movement.self, from: Data(json.utf8)) == m)
+                #expect(json.contains(#""direction":"out","asset":"RU000A100YD8","quantity":"1.5","reason":"redemption""#))
             }
         }
     }

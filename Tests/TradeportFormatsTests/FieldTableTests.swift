@@ -116,6 +116,9 @@ struct FieldTableTests {
                                           asset: AssetCode("A")!, amount: ExactDecimal(1), source: source)
         #expect(Mirror(reflecting: trade.fields).children.map(\.label) == TradeField.allCases.map(\.rawValue))
         #expect(Mirror(reflecting: transaction.fields).children.map(\.label) == TransactionField.allCases.map(\.rawValue))
+        let movement = Movement(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), direction: .in, asset: AssetCode("A")!,
+                                quantity: ExactDecimal(1), reason: .transfer, source: source)
+        #expect(Mirror(reflecting: movement.fields).children.map(\.label) == MovementField.allCases.map(\.rawValue))
         #expect(SpecReader.tradeFields == TradeField.allCases.filter { $0 != .source }.map(\.rawValue) + ["portfolio"])
     }
 

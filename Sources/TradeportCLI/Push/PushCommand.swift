@@ -195,9 +195,14 @@ struct PushCommand: AsyncParsableCommand {
                 printError("dry run: \(load.name): would send \(Wording.count(planned.trades.count, "trade")) and \(Wording.count(planned.transactions.count, "transaction"))\(note)"
                            + (load.refused.isEmpty ? "" : "; \(load.refused.count) cannot be mapped"))
                 for r in load.refused.prefix(10) { printError("  not sent: \(r)") }
+                if load.movements > 0 { printError("  not sent: \(Self.movementsNotSent(load.movements))") }
             }
         }
         out.flush()
+    }
+
+    static func movementsNotSent(_ count: Int) -> String {
+        "\(Wording.count(count, "movement")) of positions without money not sent (the server holds trades and transactions only)"
     }
 
     private func conversionSummary(_ report: ConversionReport) -> String {
@@ -222,6 +227,7 @@ struct PushCommand: AsyncParsableCommand {
             if load.incomplete > 0 {
                 lines.append("  \(load.name): \(Wording.count(load.incomplete, "transaction")) not complete, not sent (the server takes complete ones only)")
             }
+            if load.movements > 0 { lines.append("  \(load.name): \(Self.movementsNotSent(load.movements))") }
             for r in load.refused.prefix(10) { lines.append("  \(load.name): not sent: \(r)") }
             if load.refused.count > 10 { lines.append("  \(load.name): … and \(load.refused.count - 10) more not sent") }
         }

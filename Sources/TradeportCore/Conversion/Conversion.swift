@@ -45,6 +45,8 @@ public struct ConversionReport: Sendable {
     public var firstRejects: [RejectedRow]
     public var trades: Int
     public var transactions: Int
+    /// Changes of positions without money.
+    public var movements: Int = 0
     /// Portfolio names, sorted.
     public var portfolios: [String]
     /// The balances sources print, checked against what was read from them (see `BalanceCheck`).
@@ -78,6 +80,7 @@ public final class Conversion<Sink: ConversionSink> {
     private var firstRejects: [RejectedRow] = []
     private var trades = 0
     private var transactions = 0
+    private var movements = 0
     private var portfolios: Set<String> = []
     private var reconciliation: [BalanceCheck] = []
 
@@ -126,7 +129,11 @@ public final class Conversion<Sink: ConversionSink> {
                             portfolios.insert(portfolio)
                             lastPortfolio = portfolio
                         }
-                        if case .trade = operation { trades += 1 } else { transactions += 1 }
+                        switch operation {
+                        case .trade: trades += 1
+                        case .transaction: transactions += 1
+                        case .movement: movements += 1
+                        }
                         ledger.record(operation, portfolio: portfolio)
                         try sink.write(operation, portfolio: portfolio)
                     case .skipped(let row):
@@ -159,8 +166,8 @@ public final class Conversion<Sink: ConversionSink> {
     public func finish() throws -> ConversionReport {
         let report = ConversionReport(
             sources: sources, warnings: reconciliation.compactMap(\.warning) + ledger.negativeBalanceWarnings(),
-            firstRejects: firstRejects, trades: trades, transactions: transactions, portfolios: portfolios.sorted(),
-            reconciliation: reconciliation)
+            firstRejects: firstRejects, trades: trades, transactions: transactions, movements: movements,
+            portfolios: portfolios.sorted(), reconciliation: reconciliation)
         try sink.finish(report)
         return report
     }

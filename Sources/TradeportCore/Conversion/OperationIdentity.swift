@@ -15,6 +15,9 @@ public enum OperationIdentity {
         case .transaction(let t):
             h.combine(1 as UInt64)
             combineIdentity(of: t, into: &h)
+        case .movement(let m):
+            h.combine(2 as UInt64)
+            combineIdentity(of: m, into: &h)
         }
         return h.finalize()
     }
@@ -50,6 +53,7 @@ public enum OperationIdentity {
         switch operation {
         case .trade(let t): CanonicalJSON.appendContentFields(of: t, to: &out)
         case .transaction(let t): CanonicalJSON.appendContentFields(of: t, to: &out)
+        case .movement(let m): CanonicalJSON.appendContentFields(of: m, to: &out)
         }
         return out.array
     }

@@ -180,3 +180,7 @@ extension Trade: Decodable {
 extension CashTransaction: Decodable {
     public init(from decoder: any Decoder) throws { try self.init(json: JSONValue(from: decoder)) }
 }
+
+extension Movement: Decodable {
+    public init(from decoder: any Decoder) throws { try self.init(json: JSONValue(from: decoder)) }
+}

@@ -3,11 +3,26 @@ public struct Portfolio: Sendable, Hashable, Decodable {
     public var name: String
     public var trades: [Trade]
     public var transactions: [CashTransaction]
+    /// Changes of positions without money (absent from the JSON when there are none).
+    public var movements: [Movement]
 
-    public init(name: String, trades: [Trade] = [], transactions: [CashTransaction] = []) {
+    public init(name: String, trades: [Trade] = [], transactions: [CashTransaction] = [], movements: [Movement] = []) {
         self.name = name
         self.trades = trades
         self.transactions = transactions
+        self.movements = movements
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, trades, transactions, movements
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        trades = try c.decode([Trade].self, forKey: .trades)
+        transactions = try c.decode([CashTransaction].self, forKey: .transactions)
+        movements = try c.decodeIfPresent([Movement].self, forKey: .movements) ?? []
     }
 }
 
@@ -73,6 +88,7 @@ public final class DocumentCollector: ConversionSink {
         switch operation {
         case .trade(let t): document.portfolios[i].trades.append(t)
         case .transaction(let t): document.portfolios[i].transactions.append(t)
+        case .movement(let m): document.portfolios[i].movements.append(m)
         }
     }
 
@@ -88,6 +104,7 @@ public final class DocumentCollector: ConversionSink {
             // Stable sorts: equal times keep input order.
             document.portfolios[i].trades = stableSorted(document.portfolios[i].trades) { $0.time < $1.time }
             document.portfolios[i].transactions = stableSorted(document.portfolios[i].transactions) { $0.time < $1.time }
+            document.portfolios[i].movements = stableSorted(document.portfolios[i].movements) { $0.time < $1.time }
         }
     }
 

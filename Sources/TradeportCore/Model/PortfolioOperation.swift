@@ -1,14 +1,16 @@
-/// One portfolio operation: a trade or a cash transaction. (Named apart from Foundation's
-/// `Operation`.)
+/// One portfolio operation: a trade, a cash transaction or a movement of a position without
+/// money. (Named apart from Foundation's `Operation`.)
 public enum PortfolioOperation: Sendable, Hashable {
     case trade(Trade)
     case transaction(CashTransaction)
+    case movement(Movement)
 
     /// Which kind of operation this is.
     public var kind: OperationKind {
         switch self {
         case .trade: return .trade
         case .transaction: return .transaction
+        case .movement: return .movement
         }
     }
 
@@ -17,6 +19,7 @@ public enum PortfolioOperation: Sendable, Hashable {
             switch self {
             case .trade(let t): return t.id
             case .transaction(let t): return t.id
+            case .movement(let m): return m.id
             }
         }
         set {
@@ -27,6 +30,9 @@ public enum PortfolioOperation: Sendable, Hashable {
             case .transaction(var t):
                 t.id = newValue
                 self = .transaction(t)
+            case .movement(var m):
+                m.id = newValue
+                self = .movement(m)
             }
         }
     }
@@ -35,6 +41,7 @@ public enum PortfolioOperation: Sendable, Hashable {
         switch self {
         case .trade(let t): return t.externalId
         case .transaction(let t): return t.externalId
+        case .movement(let m): return m.externalId
         }
     }
 
@@ -42,6 +49,7 @@ public enum PortfolioOperation: Sendable, Hashable {
         switch self {
         case .trade(let t): return t.time
         case .transaction(let t): return t.time
+        case .movement(let m): return m.time
         }
     }
 
@@ -49,6 +57,7 @@ public enum PortfolioOperation: Sendable, Hashable {
         switch self {
         case .trade(let t): return t.source
         case .transaction(let t): return t.source
+        case .movement(let m): return m.source
         }
     }
 
@@ -57,6 +66,7 @@ public enum PortfolioOperation: Sendable, Hashable {
         switch self {
         case .trade(let t): return t.account
         case .transaction(let t): return t.account
+        case .movement(let m): return m.account
         }
     }
 }
@@ -65,9 +75,10 @@ extension PortfolioOperation {
     /// What the operation does to balances: every asset it moves, with the signed change (nil when
     /// the change does not fit in 38 digits). A trade moves its base by the quantity and its quote
     /// by the amount (or quantity × price) with accrued interest, and each fee's currency; a
-    /// complete transaction moves its asset in the type's direction, and its fee's currency.
-    /// `money` says whether the asset moves as money (a quote, a fee, a transaction's asset) or as
-    /// what a trade bought or sold.
+    /// complete transaction moves its asset in the type's direction, and its fee's currency; a
+    /// movement moves its asset by its quantity in its direction. `money` says whether the asset
+    /// moves as money (a quote, a fee, a transaction's asset) or as a position (what a trade bought
+    /// or sold, what a movement moved).
     @inlinable
     public func forEachBalanceChange(_ body: (_ asset: AssetCode, _ change: ExactDecimal?, _ money: Bool) -> Void) {
         switch self {
@@ -82,6 +93,8 @@ extension PortfolioOperation {
             guard t.status == .complete else { return }
             body(t.asset, t.type.isIncoming ? t.amount : t.amount.negated, true)
             if let fee = t.fee { body(fee.currency, fee.amount.negated, true) }
+        case .movement(let m):
+            body(m.asset, m.direction.isIncoming ? m.quantity : m.quantity.negated, false)
         }
     }
 }

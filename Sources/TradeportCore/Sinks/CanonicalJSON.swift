@@ -97,12 +97,14 @@ public enum CanonicalJSON {
         switch operation {
         case .trade(let t): appendFields(of: t, to: &out)
         case .transaction(let t): appendFields(of: t, to: &out)
+        case .movement(let m): appendFields(of: m, to: &out)
         }
     }
 
     /// Every field of `record` in the table's order, as `"name":value` members separated by commas.
     @_specialize(where Record == Trade)
     @_specialize(where Record == CashTransaction)
+    @_specialize(where Record == Movement)
     public static func appendFields<Record: CanonicalRecord>(of record: Record, to out: inout OutputBuffer) {
         let layout = Record.layout
         for i in layout.fields.indices {
@@ -121,6 +123,7 @@ public enum CanonicalJSON {
     /// ids of operations without it stay as they were). The text content ids are hashed from.
     @_specialize(where Record == Trade)
     @_specialize(where Record == CashTransaction)
+    @_specialize(where Record == Movement)
     public static func appendContentFields<Record: CanonicalRecord>(of record: Record, to out: inout OutputBuffer) {
         let layout = Record.layout
         var first = true

@@ -76,9 +76,11 @@ public enum OperationColumns {
     /// which have columns of their own).
     private static let tradeColumns: [Int?] = Trade.layout.fields.map { index[$0.rawValue] }
     private static let transactionColumns: [Int?] = CashTransaction.layout.fields.map { index[$0.rawValue] }
+    private static let movementColumns: [Int?] = Movement.layout.fields.map { index[$0.rawValue] }
     /// Per kind, its fields in the order of their (first) columns, which writers need.
     private static let tradeOrder = columnOrder(Trade.layout, tradeColumns)
     private static let transactionOrder = columnOrder(CashTransaction.layout, transactionColumns)
+    private static let movementOrder = columnOrder(Movement.layout, movementColumns)
 
     private static func columnOrder<Record>(_ layout: RecordLayout<Record>, _ columns: [Int?]) -> [Int] {
         func first(_ i: Int) -> Int {
@@ -110,11 +112,16 @@ public enum OperationColumns {
             try body(0, .text("transaction"))
             try body(1, .text(portfolio))
             try fields(of: t, transactionColumns, transactionOrder, body)
+        case .movement(let m):
+            try body(0, .text("movement"))
+            try body(1, .text(portfolio))
+            try fields(of: m, movementColumns, movementOrder, body)
         }
     }
 
     @_specialize(where Record == Trade)
     @_specialize(where Record == CashTransaction)
+    @_specialize(where Record == Movement)
     private static func fields<Record: CanonicalRecord>(
         of record: Record, _ columns: [Int?], _ order: [Int], _ body: (Int, Value) throws -> Void
     ) rethrows {

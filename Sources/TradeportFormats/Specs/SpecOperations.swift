@@ -2,14 +2,17 @@ import TradeportCore
 import TradeportCSV
 import TradeportSpec
 
-/// Building the trade or cash transaction a spec's mapping names, from a row's values.
+/// Building the trade, cash transaction or movement a spec's mapping names, from a row's values.
 extension SpecRowValues {
     mutating func operation(_ record: some SpecRow, _ positions: [Int?], location: SourceLocation,
                             zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard errors.isEmpty else { return nil }
         guard let i = plan.rowKindColumn else {
-            if case .transactions = plan.spec.rows { return transaction(nil, location, zone: &zone) }
-            return trade(location, zone: &zone)
+            switch plan.spec.rows {
+            case .transactions: return transaction(nil, location, zone: &zone)
+            case .movements: return movement(location, zone: &zone)
+            default: return trade(location, zone: &zone)
+            }
         }
         guard let p = positions[i], p < record.fieldCount else { return nil }
         let kind = record.field(p).bytes
@@ -17,9 +20,10 @@ extension SpecRowValues {
         if let hit = plan.transactionKinds.first(where: { $0.from.count == kind.count && $0.from.elementsEqual(kind) }) {
             return transaction(hit.type, location, zone: &zone)
         }
-        guard case .by(let column, let trades, let transactions) = plan.spec.rows else { return nil }
-        let known = trades + transactions.map(\.from)
-        errors.append(FieldError(column: p + 1, field: column, message: "'\(String(decoding: kind, as: UTF8.self))' is neither a trade nor a transaction of this format (\(known.joined(separator: ", ")))"))
+        if plan.movementKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return movement(location, zone: &zone) }
+        guard case .by(let column, let trades, let transactions, let movements) = plan.spec.rows else { return nil }
+        let known = trades + transactions.map(\.from) + movements
+        errors.append(FieldError(column: p + 1, field: column, message: "'\(String(decoding: kind, as: UTF8.self))' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))
         return nil
     }
 
@@ -97,6 +101,11 @@ extension SpecRowValues {
     private mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard let m = plan.trade else { return nil }
         return build(m, type: nil, location, zone: &zone).map { .trade($0) }
+    }
+
+    private mutating func movement(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
+        guard let m = plan.movement else { return nil }
+        return build(m, type: nil, location, zone: &zone).map { .movement($0) }
     }
 
     private mutating func transaction(_ kindType: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {

@@ -158,6 +158,7 @@ final class SpecPlan: Sendable {
     let statusColumn: Int?
     let trade: KindMapping?
     let transaction: KindMapping?
+    let movement: KindMapping?
     let style: NumberStyle
     let assetAliases: [String: AssetCode]
     let kinds: [Kind]
@@ -171,6 +172,7 @@ final class SpecPlan: Sendable {
     let rowKindColumn: Int?
     let tradeKinds: [[UInt8]]
     let transactionKinds: [(from: [UInt8], type: String?)]
+    let movementKinds: [[UInt8]]
     /// Per instrument column: its separators and listed pairs, as bytes, aliases applied.
     let instruments: [Instrument?]
     /// Per column: the separator of several values in one cell (`list:`), as bytes.
@@ -236,6 +238,7 @@ final class SpecPlan: Sendable {
         }
         trade = spec.trade.map { KindMapping($0, resolve, of: Trade.self) }
         transaction = spec.transaction.map { KindMapping($0, resolve, of: CashTransaction.self) }
+        movement = spec.movement.map { KindMapping($0, resolve, of: Movement.self) }
         if case .column(let c)? = transaction?.source(TransactionField.status.rawValue) { statusColumn = c } else { statusColumn = nil }
         let kinds: [Kind] = spec.columns.map { c in
             switch c.type {
@@ -280,14 +283,16 @@ final class SpecPlan: Sendable {
                 description: separators.joined(separator: " or "))
         }
         switch spec.rows {
-        case .trades, .transactions:
+        case .trades, .transactions, .movements:
             rowKindColumn = nil
             tradeKinds = []
             transactionKinds = []
-        case .by(let column, let trades, let transactions):
+            movementKinds = []
+        case .by(let column, let trades, let transactions, let movements):
             rowKindColumn = index[column]
             tradeKinds = trades.map { Array($0.utf8) }
             transactionKinds = transactions.map { (Array($0.from.utf8), $0.to.isEmpty ? nil : $0.to) }
+            movementKinds = movements.map { Array($0.utf8) }
         }
         var order: [Int] = []
         var placed = Set<Int>()

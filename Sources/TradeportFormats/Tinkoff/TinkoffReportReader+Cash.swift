@@ -124,6 +124,8 @@ extension TinkoffReportReader {
             return try skip(row, "trade cash leg (\(operationText)): the deals themselves come from section 1.1")
         }
         var payoutKind: CashTransactionType?
+        // «Погашение в уст. срок», «Погашение облигации»: the bond's units leave too (`+Movements`).
+        var fullRedemption = Self.fullRedemptionKinds.contains(String(decoding: folded, as: UTF8.self))
         if folded == Self.corporateActionPayout {
             let kind = note.flatMap { Self.noteValue($0, "Тип КД") }
             guard let kind, let type = Self.corporateActionKinds[String(decoding: HeaderText.fold(kind), as: UTF8.self)] else {
@@ -132,6 +134,7 @@ extension TinkoffReportReader {
                 return try reject(row, check.errors)
             }
             payoutKind = type
+            fullRedemption = Self.fullRedemptionKinds.contains(String(decoding: HeaderText.fold(kind), as: UTF8.self))
         }
         guard var type = payoutKind ?? Self.cashTypes[folded] else {
             check.add(cells[.operation], "type",
@@ -180,6 +183,7 @@ extension TinkoffReportReader {
         let transaction = CashTransaction(externalId: nil, time: time, type: type, asset: currency, amount: amount,
                                           security: security, note: note ?? (folded.starts(with: Array("перевод".utf8)) ? operationText : nil),
                                           source: at(row))
+        if fullRedemption, type == .redemption, let note { noteRedemption(transaction, note: note, operation: note.contains("Тип КД") ? (Self.noteValue(note, "Тип КД") ?? operationText) : operationText) }
         try output(.operation(.transaction(transaction)), row)
     }
 

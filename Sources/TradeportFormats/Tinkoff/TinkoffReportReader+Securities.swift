@@ -4,8 +4,8 @@ import TradeportXLSX
 /// Sections 3.1 and 4.1, and the reference sections after them.
 ///
 /// 3.1 (2020: 3) prints a row per security and place of custody: the opening position, what came
-/// in and went out, the closing position. Its rows are not operations; their balances are what
-/// the deals read are checked against. 4.1 describes the securities: the ISIN of a code, the code
+/// in and went out, the closing position. Its balances are what the deals read are checked
+/// against; what it moved without a deal may become a movement (`+Movements`), decided at the end. 4.1 describes the securities: the ISIN of a code, the code
 /// of a name (payouts name their security by name), a bond's nominal.
 extension TinkoffReportReader {
     /// Whether `row` is the table's header — its first row, or one with the same texts repeating it
@@ -31,16 +31,20 @@ extension TinkoffReportReader {
             let code = check.text(cells[.code], "asset", required: true)?.trimmedOfSpaces
             let isin = check.text(cells[.isin], "isin", required: false)?.trimmedOfSpaces
             let opening = check.number(cells[.opening], "opening", .nonNegative, required: true)
-            // What came in and went out is checked to be numbers, but what is checked against the
-            // operations is the opening and the closing.
-            _ = check.number(cells[.credited], "credited", .nonNegative, required: false)
-            _ = check.number(cells[.debited], "debited", .nonNegative, required: false)
+            let credited = check.number(cells[.credited], "credited", .nonNegative, required: false) ?? .zero
+            let debited = check.number(cells[.debited], "debited", .nonNegative, required: false) ?? .zero
             let closing = check.number(cells[.closing], "closing", .nonNegative, required: true)
             if let code, let opening, let closing, check.errors.isEmpty {
-                noteSecurity(code: code, isin: isin, name: check.text(cells[.name], "name", required: false)?.trimmedOfSpaces)
+                let name = check.text(cells[.name], "name", required: false)?.trimmedOfSpaces
+                noteSecurity(code: code, isin: isin, name: name)
                 // Under its code: what the deals' assets are (a deal naming it by ISIN takes this code).
                 if let asset = AssetCode(code) {
                     balances.append(StatedBalance(asset: asset, kind: .position, opening: opening, closing: closing, source: at(row)))
+                    // Decided at the end, once the deals and payouts are known (`+Movements`).
+                    held.append(.position(HeldPosition(row: row.number, code: code, asset: asset, isin: isin.flatMap { $0.isEmpty ? nil : $0 },
+                                                       name: name.flatMap { $0.isEmpty ? nil : $0 }, credited: credited, debited: debited,
+                                                       rawEnd: keepRaw(row))))
+                    return
                 }
             } else {
                 return try reject(row, check.errors + [FieldError(column: nil, field: nil, message: "a position of section 3.1 that cannot be read: the operations cannot be checked against it")])

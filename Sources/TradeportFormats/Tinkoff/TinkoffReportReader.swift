@@ -4,7 +4,7 @@ import TradeportXLSX
 /// Walks the report's rows: the sections, their header rows and page footers, and hands each data
 /// row to the section that reads it — section 1 (deals) in `+Deals`, section 2 (cash and the
 /// currency balances) in `+Cash`, sections 3.1 and 4.1 (positions and securities) in
-/// `+Securities`; the balances the report prints (section 2's summary, 3.1) are gathered as
+/// `+Securities`, and the positions' changes without money in `+Movements`; the balances the report prints (section 2's summary, 3.1) are gathered as
 /// `StatedBalance`s, which the conversion checks the operations against.
 ///
 /// The securities (section 4.1: ISINs, nominals, names) and the positions come after the deals
@@ -29,6 +29,7 @@ final class TinkoffReportReader {
         case record(SourceRecord, rawEnd: Int)
         case deal(HeldDeal)
         case cashRow(HeldRow, map: Int, currency: AssetCode)
+        case position(HeldPosition)
     }
 
     /// A deal of section 1.1 as read, waiting for what later sections say of it.
@@ -112,6 +113,12 @@ final class TinkoffReportReader {
     var nominalByCode: [String: ExactDecimal] = [:]
     var codeBySecurityName: [String: String] = [:]
     var codeByDealName: [String: String] = [:]
+    /// The last day of the report's period (its title), which dates what 3.1 alone says moved.
+    var periodEnd: CalendarDate?
+    /// While the held rows are emitted: the units of the trades emitted so far, per asset, and the
+    /// full redemptions read from section 2, by their security's code and ISIN (see `+Movements`).
+    var dealUnits: [AssetCode: DealUnits] = [:]
+    var redemptions: [String: [Redemption]] = [:]
     /// The balances the report prints, in its order: per currency (section 2's summary) and per
     /// security and place of custody (3.1), a position under its code (what the deals' assets are).
     var balances: [StatedBalance] = []
@@ -138,7 +145,10 @@ final class TinkoffReportReader {
         case .preamble:
             // The title block (broker, dates, investor) is one text cell a line; anything else
             // before the first section is a layout tradeport does not know, and said so.
-            if row.cells.count == 1 && row.cells[0].kind == .string { return }
+            if row.cells.count == 1 && row.cells[0].kind == .string {
+                if periodEnd == nil { periodEnd = Self.periodEnd(row.cells[0].text) }
+                return
+            }
             try reject(row, [FieldError(column: nil, field: nil, message: "a row before any section heading (1.1 Информация о совершенных и исполненных сделках…, 2. Операции с денежными средствами, …): the layout is not one tradeport knows")])
         case .executedTrades, .pendingTrades, .terminatedTrades, .repoChanges:
             if Self.has(row, Self.dealNumberHeader) {
@@ -297,9 +307,15 @@ final class TinkoffReportReader {
                 case .deal(let deal):
                     let range = rawStart..<deal.rawEnd
                     rawStart = deal.rawEnd
-                    try emit(finished(deal) { self.rawText(range) }) { self.rawText(range) }
+                    let record = finished(deal) { self.rawText(range) }
+                    noteDealUnits(record)
+                    try emit(record) { self.rawText(range) }
                 case .cashRow(let row, let map, let currency):
                     try row.withRow { try readCash($0, cashMaps[map], currency) }
+                case .position(let position):
+                    let range = rawStart..<position.rawEnd
+                    rawStart = position.rawEnd
+                    try emit(positionRecord(position)) { self.rawText(range) }
                 }
             }
             held = []

@@ -69,16 +69,20 @@ public struct TradeportJSONAdapter: FormatAdapter {
             }
             func record() throws(CanonicalJSONError) -> SourceRecord {
                 switch kind {
-                case "trade", "transaction":
+                case "trade", "transaction", "movement":
                     var operation: PortfolioOperation
                     if kind == "trade" {
                         var trade = try Trade(json: value)
                         trade.source = location
                         operation = .trade(trade)
-                    } else {
+                    } else if kind == "transaction" {
                         var transaction = try CashTransaction(json: value)
                         transaction.source = location
                         operation = .transaction(transaction)
+                    } else {
+                        var movement = try Movement(json: value)
+                        movement.source = location
+                        operation = .movement(movement)
                     }
                     guard let portfolio, !portfolio.isEmpty else { throw CanonicalJSONError(field: "portfolio", "missing; expected the operation's portfolio") }
                     return .placed(operation, portfolio: portfolio)
@@ -100,7 +104,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
                     }
                     return .skipped(SkippedRow(source: location, reason: "\(kind) by the conversion that wrote this file (\(origin)\(why))"))
                 default:
-                    throw CanonicalJSONError(field: "kind", "'\(kind)' is not trade, transaction, skipped, rejected, warning, reconciliation or summary")
+                    throw CanonicalJSONError(field: "kind", "'\(kind)' is not trade, transaction, movement, skipped, rejected, warning, reconciliation or summary")
                 }
             }
             let made: SourceRecord
@@ -150,7 +154,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
             }
             if !current.isEmpty { try line(current, lineNumber + 1) }
         case .document:
-            // Operations under portfolios[i].trades / .transactions, the portfolio's name read
+            // Operations under portfolios[i].trades / .transactions / .movements, the portfolio's name read
             // first (convert writes it first; operations before it wait for it).
             var names: [Int: String] = [:]
             var waiting: [(index: Int, bytes: [UInt8], kind: String, line: Int)] = []
@@ -159,7 +163,9 @@ public struct TradeportJSONAdapter: FormatAdapter {
                 case 2: return path[0] == .member("skipped") || path[0] == .member("rejected")
                 case 3: if case .member("portfolios") = path[0], path[2] == .member("name") { return true }; return false
                 case 4:
-                    if case .member("portfolios") = path[0], path[2] == .member("trades") || path[2] == .member("transactions") { return true }
+                    if case .member("portfolios") = path[0], path[2] == .member("trades") || path[2] == .member("transactions") || path[2] == .member("movements") {
+                        return true
+                    }
                     return false
                 default: return false
                 }
@@ -178,7 +184,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
                     waiting.removeAll { $0.index == index }
                     return
                 }
-                let kind = path[2] == .member("trades") ? "trade" : "transaction"
+                let kind = path[2] == .member("trades") ? "trade" : path[2] == .member("transactions") ? "transaction" : "movement"
                 if let name = names[index] {
                     try row(bytes, kind: kind, portfolio: name, line: line)
                 } else {

@@ -9,14 +9,15 @@ public final class JSONDocumentSink: ConversionSink {
         var time: Int64
         /// The spool offset (40 bits, up to 1 TiB) and the length (24 bits, up to 16 MiB).
         var place: UInt64
-        /// The portfolio's number, with the top bit set for a transaction.
+        /// The portfolio's number, with the kind's rank in the top two bits (0 a trade, 1 a
+        /// transaction, 2 a movement).
         var portfolioAndKind: UInt32
         var sequence: UInt32
 
         var offset: Int { Int(place >> 24) }
         var length: Int { Int(place & 0xFF_FFFF) }
-        var portfolio: UInt32 { portfolioAndKind & 0x7FFF_FFFF }
-        var isTransaction: Bool { portfolioAndKind & 0x8000_0000 != 0 }
+        var portfolio: UInt32 { portfolioAndKind & 0x3FFF_FFFF }
+        var kind: UInt32 { portfolioAndKind >> 30 }
     }
 
     private let output: OutputFile
@@ -58,8 +59,12 @@ public final class JSONDocumentSink: ConversionSink {
             CanonicalJSON.appendOperationFields(operation, to: &out)
             out.append(UInt8(ascii: "}"))
         }
-        var kind: UInt32 = 0
-        if case .transaction = operation { kind = 0x8000_0000 }
+        let kind: UInt32
+        switch operation {
+        case .trade: kind = 0
+        case .transaction: kind = 1 << 30
+        case .movement: kind = 2 << 30
+        }
         let length = operations.size - before
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the document writer holds")
@@ -88,13 +93,13 @@ public final class JSONDocumentSink: ConversionSink {
     }
 
     public func finish(_ report: ConversionReport) throws {
-        // Portfolios by name; within one, trades then transactions, each by time then input order.
+        // Portfolios by name; within one, trades, transactions, then movements, each by time then input order.
         let rank = portfolioNames.enumerated().sorted { $0.element < $1.element }
         var position = [UInt32](repeating: 0, count: portfolioNames.count)
         for (r, item) in rank.enumerated() { position[item.offset] = UInt32(r) }
         entries.sort { a, b in
             if a.portfolio != b.portfolio { return position[Int(a.portfolio)] < position[Int(b.portfolio)] }
-            if a.isTransaction != b.isTransaction { return !a.isTransaction }
+            if a.kind != b.kind { return a.kind < b.kind }
             if a.time != b.time { return a.time < b.time }
             return a.sequence < b.sequence
         }
@@ -116,11 +121,20 @@ public final class JSONDocumentSink: ConversionSink {
             }
             let number = UInt32(item.offset)
             var first = true
-            var inTransactions = false
+            // The list being written: 0 trades, 1 transactions, 2 movements (written only when
+            // the portfolio has some).
+            var list: UInt32 = 0
             while cursor < entries.count, entries[cursor].portfolio == number {
-                if entries[cursor].isTransaction && !inTransactions {
-                    try output.append { CanonicalJSON.appendRaw(first ? "], \"transactions\": [" : "\n      ], \"transactions\": [", to: &$0) }
-                    inTransactions = true
+                while list < entries[cursor].kind {
+                    list += 1
+                    let opening: StaticString
+                    switch (list, first) {
+                    case (1, true): opening = "], \"transactions\": ["
+                    case (1, false): opening = "\n      ], \"transactions\": ["
+                    case (_, true): opening = "], \"movements\": ["
+                    case (_, false): opening = "\n      ], \"movements\": ["
+                    }
+                    try output.append { CanonicalJSON.appendRaw(opening, to: &$0) }
                     first = true
                 }
                 // Read a run of entries that lie next to each other in the spool in one go.
@@ -129,7 +143,7 @@ public final class JSONDocumentSink: ConversionSink {
                 var high = low + entries[cursor].length
                 var next = cursor + 1
                 while next < entries.count, next - runStart < 4096, entries[next].portfolio == number,
-                      entries[next].isTransaction == entries[cursor].isTransaction {
+                      entries[next].kind == entries[cursor].kind {
                     let e = entries[next]
                     if e.offset == high { high += e.length }
                     else if e.offset + e.length == low { low = e.offset }
@@ -149,7 +163,7 @@ public final class JSONDocumentSink: ConversionSink {
                 cursor = next
             }
             try output.append { out in
-                if !inTransactions {
+                if list == 0 {
                     CanonicalJSON.appendRaw(first ? "], \"transactions\": []}" : "\n      ], \"transactions\": []}", to: &out)
                 } else {
                     CanonicalJSON.appendRaw(first ? "]}" : "\n      ]}", to: &out)
@@ -187,7 +201,7 @@ public final class JSONDocumentSink: ConversionSink {
 /// The canonical JSON document (`--to json`, the default): the contract of `canonical-model.md`.
 public struct CanonicalJSONWriter: FormatWriter {
     public let id = "json"
-    public let summary = "the canonical JSON document: sources, portfolios with their trades and transactions, skipped, rejected, warnings"
+    public let summary = "the canonical JSON document: sources, portfolios with their trades, transactions and movements, skipped, rejected, warnings"
     public let fileExtension = "json"
     public init() {}
     public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try JSONDocumentSink(output: output) }

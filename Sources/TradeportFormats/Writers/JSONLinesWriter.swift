@@ -26,6 +26,11 @@ public final class JSONLinesSink: ConversionSink {
                 CanonicalJSON.appendString(portfolio, to: &out)
                 out.append(UInt8(ascii: ","))
                 CanonicalJSON.appendFields(of: t, to: &out)
+            case .movement(let m):
+                CanonicalJSON.appendRaw("{\"kind\":\"movement\",\"portfolio\":", to: &out)
+                CanonicalJSON.appendString(portfolio, to: &out)
+                out.append(UInt8(ascii: ","))
+                CanonicalJSON.appendFields(of: m, to: &out)
             }
             out.append(UInt8(ascii: "}"))
             out.append(UInt8(ascii: "\n"))
