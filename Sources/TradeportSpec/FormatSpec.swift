@@ -17,6 +17,9 @@ public struct FormatSpec: Sendable, Equatable {
     public var transaction: OperationMapping?
     /// Where each field of a movement (a change of a position without money) comes from.
     public var movement: OperationMapping?
+    /// Rows that together make one trade (a ledger's spend and receive rows), when the format
+    /// spreads trades over several rows.
+    public var group: GroupRule?
     /// Asset code aliases (`XBT` → `BTC`).
     public var assets: [String: String]
     /// The file the spec was read from.
@@ -94,6 +97,35 @@ public struct ValueRules: Sendable, Equatable {
     public var thousands: Thousands?
     /// An IANA zone name for the source's local times.
     public var timeZone: String
+    /// How numbers are written beyond digits and separators (symbols, parentheses, exponents,
+    /// either decimal separator); nothing by default.
+    public var notation = NumberNotation()
+    /// Texts that stand for an empty cell in every column (`-`, `N/A`).
+    public var empty: [String] = []
+
+    public init(decimal: UInt8, thousands: Thousands?, timeZone: String) {
+        self.decimal = decimal
+        self.thousands = thousands
+        self.timeZone = timeZone
+    }
+}
+
+/// The number notations a source may use beyond `-`, digits and its separators.
+public struct NumberNotation: Sendable, Equatable {
+    /// Currency symbols that may stand before (or after) the digits and are dropped: `$`, `€`.
+    public var symbols: [String] = []
+    /// `(6.97)` is −6.97.
+    public var parentheses = false
+    /// `4.615E-06`: a power of ten after `E` or `e`.
+    public var exponent = false
+    /// Either `.` or `,` is the decimal separator, value by value (the other, or a space, groups
+    /// thousands): `4,581.91`, `1 757,95` and `0,76672417` in one file.
+    public var eitherDecimal = false
+
+    public init() {}
+
+    /// Whether any notation beyond plain digits is on.
+    public var isPlain: Bool { symbols.isEmpty && !parentheses && !exponent && !eitherDecimal }
 }
 
 /// How detection recognizes the format from a file's first lines.
@@ -110,6 +142,8 @@ public struct ColumnSpec: Sendable, Equatable {
         case header([String])
         /// 1-based.
         case position(Int)
+        /// The same cell as another column (read with a `match` of its own).
+        case from(String)
     }
     public enum Required: Sendable, Equatable {
         case yes
@@ -126,16 +160,26 @@ public struct ColumnSpec: Sendable, Equatable {
     /// The separator of several values in one cell (`list: ";"`): each read as the column's type,
     /// for a field that holds several (a trade's fees of one kind). Nil: one value per cell.
     public var list: String?
+    /// A regular expression the cell's text is searched with: the value is its group named
+    /// `value`, else its first group, else the whole match; no match is an empty value.
+    public var match: String?
+    /// Texts that stand for an empty cell in this column (besides the spec's `values.empty`).
+    public var empty: [String] = []
+    /// The kinds of rows (trade, transaction, movement) this column is read on; nil: every row.
+    public var kinds: [String]?
     public var location: SpecLocation
 
     public init(name: String, reference: Reference, required: Required, type: ValueType, example: String? = nil,
-                list: String? = nil, location: SpecLocation) {
+                list: String? = nil, match: String? = nil, empty: [String] = [], kinds: [String]? = nil, location: SpecLocation) {
         self.name = name
         self.reference = reference
         self.required = required
         self.type = type
         self.example = example
         self.list = list
+        self.match = match
+        self.empty = empty
+        self.kinds = kinds
         self.location = location
     }
 }
@@ -194,9 +238,68 @@ public enum RowKinds: Sendable, Equatable {
     case trades
     case transactions
     case movements
-    /// By a column's value: these values are trades; these map to transaction types; these are
-    /// movements.
-    case by(column: String, trade: [String], transaction: [ValueMapEntry], movement: [String])
+    /// By a column's value: these values are trades; these are transactions, each of its types;
+    /// these are movements.
+    case by(column: String, trade: [String], transaction: [RowTransaction], movement: [String])
+}
+
+/// The rows of one value of `rows.by` that are transactions, and of which type: one, or several
+/// (one row giving a dividend and its withholding tax: the second and later are made only where
+/// their amount is present and not zero).
+public struct RowTransaction: Sendable, Equatable {
+    public var value: String
+    public var types: [TypeRule]
+
+    public init(value: String, types: [TypeRule]) {
+        self.value = value
+        self.types = types
+    }
+}
+
+/// A transaction type, as `rows.transaction` gives it.
+public enum TypeRule: Sendable, Equatable {
+    /// From the transaction mapping's `type`.
+    case mapping
+    case fixed(String)
+    /// By the sign of a decimal column: a category whose rows are income or charge by their sign.
+    case bySign(column: String, positive: String, negative: String)
+}
+
+/// Rows that together make trades: consecutive rows of equal `key` (other rows may come between),
+/// each a leg moving one asset by a signed amount. A leg whose amount is positive came in, one
+/// whose amount is negative went out, a fee leg (by `fee`) is a fee; in-legs and out-legs pair in
+/// file order into trades.
+public struct GroupRule: Sendable, Equatable {
+    public var key: [String]
+    public var asset: String
+    public var amount: String
+    /// The rows that are fees: a column and its values.
+    public var feeColumn: String?
+    public var feeValues: [String]
+    /// A column of each leg holding a fee charged in the leg's asset (Kraken's ledger `fee`).
+    public var legFee: String?
+    /// Assets that are quotes, the first the strongest: of a pair's two assets, the one listed
+    /// earlier is the quote; when neither is listed, the one that went out.
+    public var quotes: [String]
+    /// Digits after the point the price (quote amount ÷ base quantity) is rounded to.
+    public var priceScale: Int
+    public var location: SpecLocation
+
+    public init(key: [String], asset: String, amount: String, feeColumn: String?, feeValues: [String], legFee: String?,
+                quotes: [String], priceScale: Int, location: SpecLocation) {
+        self.key = key
+        self.asset = asset
+        self.amount = amount
+        self.feeColumn = feeColumn
+        self.feeValues = feeValues
+        self.legFee = legFee
+        self.quotes = quotes
+        self.priceScale = priceScale
+        self.location = location
+    }
+
+    /// The trade fields a group gives (the `trade:` mapping gives the others, from the group's first row).
+    public static let givenFields = ["side", "base", "quote", "quantity", "price", "amount", "fees"]
 }
 
 /// Canonical field → where its value comes from.
@@ -235,6 +338,11 @@ public indirect enum FieldSource: Sendable, Equatable {
     case absolute(String)
     /// One text or another by the sign of a decimal column (`deposit` when ≥ 0, `withdrawal` below).
     case bySign(String, positive: String, negative: String)
+    /// Arithmetic on decimal values (`{div: [amount, units], round: 6}`); `round` digits after the
+    /// point, half away from zero (a quotient needs it).
+    case arithmetic(ArithmeticOperation, [FieldSource], round: Int?)
+    /// The first of these that has a value (`{first: [isin, symbol]}`).
+    case first([FieldSource])
 
     public static func == (a: FieldSource, b: FieldSource) -> Bool {
         switch (a, b) {
@@ -250,8 +358,17 @@ public indirect enum FieldSource: Sendable, Equatable {
             return c1 == c2 && p1 == p2 && n1 == n2
         case (.byType(let x), .byType(let y)):
             return x.map(\.type) == y.map(\.type) && x.map(\.source) == y.map(\.source)
+        case (.arithmetic(let o1, let a1, let r1), .arithmetic(let o2, let a2, let r2)):
+            return o1 == o2 && a1 == a2 && r1 == r2
+        case (.first(let x), .first(let y)):
+            return x == y
         default:
             return false
         }
     }
+}
+
+/// `add`, `sub`, `mul`, `div` (two or more operands, left to right) and `neg` (one).
+public enum ArithmeticOperation: String, Sendable, Equatable, CaseIterable {
+    case add, sub, mul, div, neg
 }

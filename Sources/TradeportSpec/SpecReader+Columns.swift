@@ -4,7 +4,7 @@ import Yams
 /// Columns, checks, skips, row kinds and the mappings to canonical fields.
 extension SpecReader {
     static let columnKeys = ["name", "header", "position", "type", "map", "ignore-case", "check", "format", "example",
-                             "required", "separators", "pairs", "list"]
+                             "required", "separators", "pairs", "list", "from", "match", "empty", "for"]
     /// What `AssetCode` accepts: 1–32 ASCII letters and digits.
     static func isAssetCode(_ s: Substring) -> Bool {
         !s.isEmpty && s.utf8.count <= 32 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
@@ -28,11 +28,30 @@ extension SpecReader {
             let key = "columns.\(name)"
             if !seen.insert(name).inserted { fail(e.value("name")?.value, key, "a second column named '\(name)'") }
             var reference: ColumnSpec.Reference?
-            switch (e.value("header"), e.value("position")) {
-            case (let h?, nil): reference = texts(h.value, key + ".header", "the header text and its aliases").map { .header($0) }
-            case (nil, let p?): reference = integer(p.value, key + ".position", 1...16_384, "a column number (1 is the first)").map { .position($0) }
-            case (_?, _?): fail(item, key, "give header or position, not both")
-            case (nil, nil): fail(item, key, "missing: header (a header text) or position (a column number)")
+            let references = ["header", "position", "from"].filter { e.value($0) != nil }
+            if references.count > 1 {
+                fail(item, key, "give one of header, position and from, not \(references.joined(separator: " and "))")
+            } else if let (_, h) = e.value("header") {
+                reference = texts(h, key + ".header", "the header text and its aliases").map { .header($0) }
+            } else if let (_, p) = e.value("position") {
+                reference = integer(p, key + ".position", 1...16_384, "a column number (1 is the first)").map { .position($0) }
+            } else if let other = optionalText(e, "from", "another column's name, whose cell this column reads with its own match") {
+                reference = .from(other)
+                if e.value("match") == nil { fail(e.value("from")!.keyNode, key + ".from", "a column read from another's cell needs a match: what to take from it") }
+            } else {
+                fail(item, key, "missing: header (a header text), position (a column number) or from (another column)")
+            }
+            var match: String?
+            if let (_, n) = e.value("match"), let pattern = text(n, key + ".match", "a regular expression") {
+                if let problem = SpecPattern.problem(pattern) { fail(n, key + ".match", "'\(pattern)' is not a regular expression: \(problem)") } else { match = pattern }
+            }
+            let empty = e.value("empty").flatMap { texts($0.value, key + ".empty", "texts that stand for an empty cell, like ['-']") } ?? []
+            var kinds: [String]?
+            if let (_, n) = e.value("for"), let k = texts(n, key + ".for", "the kinds of rows the column is read on (trade, transaction, movement)") {
+                for kind in k where !["trade", "transaction", "movement"].contains(kind) {
+                    fail(n, key + ".for", "'\(kind)' is not a kind of row (trade, transaction, movement)")
+                }
+                kinds = k
             }
             var required = ColumnSpec.Required.yes
             if let (_, n) = e.value("required") {
@@ -57,11 +76,21 @@ extension SpecReader {
             }
             guard let reference, let type else { continue }
             out.append(ColumnSpec(name: name, reference: reference, required: required, type: type,
-                                  example: optionalText(e, "example", "an example value"), list: list, location: location(item)))
+                                  example: optionalText(e, "example", "an example value"), list: list, match: match, empty: empty,
+                                  kinds: kinds, location: location(item)))
         }
         // References between columns.
         let names = Set(out.map(\.name))
         for column in out {
+            if case .from(let other) = column.reference {
+                if let target = out.first(where: { $0.name == other }) {
+                    if case .from = target.reference {
+                        errors.append(SpecError(column.location, key: "columns.\(column.name).from", "'\(other)' is itself read from another column; name the column with the cell"))
+                    }
+                } else if !names.contains(other) {
+                    errors.append(SpecError(column.location, key: "columns.\(column.name).from", "'\(other)' is not one of the spec's columns"))
+                }
+            }
             if case .unlessZero(let other) = column.required {
                 if let target = out.first(where: { $0.name == other }) {
                     if case .decimal = target.type {} else {
@@ -209,18 +238,25 @@ extension SpecReader {
         guard let column = requiredText(e, "by", "the column whose value says what a row is (or kind: trade / transaction / movement)") else { return nil }
         if !names.contains(column) { fail(e.value("by")?.value, "rows.by", "'\(column)' is not one of the spec's columns") }
         let trade = e.value("trade").flatMap { texts($0.value, "rows.trade", "the values of trades") } ?? []
-        var transaction: [ValueMapEntry] = []
+        var transaction: [RowTransaction] = []
         if let (_, n) = e.value("transaction") {
             if case .sequence = n {
                 // Values whose rows are transactions, with the type from the transaction mapping.
-                transaction = (texts(n, "rows.transaction", "the values of transactions") ?? []).map { ValueMapEntry(from: $0, to: "") }
+                transaction = (texts(n, "rows.transaction", "the values of transactions") ?? []).map { RowTransaction(value: $0, types: [.mapping]) }
             } else if case .mapping(let mapping) = n {
                 for (k, v) in mapping {
-                    guard let from = text(k, "rows.transaction", "a value"), let to = text(v, "rows.transaction." + from, "a transaction type") else { continue }
-                    if !Self.transactionTypes.contains(to) {
-                        fail(v, "rows.transaction." + from, "'\(to)' is not a transaction type (\(Self.transactionTypes.joined(separator: ", ")))")
+                    guard let from = text(k, "rows.transaction", "a value") else { continue }
+                    let path = "rows.transaction." + from
+                    let rules: [TypeRule]
+                    if case .sequence(let items) = v {
+                        // One row, several transactions (a dividend and its withholding tax).
+                        rules = items.compactMap { typeRule($0, path, names) }
+                        if rules.count < 2 { fail(v, path, "a list gives several types for one row: name two or more") }
+                        if rules.contains(.mapping) { fail(v, path, "each type of a row that gives several must be named") }
+                    } else {
+                        rules = typeRule(v, path, names).map { [$0] } ?? []
                     }
-                    transaction.append(ValueMapEntry(from: from, to: to))
+                    if !rules.isEmpty { transaction.append(RowTransaction(value: from, types: rules)) }
                 }
             } else {
                 fail(n, "rows.transaction", "expected a mapping of values to transaction types, like {Deposit: deposit}")
@@ -231,14 +267,71 @@ extension SpecReader {
         return .by(column: column, trade: trade, transaction: transaction, movement: movement)
     }
 
+    /// A type in `rows.transaction`: a type, or `{sign-of: column, positive: type, negative: type}`.
+    private func typeRule(_ node: Node, _ path: String, _ names: Set<String>) -> TypeRule? {
+        func known(_ type: String, _ at: Node) -> Bool {
+            if Self.transactionTypes.contains(type) { return true }
+            fail(at, path, "'\(type)' is not a transaction type (\(Self.transactionTypes.joined(separator: ", ")))")
+            return false
+        }
+        if case .scalar(let s) = node { return known(s.string, node) ? .fixed(s.string) : nil }
+        guard let e = entries(node, path, allowed: ["sign-of", "positive", "negative"], what: "a type by the sign of a column"),
+              let column = requiredText(e, "sign-of", "the signed decimal column whose sign decides the type"),
+              let positive = requiredText(e, "positive", "the type of a value of zero or more"),
+              let negative = requiredText(e, "negative", "the type of a value below zero")
+        else { return nil }
+        if !names.contains(column) { fail(e.value("sign-of")?.value, path + ".sign-of", "'\(column)' is not one of the spec's columns") }
+        guard known(positive, e.value("positive")!.value), known(negative, e.value("negative")!.value) else { return nil }
+        return .bySign(column: column, positive: positive, negative: negative)
+    }
+
+    /// `group:`: rows that together make trades.
+    func groupRule(_ node: Node, _ names: Set<String>) -> GroupRule? {
+        guard let e = entries(node, "group", allowed: ["key", "asset", "amount", "fee", "leg-fee", "quotes", "round"],
+                              what: "how rows make trades together") else { return nil }
+        func column(_ key: String, _ expected: String, required: Bool = true) -> String? {
+            let c = required ? requiredText(e, key, expected) : optionalText(e, key, expected)
+            if let c, !names.contains(c) { fail(e.value(key)?.value, "group." + key, "'\(c)' is not one of the spec's columns") }
+            return c
+        }
+        let key = e.value("key").flatMap { texts($0.value, "group.key", "the columns whose values the rows of one trade share") }
+        if e.value("key") == nil { fail(node, "group.key", "missing; expected the columns the rows of one trade share, like [refid]") }
+        for k in key ?? [] where !names.contains(k) { fail(e.value("key")?.value, "group.key", "'\(k)' is not one of the spec's columns") }
+        let asset = column("asset", "the column of each row's asset")
+        let amount = column("amount", "the column of each row's signed amount (+ came in, − went out)")
+        var feeColumn: String?, feeValues: [String] = []
+        if let (_, n) = e.value("fee") {
+            if let f = entries(n, "group.fee", allowed: ["column", "equals"], what: "which rows are fees"),
+               let c = requiredText(f, "column", "the column that says a row is a fee"),
+               let (_, v) = f.value("equals") ?? { fail(n, "group.fee.equals", "missing; expected the values of fee rows"); return nil }(),
+               let values = texts(v, "group.fee.equals", "the values of fee rows") {
+                if !names.contains(c) { fail(f.value("column")?.value, "group.fee.column", "'\(c)' is not one of the spec's columns") }
+                feeColumn = c
+                feeValues = values
+            }
+        }
+        let legFee = column("leg-fee", "a column of each row holding a fee in its asset", required: false)
+        let quotes = e.value("quotes").flatMap { texts($0.value, "group.quotes", "asset codes, the strongest quote first") } ?? []
+        let scale = e.value("round").flatMap { integer($0.value, "group.round", 0...30, "digits after the point of the price") } ?? 12
+        guard let key, let asset, let amount else { return nil }
+        return GroupRule(key: key, asset: asset, amount: amount, feeColumn: feeColumn, feeValues: feeValues, legFee: legFee,
+                         quotes: quotes, priceScale: scale, location: location(node))
+    }
+
     // MARK: - Mappings
 
     /// An operation mapping (`trade:`, `transaction:`) for a kind whose field table is `table`.
-    func mapping(_ node: Node, _ what: String, _ table: [FieldEntry], _ names: Set<String>) -> OperationMapping? {
+    /// Fields in `given` come from elsewhere (`givenBy`: a group, rows.transaction): not required
+    /// here, and an error when written (they would be ignored).
+    func mapping(_ node: Node, _ what: String, _ table: [FieldEntry], _ names: Set<String>,
+                 given: [String] = [], givenBy: String = "") -> OperationMapping? {
         guard let e = entries(node, what, allowed: Self.mappable(table), what: "where each \(what) field comes from") else { return nil }
         var out = OperationMapping(fields: [], fees: [], location: location(node))
-        for field in table where field.definition.readerMustGive && e.value(field.name) == nil {
+        for field in table where field.definition.readerMustGive && e.value(field.name) == nil && !given.contains(field.name) {
             fail(node, "\(what).\(field.name)", "missing; a \(what) needs its \(field.name)")
+        }
+        for name in given {
+            if let (keyNode, _) = e.value(name) { fail(keyNode, "\(what).\(name)", "given by \(givenBy); remove it here") }
         }
         for (key, _, value) in e.pairs {
             let path = "\(what).\(key)"
@@ -289,9 +382,45 @@ extension SpecReader {
         if case .scalar(let s) = node {
             return known(s.string, node) ? .column(s.string) : nil
         }
-        let keys = ["const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs", "sign-of", "positive", "negative"]
+        let operations = ArithmeticOperation.allCases.map(\.rawValue)
+        let keys = ["const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs", "sign-of", "positive", "negative",
+                    "first", "round"] + operations
         guard let e = entries(node, path, allowed: keys, what: "a value's source") else { return nil }
         if let c = optionalText(e, "const", "a constant") { return .constant(c) }
+        if let op = operations.first(where: { e.value($0) != nil }), let operation = ArithmeticOperation(rawValue: op) {
+            let (_, n) = e.value(op)!
+            let round = e.value("round").flatMap { integer($0.value, path + ".round", 0...30, "digits after the point") }
+            var operands: [FieldSource] = []
+            if case .sequence(let items) = n {
+                for (k, item) in items.enumerated() {
+                    if let source = fieldSource(item, "\(path).\(op)[\(k)]", names) { operands.append(source) } else { return nil }
+                }
+            } else if let source = fieldSource(n, "\(path).\(op)", names) {
+                operands = [source]
+            } else {
+                return nil
+            }
+            if operation == .neg ? operands.count != 1 : operands.count < 2 {
+                fail(n, path + "." + op, operation == .neg ? "neg takes one value" : "\(op) takes a list of two or more values")
+                return nil
+            }
+            if operation == .div && round == nil {
+                fail(n, path + ".div", "a quotient needs round: the digits after the point it is rounded to (half away from zero)")
+                return nil
+            }
+            return .arithmetic(operation, operands, round: round)
+        }
+        if let (_, n) = e.value("first") {
+            guard case .sequence(let items) = n, items.count >= 2 else {
+                fail(n, path + ".first", "expected a list of two or more values, the first that has one is taken")
+                return nil
+            }
+            var sources: [FieldSource] = []
+            for (k, item) in items.enumerated() {
+                if let source = fieldSource(item, "\(path).first[\(k)]", names) { sources.append(source) } else { return nil }
+            }
+            return .first(sources)
+        }
         if e.value("date") != nil || e.value("time") != nil {
             guard let d = requiredText(e, "date", "the date column"), let t = requiredText(e, "time", "the time column"),
                   known(d, e.value("date")!.value), known(t, e.value("time")!.value) else { return nil }
@@ -323,7 +452,7 @@ extension SpecReader {
             }
             return .byType(sources)
         }
-        fail(node, path, "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}")
+        fail(node, path, "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}, {first}, {add}, {sub}, {mul}, {div, round}, {neg}")
         return nil
     }
 }
@@ -347,8 +476,16 @@ enum TimePattern {
     /// Why `pattern` is not a pattern for `kind` (datetime, date, time), or nil.
     static func problem(_ pattern: String, kind: String) -> String? {
         var tokens: Set<String> = []
-        // `[.F]`: an optional fraction of a second, read and dropped (times are whole seconds).
-        let pattern = pattern.replacingOccurrences(of: "[.F]", with: "")
+        // `[.F]`: an optional fraction of a second (up to nanoseconds); `'text'`: literal text.
+        var pattern = pattern.replacingOccurrences(of: "[.F]", with: "")
+        var unquoted = ""
+        var quoted = false
+        for c in pattern {
+            if c == "'" { quoted.toggle(); continue }
+            if !quoted { unquoted.append(c) }
+        }
+        if quoted { return "a quote (') is not closed" }
+        pattern = unquoted
         var i = pattern.startIndex
         while i < pattern.endIndex {
             let c = pattern[i]
@@ -362,7 +499,7 @@ enum TimePattern {
                 if !tokens.insert(String(c)).inserted { return "'\(c)' appears twice" }
                 i = j
             } else if c.isLetter && c != "T" && c != "Z" {
-                return "'\(c)' is not a pattern letter (y, M, d, H, m, s) or the literal T or Z"
+                return "'\(c)' is not a pattern letter (y, M, d, H, m, s) or the literal T or Z; quote other text, like 'UTC'"
             } else {
                 i = pattern.index(after: i)
             }

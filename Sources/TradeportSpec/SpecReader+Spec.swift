@@ -4,7 +4,7 @@ import Yams
 /// The spec's own keys and their meanings (see `FormatSpec`).
 extension SpecReader {
     static let topKeys = ["tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
-                          "skip", "rows", "trade", "transaction", "movement", "assets"]
+                          "skip", "rows", "group", "trade", "transaction", "movement", "assets"]
     // The vocabulary of `trade:` and `transaction:`, derived from the model's field tables: every
     // field a reader fills (not the location), and `portfolio` (where the operation goes).
     static let tradeFields = mappable(OperationKind.trade.fields)
@@ -44,8 +44,20 @@ extension SpecReader {
         let skip = top.value("skip").map { self.skipRules($0.value, names) } ?? []
         let rows = top.value("rows").flatMap { self.rowKinds($0.value, names) }
         if top.value("rows") == nil { fail(root, "rows", "missing; expected which rows are what, like {kind: trade}") }
-        let trade = top.value("trade").flatMap { self.mapping($0.value, "trade", OperationKind.trade.fields, names) }
-        let transaction = top.value("transaction").flatMap { self.mapping($0.value, "transaction", OperationKind.transaction.fields, names) }
+        let group = top.value("group").flatMap { self.groupRule($0.value, names) }
+        // What rows.transaction and a group give, the mappings do not.
+        var typeGiven = false
+        if case .by(_, _, let transactions, _)? = rows, !transactions.isEmpty {
+            typeGiven = transactions.allSatisfy { !$0.types.contains(.mapping) }
+        }
+        let trade = top.value("trade").flatMap {
+            self.mapping($0.value, "trade", OperationKind.trade.fields, names, given: group == nil ? [] : GroupRule.givenFields,
+                         givenBy: "the group")
+        }
+        let transaction = top.value("transaction").flatMap {
+            self.mapping($0.value, "transaction", OperationKind.transaction.fields, names, given: typeGiven ? ["type"] : [],
+                         givenBy: "rows.transaction")
+        }
         let movement = top.value("movement").flatMap { self.mapping($0.value, "movement", OperationKind.movement.fields, names) }
         var assets: [String: String] = [:]
         if let (_, node) = top.value("assets") {
@@ -76,7 +88,8 @@ extension SpecReader {
         }
         guard let id, let description, let source, let rows else { return nil }
         return FormatSpec(id: id, description: description, source: source, values: values, detect: detect, columns: columns,
-                          checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, movement: movement, assets: assets, file: file)
+                          checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, movement: movement, group: group,
+                          assets: assets, file: file)
     }
 
     // MARK: - Source and values
@@ -150,20 +163,34 @@ extension SpecReader {
     }
 
     func values(_ node: Node) -> ValueRules? {
-        guard let e = entries(node, "values", allowed: ["decimal", "thousands", "timezone"], what: "how values are written") else { return nil }
+        guard let e = entries(node, "values", allowed: ["decimal", "thousands", "timezone", "symbols", "parentheses", "exponent", "empty"],
+                              what: "how values are written") else { return nil }
         var rules = ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
-        if let (_, n) = e.value("decimal"), let b = byte(n, "values.decimal") {
-            if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { rules.decimal = b } else {
-                fail(n, "values.decimal", "the decimal separator must be '.' or ','")
+        if let (_, n) = e.value("decimal") {
+            if case .scalar(let s) = n, s.string == "either" {
+                rules.notation.eitherDecimal = true
+            } else if let b = byte(n, "values.decimal") {
+                if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { rules.decimal = b } else {
+                    fail(n, "values.decimal", "the decimal separator must be '.', ',' or either")
+                }
             }
         }
+        if let (_, n) = e.value("symbols"), let symbols = texts(n, "values.symbols", "currency symbols, like [$, €]") {
+            for symbol in symbols where symbol.isEmpty || symbol.contains(where: { $0.isNumber || $0 == "-" || $0 == "." || $0 == "," }) {
+                fail(n, "values.symbols", "'\(symbol)' is not a currency symbol (no digits, signs or separators)")
+            }
+            rules.notation.symbols = symbols
+        }
+        if let (_, n) = e.value("parentheses"), let b = boolean(n, "values.parentheses") { rules.notation.parentheses = b }
+        if let (_, n) = e.value("exponent"), let b = boolean(n, "values.exponent") { rules.notation.exponent = b }
+        if let (_, n) = e.value("empty"), let texts = texts(n, "values.empty", "texts that stand for an empty cell, like ['-']") { rules.empty = texts }
         if let (_, n) = e.value("thousands") {
             if case .scalar(let s) = n, s.string == "none" {
                 rules.thousands = nil
             } else if case .scalar(let s) = n, s.string == "space" || s.string == " " {
                 rules.thousands = .space
             } else if let b = byte(n, "values.thousands", names: [:]) {
-                if b == rules.decimal { fail(n, "values.thousands", "the thousands separator cannot be the decimal separator") }
+                if b == rules.decimal && !rules.notation.eitherDecimal { fail(n, "values.thousands", "the thousands separator cannot be the decimal separator") }
                 rules.thousands = .byte(b)
             }
         }

@@ -34,7 +34,15 @@ struct TimeTests {
         #expect(Timestamp(rfc3339: "2019-11-25T08:08:44Z")?.secondsSinceEpoch == 1_574_669_324)
         #expect(Timestamp(rfc3339: "2019-11-25T08:08:44") == nil)
         #expect(Timestamp(rfc3339: "2019-02-30T00:00:00Z") == nil)
-        #expect(Timestamp(rfc3339: "2019-11-25T08:08:44.5Z") == nil)
+        // A fraction of the second is kept (to nanoseconds) and written without trailing zeros.
+        #expect(Timestamp(rfc3339: "2019-11-25T08:08:44.5Z")?.nanoseconds == 500_000_000)
+        #expect(Timestamp(rfc3339: "2019-11-25T08:08:44.500Z")?.description == "2019-11-25T08:08:44.5Z")
+        #expect(Timestamp(rfc3339: "2019-11-25T08:08:44.000Z")?.description == "2019-11-25T08:08:44Z")
+        #expect(Timestamp(rfc3339: "2019-11-25T11:08:44.000000001+03:00")?.description == "2019-11-25T08:08:44.000000001Z")
+        #expect(Timestamp(rfc3339: "2019-11-25T08:08:44.0000000001Z") == nil)
+        #expect(Timestamp(rfc3339: "2019-11-25T08:08:44.Z") == nil)
+        // Instants within one second keep their order.
+        #expect(Timestamp(rfc3339: "2019-11-25T08:08:44.2Z")! < Timestamp(rfc3339: "2019-11-25T08:08:44.25Z")!)
     }
 
     func local(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int = 0) -> LocalDateTime {

@@ -27,7 +27,7 @@ struct MovementCommandTests {
           transaction: {Deposit: deposit}
           movement: [Transfer]
         trade: {time: time, side: {const: buy}, base: asset, quote: {const: EUR}, quantity: quantity, price: price, isin: isin}
-        transaction: {time: time, type: {const: deposit}, asset: asset, amount: quantity}
+        transaction: {time: time, asset: asset, amount: quantity}
         movement: {time: time, direction: direction, asset: asset, quantity: quantity, reason: {const: transfer}, isin: isin, note: what}
 
         """

@@ -22,7 +22,7 @@ struct GuideExampleTests {
         #expect(trades.count == 5)
         let first = try #require(trades.first { $0.externalId == "TQ3ZKD-4XHMN-7AB2CD" })
         #expect(first.id == "kraken-trades:TQ3ZKD-4XHMN-7AB2CD")
-        #expect(first.time.description == "2024-03-19T19:43:31Z")
+        #expect(first.time.description == "2024-03-19T19:43:31.6798Z")
         #expect(first.side == .buy && first.base.text == "BTC" && first.quote.text == "EUR")
         #expect(first.quantity == ExactDecimal("0.00185") && first.price == ExactDecimal("54054") && first.amount == ExactDecimal("100"))
         #expect(first.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } == ["0.16 EUR exchange"])

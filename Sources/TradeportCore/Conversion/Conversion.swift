@@ -19,7 +19,9 @@ public struct ConversionOptions: Sendable {
     }
 }
 
-/// What became of one source's rows. `rows == operations + skipped + rejected + duplicates`.
+/// What became of one source's rows: `rows + extra == operations + merged + skipped + rejected +
+/// duplicates` (`merged`: rows read into an operation of several rows; `extra`: operations beyond
+/// the first that one row gives).
 public struct SourceSummary: Sendable, Hashable, Decodable {
     public var path: String
     public var format: String
@@ -29,12 +31,37 @@ public struct SourceSummary: Sendable, Hashable, Decodable {
     public var skipped = 0
     public var rejected = 0
     public var duplicates = 0
+    /// Rows read into an operation another row carries (the legs of a trade over several rows).
+    public var merged = 0
+    /// Operations beyond the first that one row gives (a dividend and its withholding tax).
+    public var extra = 0
 
     public init(path: String, format: String, sha256: String = "") {
         self.path = path
         self.format = format
         self.sha256 = sha256
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, format, sha256, rows, operations, skipped, rejected, duplicates, merged, extra
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        path = try c.decode(String.self, forKey: .path)
+        format = try c.decode(String.self, forKey: .format)
+        sha256 = try c.decodeIfPresent(String.self, forKey: .sha256) ?? ""
+        rows = try c.decode(Int.self, forKey: .rows)
+        operations = try c.decode(Int.self, forKey: .operations)
+        skipped = try c.decode(Int.self, forKey: .skipped)
+        rejected = try c.decode(Int.self, forKey: .rejected)
+        duplicates = try c.decode(Int.self, forKey: .duplicates)
+        merged = try c.decodeIfPresent(Int.self, forKey: .merged) ?? 0
+        extra = try c.decodeIfPresent(Int.self, forKey: .extra) ?? 0
+    }
+
+    /// Whether every row is accounted for.
+    public var addsUp: Bool { rows + extra == operations + merged + skipped + rejected + duplicates }
 }
 
 /// The end of a conversion, for the sink and the user.
@@ -57,6 +84,8 @@ public struct ConversionReport: Sendable {
     public var skipped: Int { sources.reduce(0) { $0 + $1.skipped } }
     public var rejected: Int { sources.reduce(0) { $0 + $1.rejected } }
     public var duplicates: Int { sources.reduce(0) { $0 + $1.duplicates } }
+    public var merged: Int { sources.reduce(0) { $0 + $1.merged } }
+    public var extra: Int { sources.reduce(0) { $0 + $1.extra } }
 }
 
 /// Consumes a conversion's output as it is made (pandoc's writers): operations in input order,

@@ -107,7 +107,19 @@ final class SourceReader: @unchecked Sendable {
                     reconciliation?.state(balance)
                     return
                 }
-                summary.rows += 1
+                switch record {
+                case .additional(let operation, let portfolio):
+                    summary.extra += 1
+                    reconciliation?.record(operation)
+                    try accept(operation, placedIn: portfolio, rawText)
+                    return
+                case .merged:
+                    summary.rows += 1
+                    summary.merged += 1
+                    return
+                default:
+                    summary.rows += 1
+                }
                 switch record {
                 case .skipped(let row):
                     summary.skipped += 1
@@ -121,7 +133,7 @@ final class SourceReader: @unchecked Sendable {
                 case .placed(let operation, let portfolio):
                     reconciliation?.record(operation)
                     try accept(operation, placedIn: portfolio, rawText)
-                case .statement:
+                case .statement, .additional, .merged:
                     break
                 }
             }

@@ -37,6 +37,8 @@ public struct NumberStyle: Sendable, Hashable {
 /// Why a text is not a number in the expected style.
 public struct NumberParseError: Error, Sendable, Hashable {
     public let message: String
+
+    public init(message: String) { self.message = message }
 }
 
 extension ExactDecimal {

@@ -265,6 +265,15 @@ public enum CanonicalJSON {
         appendInt(s.rejected, to: &out)
         appendRaw(",\"duplicates\":", to: &out)
         appendInt(s.duplicates, to: &out)
+        // Only where a source has them: every other source's summary is as it always was.
+        if s.merged != 0 {
+            appendRaw(",\"merged\":", to: &out)
+            appendInt(s.merged, to: &out)
+        }
+        if s.extra != 0 {
+            appendRaw(",\"extra\":", to: &out)
+            appendInt(s.extra, to: &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 }

@@ -1,15 +1,25 @@
 import Foundation
 import TradeportPrimitives
 
-/// An instant, as whole seconds since 1970-01-01T00:00:00Z. Written in UTC (`…Z`).
+/// An instant: seconds since 1970-01-01T00:00:00Z and a fraction of the second, in nanoseconds
+/// (0 for the whole seconds most sources give). Written in UTC (`…Z`), the fraction only when there
+/// is one, without trailing zeros (`2024-03-19T19:43:31.6798Z`).
 public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var secondsSinceEpoch: Int64
+    /// 0 ..< 1_000_000_000.
+    public var nanoseconds: UInt32
 
-    public init(secondsSinceEpoch: Int64) {
+    public init(secondsSinceEpoch: Int64, nanoseconds: UInt32 = 0) {
         self.secondsSinceEpoch = secondsSinceEpoch
+        self.nanoseconds = nanoseconds
     }
 
-    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.secondsSinceEpoch < b.secondsSinceEpoch }
+    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+        a.secondsSinceEpoch != b.secondsSinceEpoch ? a.secondsSinceEpoch < b.secondsSinceEpoch : a.nanoseconds < b.nanoseconds
+    }
+
+    /// The same instant with its fraction of a second (nanoseconds; 0 for none).
+    public func with(nanoseconds: UInt32) -> Timestamp { Timestamp(secondsSinceEpoch: secondsSinceEpoch, nanoseconds: nanoseconds) }
 
     /// The instants RFC 3339 can write: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z. A wall-clock
     /// time near either end can fall outside once its zone's offset is applied.
@@ -30,7 +40,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return (days, Int(secondsSinceEpoch - days * 86_400))
     }
 
-    /// Appends the RFC 3339 UTC form (20 bytes) to `bytes`.
+    /// Appends the RFC 3339 UTC form (20 bytes, more with a fraction) to `bytes`.
     public func appendRFC3339(to bytes: inout OutputBuffer) {
         let (days, secondOfDay) = daysAndSecondOfDay
         let date = CalendarDate(daysSinceEpoch: days)
@@ -41,11 +51,22 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         bytes.appendTwoDigits(secondOfDay / 60 % 60)
         bytes.append(UInt8(ascii: ":"))
         bytes.appendTwoDigits(secondOfDay % 60)
+        if nanoseconds != 0 {
+            bytes.append(UInt8(ascii: "."))
+            var digits = Int(nanoseconds), width = 9
+            while digits % 10 == 0 { digits /= 10; width -= 1 }
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(48 + digits / divisor % 10))
+                divisor /= 10
+            }
+        }
         bytes.append(UInt8(ascii: "Z"))
     }
 
-    /// Parses RFC 3339 with an offset (`Z`, `+03:00`), seconds and an optional fraction that must
-    /// be zero (the model holds whole seconds).
+    /// Parses RFC 3339 with an offset (`Z`, `+03:00`), seconds and an optional fraction of up to
+    /// nine digits (nanoseconds; more would be cut, so they are refused).
     public init?(rfc3339 text: String) {
         let b = Array(text.utf8)
         guard b.count >= 20, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
@@ -55,10 +76,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
               h < 24, m < 60, s < 60
         else { return nil }
         var i = 19
+        var nanoseconds: UInt32 = 0
         if i < b.count, b[i] == UInt8(ascii: ".") {
             i += 1
             let start = i
-            while i < b.count, b[i] == UInt8(ascii: "0") { i += 1 }
+            var scale: UInt32 = 100_000_000
+            while i < b.count, b[i] &- 48 < 10 {
+                guard i - start < 9 else { return nil }
+                nanoseconds += UInt32(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
             guard i > start else { return nil }
         }
         guard i < b.count else { return nil }
@@ -76,7 +104,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         }
         guard i == b.count else { return nil }
         let local = LocalDateTime(date: date, hour: h, minute: m, second: s)!
-        self.init(secondsSinceEpoch: local.secondsAsIfUTC - Int64(offset))
+        self.init(secondsSinceEpoch: local.secondsAsIfUTC - Int64(offset), nanoseconds: nanoseconds)
     }
 }
 

@@ -191,7 +191,7 @@ public struct SpecAdapter: FormatAdapter {
                 try state.handle(record, number: record.line, ordinal: line - csv.skipLines, malformation: record.malformation,
                                  header: csv.header, raw: { record.rawText }, emit: emit)
             }
-            try state.finish(csv.header)
+            try state.finish(csv.header, emit: emit)
         case .xlsx(let xlsx):
             try input.withSeekableFile { path in
                 do {
@@ -218,7 +218,7 @@ public struct SpecAdapter: FormatAdapter {
                     throw InputError(path: input.path, message: error.description)
                 }
             }
-            try state.finish(xlsx.header)
+            try state.finish(xlsx.header, emit: emit)
         }
     }
 
@@ -241,12 +241,26 @@ public struct SpecAdapter: FormatAdapter {
                 if case .position(let p) = column.reference { return p - 1 }
                 return nil
             }
+            Self.placeFromColumns(adapter.spec, &positions)
             switch adapter.spec.source {
             case .csv(let c): if case .none = c.header { headerFound = true } else { headerFound = false }
             case .xlsx(let x): if case .none = x.header { headerFound = true } else { headerFound = false }
             }
             values = SpecRowValues(plan: adapter.plan, codes: AssetCodeCache())
         }
+
+        /// Columns read from another column's cell (`from:`) take its place.
+        static func placeFromColumns(_ spec: FormatSpec, _ positions: inout [Int?]) {
+            for (i, column) in spec.columns.enumerated() {
+                if case .from(let other) = column.reference, let o = spec.columns.firstIndex(where: { $0.name == other }) {
+                    positions[i] = positions[o]
+                }
+            }
+        }
+
+        /// The legs of the group of rows being read (`group:`), and its key.
+        var legs: [SpecLeg] = []
+        var legKey: [UInt8] = []
 
         /// One row: the header (mapping names to columns), or a data row emitted as one record.
         mutating func handle(_ row: some SpecRow, number: Int, ordinal: Int, malformation: String?, header: HeaderRule,
@@ -275,6 +289,7 @@ public struct SpecAdapter: FormatAdapter {
                 if !missing.isEmpty {
                     throw InputError(path: path, message: "row \(number): the header has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")), which the format \(spec.id) needs")
                 }
+                Self.placeFromColumns(spec, &positions)
                 return
             }
             let location = origin.at(number)
@@ -285,10 +300,22 @@ public struct SpecAdapter: FormatAdapter {
                 return
             }
             values.read(row, positions, zone: &zone)
+            if let group = adapter.plan.group, values.errors.isEmpty, values.isTradeRow {
+                try addLeg(group, row, location: location, raw: raw, emit: emit)
+                return
+            }
             let operation = values.operation(row, positions, location: location, zone: &zone)
+            var more: [PortfolioOperation] = []
+            if values.errors.isEmpty, operation != nil, values.givesSeveral {
+                more = values.additionalOperations(location: location, zone: &zone)
+            }
             if values.errors.isEmpty, let operation {
-                let record: SourceRecord = values.portfolio.map { .placed(operation, portfolio: $0) } ?? .operation(operation)
-                try withoutActuallyEscaping(raw) { raw in try emit(record, raw) }
+                let placed = values.portfolio
+                let record: SourceRecord = placed.map { .placed(operation, portfolio: $0) } ?? .operation(operation)
+                try withoutActuallyEscaping(raw) { raw in
+                    try emit(record, raw)
+                    for extra in more { try emit(.additional(extra, portfolio: placed), raw) }
+                }
             } else {
                 if values.errors.isEmpty { values.errors.append(FieldError(column: nil, field: nil, message: "the row could not be read")) }
                 let errors = values.errors
@@ -296,7 +323,8 @@ public struct SpecAdapter: FormatAdapter {
             }
         }
 
-        func finish(_ header: HeaderRule) throws {
+        mutating func finish(_ header: HeaderRule, emit: RecordHandler) throws {
+            try closeGroup(emit: emit)
             if !headerFound {
                 throw InputError(path: path, message: "no header row found (the format \(adapter.spec.id) expects \(header))")
             }

@@ -14,20 +14,57 @@ extension SpecRowValues {
             default: return trade(location, zone: &zone)
             }
         }
-        guard let p = positions[i], p < record.fieldCount else { return nil }
-        let kind = record.field(p).bytes
-        if plan.tradeKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return trade(location, zone: &zone) }
-        if let hit = plan.transactionKinds.first(where: { $0.from.count == kind.count && $0.from.elementsEqual(kind) }) {
-            return transaction(hit.type, location, zone: &zone)
+        switch rowKind {
+        case .trade?: return trade(location, zone: &zone)
+        case .movement?: return movement(location, zone: &zone)
+        case .transaction(let k)?:
+            let choice = plan.transactionKinds[k].types[0]
+            if case .mapping = choice { return transaction(nil, location, zone: &zone) }
+            guard let type = type(choice) else { return nil }
+            return transaction(type, location, zone: &zone)
+        case nil:
+            guard let p = positions[i], p < record.fieldCount else { return nil }
+            let kind = record.field(p).bytes
+            guard case .by(let column, let trades, let transactions, let movements) = plan.spec.rows else { return nil }
+            let known = trades + transactions.map(\.value) + movements
+            errors.append(FieldError(column: p + 1, field: column, message: "'\(String(decoding: kind, as: UTF8.self))' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))
+            return nil
         }
-        if plan.movementKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return movement(location, zone: &zone) }
-        guard case .by(let column, let trades, let transactions, let movements) = plan.spec.rows else { return nil }
-        let known = trades + transactions.map(\.from) + movements
-        errors.append(FieldError(column: p + 1, field: column, message: "'\(String(decoding: kind, as: UTF8.self))' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))
-        return nil
     }
 
-    private func resolve(_ source: SpecPlan.Source?, type: String? = nil) -> SpecValue? {
+    /// Whether the row gives more than one operation (`rows.transaction: {value: [dividend, tax]}`).
+    var givesSeveral: Bool {
+        if case .transaction(let k)? = rowKind { return plan.transactionKinds[k].types.count > 1 }
+        return false
+    }
+
+    /// The operations a row gives after its first: one per further type of its transaction value,
+    /// where that type's amount is present and not zero.
+    mutating func additionalOperations(location: SourceLocation, zone: inout SourceTimeZone.Converter) -> [PortfolioOperation] {
+        guard case .transaction(let k)? = rowKind, let m = plan.transaction else { return [] }
+        var out: [PortfolioOperation] = []
+        for choice in plan.transactionKinds[k].types.dropFirst() {
+            guard let type = type(choice) else { continue }
+            guard let amount = decimal(resolve(m.source(TransactionField.amount.rawValue), type: type)), !amount.isZero else { continue }
+            if let operation = transaction(type, location, zone: &zone) { out.append(operation) }
+        }
+        return out
+    }
+
+    /// A transaction type from `rows.transaction` (nil for "from the mapping", or when the column
+    /// whose sign decides has no value: an error).
+    private mutating func type(_ choice: SpecPlan.TypeChoice) -> String? {
+        switch choice {
+        case .mapping: return nil
+        case .fixed(let t): return t
+        case .bySign(let c, let texts):
+            if case .decimal(let d)? = values[c] { return d.isNegative ? texts.negative : texts.positive }
+            errors.append(FieldError(column: nil, field: plan.spec.columns[c].name, message: "missing: its sign decides the transaction's type"))
+            return nil
+        }
+    }
+
+    private mutating func resolve(_ source: SpecPlan.Source?, type: String? = nil) -> SpecValue? {
         guard let source else { return nil }
         switch source {
         case .column(let c): return values[c]
@@ -49,16 +86,52 @@ extension SpecRowValues {
         case .byType(let sources):
             guard let type, let s = sources.first(where: { $0.0 == type })?.1 else { return nil }
             return resolve(s, type: type)
+        case .first(let sources):
+            for s in sources {
+                if let v = resolve(s, type: type), v.text.map({ !$0.isEmpty }) ?? true { return v }
+            }
+            return nil
+        case .grouped(let k):
+            return groupValues[k]
+        case .arithmetic(let a):
+            var operands: [ExactDecimal] = []
+            for o in a.operands {
+                // A missing operand makes the value missing (the field says so when it must have one).
+                guard let d = decimal(resolve(o, type: type)) else { return nil }
+                operands.append(d)
+            }
+            var result: ExactDecimal? = operands[0]
+            switch a.operation {
+            case .neg: result = operands[0].negated
+            case .add: for d in operands.dropFirst() { result = result?.adding(d) }
+            case .sub: for d in operands.dropFirst() { result = result?.subtracting(d) }
+            case .mul: for d in operands.dropFirst() { result = result?.multiplied(by: d) }
+            case .div:
+                for d in operands.dropFirst() {
+                    if d.isZero {
+                        errors.append(FieldError(column: nil, field: nil, message: "\(a.text): division by zero"))
+                        return nil
+                    }
+                    result = result?.divided(by: d, roundedToScale: a.round ?? 0)
+                }
+            }
+            if let r = a.round, a.operation != .div { result = result?.divided(by: ExactDecimal(1), roundedToScale: r) }
+            guard let result else {
+                errors.append(FieldError(column: nil, field: nil, message: "\(a.text): beyond 38 digits"))
+                return nil
+            }
+            return .decimal(result)
         }
     }
 
     private mutating func instant(_ source: SpecPlan.Source?, zone: inout SourceTimeZone.Converter) -> Timestamp? {
         guard let source else { return nil }
         let local: LocalDateTime?
+        var nanoseconds: UInt32 = 0
         if case .dateAndTime(let d, let t) = source {
             guard case .date(let date)? = values[d] else { return nil }
             var clock = (0, 0, 0)
-            if case .clock(let h, let m, let s)? = values[t] { clock = (h, m, s) }
+            if case .clock(let h, let m, let s, let n)? = values[t] { clock = (h, m, s); nanoseconds = n }
             local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2)
         } else {
             switch resolve(source) {
@@ -72,10 +145,10 @@ extension SpecRowValues {
             errors.append(FieldError(column: nil, field: "time", message: "\(local.date) in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC"))
             return nil
         }
-        return instant
+        return nanoseconds == 0 ? instant : instant.with(nanoseconds: nanoseconds)
     }
 
-    private func decimal(_ v: SpecValue?) -> ExactDecimal? { if case .decimal(let d)? = v { return d } else { return nil } }
+    func decimal(_ v: SpecValue?) -> ExactDecimal? { if case .decimal(let d)? = v { return d } else { return nil } }
     private func asset(_ v: SpecValue?) -> AssetCode? {
         switch v {
         case .asset(let a)?: return a
@@ -98,7 +171,7 @@ extension SpecRowValues {
     private func text(_ v: SpecValue?) -> String? { v?.text.flatMap { $0.isEmpty ? nil : $0 } }
     private func date(_ v: SpecValue?) -> CalendarDate? { if case .date(let d)? = v { return d } else { return nil } }
 
-    private mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
+    mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
         guard let m = plan.trade else { return nil }
         return build(m, type: nil, location, zone: &zone).map { .trade($0) }
     }
@@ -153,6 +226,7 @@ extension SpecRowValues {
         case .time:
             if let t = instant(m.sources[i], zone: &zone) { value = .time(t) }
         case .tradeFees:
+            if m.grouped { return .tradeFees(groupFees) }
             var fees: [TradeFee] = []
             for fee in m.fees {
                 let amounts = decimals(resolve(fee.amount)), currencies = assets(resolve(fee.currency))

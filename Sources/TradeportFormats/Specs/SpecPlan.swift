@@ -18,6 +18,48 @@ final class SpecPlan: Sendable {
         case join([Int], String)
         case dateAndTime(Int, Int)
         case byType([(String, Source)])
+        /// Boxed, like the sign texts: rare, and large inline.
+        case arithmetic(Arithmetic)
+        case first([Source])
+        /// A value a group of rows gives (`GroupPlan.Field`).
+        case grouped(Int)
+    }
+
+    /// `{add|sub|mul|div|neg: …, round: n}` compiled.
+    final class Arithmetic: Sendable {
+        let operation: ArithmeticOperation
+        let operands: [Source]
+        let round: Int?
+        let text: String
+        init(_ operation: ArithmeticOperation, _ operands: [Source], round: Int?, text: String) {
+            self.operation = operation
+            self.operands = operands
+            self.round = round
+            self.text = text
+        }
+    }
+
+    /// A type of `rows.transaction` compiled.
+    enum TypeChoice: Sendable {
+        case mapping
+        case fixed(String)
+        case bySign(Int, SignTexts)
+    }
+
+    /// `group:` compiled: column indexes, fee values as bytes, quote ranks.
+    struct GroupPlan: Sendable {
+        /// What a group gives a trade, by `Source.grouped`'s number.
+        enum Field: Int, CaseIterable {
+            case side, base, quote, quantity, price, amount
+        }
+        let key: [Int]
+        let asset: Int
+        let amount: Int
+        let feeColumn: Int?
+        let feeValues: [[UInt8]]
+        let legFee: Int?
+        let quoteRank: [String: Int]
+        let priceScale: Int
     }
 
     /// What `{sign-of: column, positive: …, negative: …}` gives for each sign.
@@ -139,7 +181,33 @@ final class SpecPlan: Sendable {
                 guard let a = resolve(f.amount), let c = resolve(f.currency) else { return nil }
                 return (a, c, FeeKind(rawValue: f.kind) ?? .other)
             }
+            grouped = false
         }
+
+        /// A trade's mapping under a group: the group gives side, base, quote, quantity, price,
+        /// amount and fees; the rest comes from the group's first row.
+        init(grouping m: KindMapping) {
+            var sources = m.sources
+            for (i, name) in m.names.enumerated() {
+                if let field = GroupPlan.Field.allCases.first(where: { "\($0)" == name }) { sources[i] = .grouped(field.rawValue) }
+            }
+            self.sources = sources
+            steps = m.steps
+            mustGive = m.mustGive
+            idle = zip(m.idle, sources).map { idle, source in if case .grouped? = source { false } else { idle } }
+            defaults = m.defaults
+            words = m.words
+            names = m.names
+            typeField = m.typeField
+            fees = []
+            feeAmount = m.feeAmount
+            feeCurrency = m.feeCurrency
+            portfolio = m.portfolio
+            grouped = true
+        }
+
+        /// Whether the group gives the trade's core fields and fees.
+        let grouped: Bool
 
         /// The source of the field named `name`.
         func source(_ name: String) -> Source? {
@@ -171,8 +239,19 @@ final class SpecPlan: Sendable {
     /// type, or nil for "from the mapping") as bytes; nil for `rows: {kind: …}`.
     let rowKindColumn: Int?
     let tradeKinds: [[UInt8]]
-    let transactionKinds: [(from: [UInt8], type: String?)]
+    let transactionKinds: [(from: [UInt8], types: [TypeChoice])]
     let movementKinds: [[UInt8]]
+    /// Whether `rows.by` compares ignoring case (its column's map does).
+    let rowKindIgnoresCase: Bool
+    /// Per column: the kinds of rows it is read on (bits: 1 trade, 2 transaction, 4 movement).
+    let kindMasks: [UInt8]
+    /// Per column: its `match:` compiled.
+    let matchers: [ColumnMatcher?]
+    /// Per column: texts that stand for an empty cell (the column's and the spec's).
+    let emptyTexts: [[[UInt8]]]
+    /// Numbers with notations beyond digits and separators; nil when the spec has none.
+    let numbers: SpecNumberReader?
+    let group: GroupPlan?
     /// Per instrument column: its separators and listed pairs, as bytes, aliases applied.
     let instruments: [Instrument?]
     /// Per column: the separator of several values in one cell (`list:`), as bytes.
@@ -234,9 +313,15 @@ final class SpecPlan: Sendable {
             case .join(let cs, let sep): return .join(cs.compactMap { index[$0] }, sep)
             case .dateAndTime(let d, let t): return index[d].flatMap { d in index[t].map { .dateAndTime(d, $0) } }
             case .byType(let sources): return .byType(sources.compactMap { s in resolve(s.source).map { (s.type, $0) } })
+            case .arithmetic(let op, let operands, let round):
+                let resolved = operands.compactMap { resolve($0) }
+                guard resolved.count == operands.count else { return nil }
+                return .arithmetic(Arithmetic(op, resolved, round: round, text: Self.describe(s)))
+            case .first(let sources): return .first(sources.compactMap { resolve($0) })
             }
         }
-        trade = spec.trade.map { KindMapping($0, resolve, of: Trade.self) }
+        let plainTrade = spec.trade.map { KindMapping($0, resolve, of: Trade.self) }
+        trade = spec.group == nil ? plainTrade : plainTrade.map { KindMapping(grouping: $0) }
         transaction = spec.transaction.map { KindMapping($0, resolve, of: CashTransaction.self) }
         movement = spec.movement.map { KindMapping($0, resolve, of: Movement.self) }
         if case .column(let c)? = transaction?.source(TransactionField.status.rawValue) { statusColumn = c } else { statusColumn = nil }
@@ -290,13 +375,42 @@ final class SpecPlan: Sendable {
             movementKinds = []
         case .by(let column, let trades, let transactions, let movements):
             rowKindColumn = index[column]
-            tradeKinds = trades.map { Array($0.utf8) }
-            transactionKinds = transactions.map { (Array($0.from.utf8), $0.to.isEmpty ? nil : $0.to) }
-            movementKinds = movements.map { Array($0.utf8) }
+            var ignoreCase = false
+            if let c = index[column], case .map(_, true) = spec.columns[c].type { ignoreCase = true }
+            func bytes(_ s: String) -> [UInt8] { Array((ignoreCase ? s.lowercased() : s).utf8) }
+            tradeKinds = trades.map(bytes)
+            transactionKinds = transactions.map { t in
+                (bytes(t.value), t.types.map { rule -> TypeChoice in
+                    switch rule {
+                    case .mapping: return .mapping
+                    case .fixed(let type): return .fixed(type)
+                    case .bySign(let c, let p, let n): return index[c].map { .bySign($0, SignTexts(positive: p, negative: n)) } ?? .mapping
+                    }
+                })
+            }
+            movementKinds = movements.map(bytes)
+        }
+        if let c = rowKindColumn, case .map(_, true) = spec.columns[c].type { rowKindIgnoresCase = true } else { rowKindIgnoresCase = false }
+        kindMasks = spec.columns.map { c in
+            guard let kinds = c.kinds else { return 7 }
+            return kinds.reduce(0) { $0 | ($1 == "trade" ? 1 : $1 == "transaction" ? 2 : 4) }
+        }
+        matchers = spec.columns.map { c in c.match.flatMap { ColumnMatcher($0) } }
+        emptyTexts = spec.columns.map { c in (c.empty + spec.values.empty).map { Array($0.utf8) } }
+        numbers = spec.values.notation.isPlain ? nil : SpecNumberReader(notation: spec.values.notation, style: style)
+        group = spec.group.flatMap { g in
+            guard let asset = index[g.asset], let amount = index[g.amount] else { return nil }
+            var ranks: [String: Int] = [:]
+            for (r, q) in g.quotes.enumerated() where ranks[q.uppercased()] == nil { ranks[q.uppercased()] = r }
+            return GroupPlan(key: g.key.compactMap { index[$0] }, asset: asset, amount: amount, feeColumn: g.feeColumn.flatMap { index[$0] },
+                             feeValues: g.feeValues.map { Array($0.utf8) }, legFee: g.legFee.flatMap { index[$0] },
+                             quoteRank: ranks, priceScale: g.priceScale)
         }
         var order: [Int] = []
         var placed = Set<Int>()
         let status = statusColumn
+        // The row's kind first: columns read on some kinds only need it.
+        if let c = rowKindColumn { order.append(c); placed.insert(c) }
         func place(_ i: Int) {
             guard placed.insert(i).inserted else { return }
             if case .allowedWhenZero(let o) = empties[i] { place(o) }
@@ -305,5 +419,42 @@ final class SpecPlan: Sendable {
         }
         for i in spec.columns.indices { place(i) }
         readOrder = order
+    }
+
+    /// A field source as the spec writes it, for messages.
+    static func describe(_ s: FieldSource) -> String {
+        switch s {
+        case .column(let c): return c
+        case .constant(let t): return "'\(t)'"
+        case .absolute(let c): return "abs(\(c))"
+        case .arithmetic(let op, let operands, _):
+            let symbol = ["add": " + ", "sub": " − ", "mul": " × ", "div": " ÷ "][op.rawValue] ?? ""
+            return op == .neg ? "−" + describe(operands[0]) : operands.map(describe).joined(separator: symbol)
+        case .first(let sources): return "the first of " + sources.map(describe).joined(separator: ", ")
+        default: return "a value"
+        }
+    }
+}
+
+/// A column's `match:`: a regular expression whose group `value`, else first group, else whole
+/// match is the text the column reads.
+final class ColumnMatcher: @unchecked Sendable {
+    // Regex is a value without shared mutable state; it is only matched against here.
+    let regex: Regex<AnyRegexOutput>
+    let pattern: String
+
+    init?(_ pattern: String) {
+        guard let regex = try? Regex(pattern) else { return nil }
+        self.regex = regex
+        self.pattern = pattern
+    }
+
+    /// The text the column reads from `cell`, or nil when the pattern does not match.
+    func extract(_ cell: String) -> Substring? {
+        guard let m = try? regex.firstMatch(in: cell) else { return nil }
+        let output = m.output
+        if let named = output["value"] { return named.substring }
+        if output.count > 1 { return output[1].substring }
+        return output[0].substring
     }
 }

@@ -14,7 +14,19 @@ struct SpecRowValues {
     var portfolio: String?
     /// The workbook's date system, for date cells.
     var dateSystem = XLSXWorkbook.DateSystem.from1900
+    /// What `rows.by` makes the row, once read (nil: `rows: {kind: …}`, or a value it does not know).
+    var rowKind: RowKind?
+    /// What a group of rows gives the trade being built (by `GroupPlan.Field`), and its fees.
+    var groupValues: [SpecValue?] = Array(repeating: nil, count: SpecPlan.GroupPlan.Field.allCases.count)
+    var groupFees: [TradeFee] = []
     private var scratch: [UInt8] = []
+
+    enum RowKind {
+        case trade
+        /// The index of the value in `SpecPlan.transactionKinds`.
+        case transaction(Int)
+        case movement
+    }
 
     init(plan: SpecPlan, codes: AssetCodeCache) {
         self.plan = plan
@@ -26,6 +38,30 @@ struct SpecRowValues {
         for i in values.indices { values[i] = nil }
         errors.removeAll(keepingCapacity: true)
         portfolio = nil
+        rowKind = nil
+    }
+
+    /// What `rows.by`'s value `kind` makes a row.
+    func decideKind(_ kind: UnsafeRawBufferPointer) -> RowKind? {
+        if plan.rowKindIgnoresCase {
+            let folded = Array(String(decoding: kind, as: UTF8.self).lowercased().utf8)
+            return folded.withUnsafeBytes { decideExactly($0) }
+        }
+        return decideExactly(kind)
+    }
+
+    private func decideExactly(_ kind: UnsafeRawBufferPointer) -> RowKind? {
+        if plan.tradeKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return .trade }
+        if let hit = plan.transactionKinds.firstIndex(where: { $0.from.count == kind.count && $0.from.elementsEqual(kind) }) {
+            return .transaction(hit)
+        }
+        if plan.movementKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return .movement }
+        return nil
+    }
+
+    /// Whether `f` is one of the texts that stand for an empty cell in column `i`.
+    private func isEmptyText(_ i: Int, _ f: UnsafeRawBufferPointer) -> Bool {
+        plan.emptyTexts[i].contains { $0.count == f.count && $0.elementsEqual(f) }
     }
 
     private func text(_ f: UnsafeRawBufferPointer) -> String { String(decoding: f, as: UTF8.self) }
@@ -76,27 +112,59 @@ struct SpecRowValues {
         return nil
     }
 
-    /// Reads every column, in the spec's order, then the cross-column checks.
+    /// Reads every column, in the spec's order, then the cross-column checks. The row's kind is
+    /// decided first: a column for some kinds only (`for:`) is not read on rows of the others.
     mutating func read(_ record: some SpecRow, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
-        let empties = plan.empties
+        var mask: UInt8 = 7
+        if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount {
+            rowKind = decideKind(record.field(p).bytes)
+            switch rowKind {
+            case .trade?: mask = 1
+            case .transaction?: mask = 2
+            case .movement?: mask = 4
+            case nil: break
+            }
+        } else if plan.rowKindColumn == nil {
+            switch plan.spec.rows {
+            case .transactions: mask = 2
+            case .movements: mask = 4
+            default: mask = 1
+            }
+        }
         for i in plan.readOrder {
+            if plan.kindMasks[i] & mask == 0 { continue }
             var f = UnsafeRawBufferPointer(start: nil, count: 0)
             var kind = SpecFieldKind.text
             if let p = positions[i], p < record.fieldCount { (f, kind) = record.field(p) }
-            if f.isEmpty {
-                switch empties[i] {
-                case .allowed: continue
-                case .allowedWhenZero(let o):
-                    if case .decimal(let d)? = values[o], d.isZero { continue }
-                    if case .list(let parts)? = values[o], parts.allSatisfy({ if case .decimal(let d) = $0 { d.isZero } else { false } }) { continue }
-                    if values[o] == nil { continue }
-                case .refused:
-                    break
-                }
+            if !plan.emptyTexts[i].isEmpty, isEmptyText(i, f) { f = UnsafeRawBufferPointer(start: nil, count: 0) }
+            if let matcher = plan.matchers[i] {
+                // The column reads what its pattern takes from the cell; no match is empty.
+                let taken = f.isEmpty ? nil : matcher.extract(String(decoding: f, as: UTF8.self))
+                var bytes = Array((taken ?? "").utf8)
+                if !bytes.isEmpty, !plan.emptyTexts[i].isEmpty, bytes.withUnsafeBytes({ isEmptyText(i, $0) }) { bytes = [] }
+                bytes.withUnsafeBytes { readColumn(i, $0, .text, positions, zone: &zone) }
+                continue
             }
-            values[i] = read(i, f, kind, zone: &zone, at: positions[i].map { $0 + 1 })
+            readColumn(i, f, kind, positions, zone: &zone)
         }
         for check in plan.checks { apply(check, record, positions) }
+    }
+
+    /// Column `i`'s value from `f`, unless it is empty and may be.
+    private mutating func readColumn(_ i: Int, _ f: UnsafeRawBufferPointer, _ kind: SpecFieldKind, _ positions: [Int?],
+                                     zone: inout SourceTimeZone.Converter) {
+        if f.isEmpty {
+            switch plan.empties[i] {
+            case .allowed: return
+            case .allowedWhenZero(let o):
+                if case .decimal(let d)? = values[o], d.isZero { return }
+                if case .list(let parts)? = values[o], parts.allSatisfy({ if case .decimal(let d) = $0 { d.isZero } else { false } }) { return }
+                if values[o] == nil { return }
+            case .refused:
+                break
+            }
+        }
+        values[i] = read(i, f, kind, zone: &zone, at: positions[i].map { $0 + 1 })
     }
 
     private mutating func apply(_ check: SpecPlan.Check, _ record: some SpecRow, _ positions: [Int?]) {
@@ -184,9 +252,24 @@ struct SpecRowValues {
             return fail(f.isEmpty ? "empty; expected an asset code like BTC" : "'\(text(f))' is not an asset code (letters and digits)")
         case .decimal(let check):
             // A space as thousands separator also takes the no-break spaces (NumberStyle does).
-            switch ExactDecimal.parse(f, style: fieldKind == .number ? .canonical : plan.style) {
+            let parsed: Result<ExactDecimal, NumberParseError>
+            if fieldKind != .number, let numbers = plan.numbers { parsed = numbers.parse(f) } else {
+                parsed = ExactDecimal.parse(f, style: fieldKind == .number ? .canonical : plan.style)
+            }
+            switch parsed {
             case .failure(let e):
-                return fail(f.isEmpty ? "empty; expected a number like \(column.example ?? plan.style.example)" : "'\(text(f))' is not a number: \(e.message)")
+                if f.isEmpty { return fail("empty; expected a number like \(column.example ?? plan.style.example)") }
+                // What the core's message does not say: the construct that reads the character.
+                // (Its messages that name a grouping or separator problem stay as they were.)
+                var message = e.message
+                if plan.numbers == nil, let hint = SpecNumberReader.hint(f, style: plan.style) {
+                    if message.hasPrefix("not a number") || message.hasPrefix("no digits") {
+                        message = hint
+                    } else if hint.contains("symbols") || hint.contains("parentheses") || hint.contains("exponent") || hint.contains("empty:") {
+                        message += "; " + hint
+                    }
+                }
+                return fail("'\(text(f))' is not a number: " + message)
             case .success(let v):
                 var positive = check == .positive
                 if check == .transactionAmount {
@@ -204,7 +287,7 @@ struct SpecRowValues {
                 guard let date = CalendarDate(year: d.year, month: d.month, day: d.day) else { return fail("'\(text(f))' is not a date") }
                 switch plan.kinds[i] {
                 case .date: return .date(date)
-                case .time: return .clock(hour: d.hour, minute: d.minute, second: d.second)
+                case .time: return .clock(hour: d.hour, minute: d.minute, second: d.second, nanoseconds: 0)
                 default:
                     guard let local = LocalDateTime(date: date, hour: d.hour, minute: d.minute, second: d.second) else { return nil }
                     guard let instant = zone.writableTimestamp(for: local) else {
@@ -220,14 +303,14 @@ struct SpecRowValues {
             }
             switch plan.kinds[i] {
             case .date: return m.date.map { .date($0) }
-            case .time: return m.clock.map { .clock(hour: $0.0, minute: $0.1, second: $0.2) }
+            case .time: return m.clock.map { .clock(hour: $0.0, minute: $0.1, second: $0.2, nanoseconds: $0.3) }
             default:
                 guard let date = m.date, let clock = m.clock,
                       let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2) else { return nil }
                 guard let instant = zone.writableTimestamp(for: local) else {
                     return fail("'\(text(f))' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC")
                 }
-                return .instant(instant)
+                return .instant(clock.3 == 0 ? instant : instant.with(nanoseconds: clock.3))
             }
         case .map(let ignoreCase):
             let entries = plan.maps[i]!

@@ -8,7 +8,7 @@ enum SpecValue {
     case asset(AssetCode)
     case instant(Timestamp)
     case date(CalendarDate)
-    case clock(hour: Int, minute: Int, second: Int)
+    case clock(hour: Int, minute: Int, second: Int, nanoseconds: UInt32)
     case mapped(String)
     case pair(AssetCode, AssetCode)
     /// Several values of a `list:` column's cell, each read as the column's type.
@@ -24,11 +24,12 @@ enum SpecValue {
     }
 }
 
-/// A date/time pattern compiled to tokens: `yyyy MM M dd d HH H mm ss` and literal bytes.
+/// A date/time pattern compiled to tokens: `yyyy MM M dd d HH H mm ss`, `[.F]`, literal bytes and
+/// quoted literal text (`'UTC'`).
 struct CompiledPattern: Sendable {
     enum Token: Sendable {
         case year, month(oneOrTwo: Bool), day(oneOrTwo: Bool), hour(oneOrTwo: Bool), minute, second
-        /// `[.F]`: an optional `.` and digits, dropped.
+        /// `[.F]`: an optional `.` and up to nine digits, the fraction of the second.
         case fraction
         case literal(UInt8)
     }
@@ -44,6 +45,15 @@ struct CompiledPattern: Sendable {
             if b[i] == UInt8(ascii: "["), i + 3 < b.count, b[i + 1] == UInt8(ascii: "."), b[i + 2] == UInt8(ascii: "F"), b[i + 3] == UInt8(ascii: "]") {
                 tokens.append(.fraction)
                 i += 4
+                continue
+            }
+            if b[i] == UInt8(ascii: "'") {
+                // Quoted literal text: `'UTC'`, `'T'`; `''` is a quote.
+                var j = i + 1
+                while j < b.count && b[j] != UInt8(ascii: "'") { j += 1 }
+                if j == i + 1 { tokens.append(.literal(b[i])) }
+                for k in (i + 1)..<max(i + 1, j) { tokens.append(.literal(b[k])) }
+                i = min(j + 1, b.count)
                 continue
             }
             var j = i
@@ -65,9 +75,10 @@ struct CompiledPattern: Sendable {
     }
 
     /// The fields read from `f`, or nil when it does not follow the pattern (or is no real date).
-    func match(_ f: UnsafeRawBufferPointer) -> (date: CalendarDate?, clock: (Int, Int, Int)?)? {
+    func match(_ f: UnsafeRawBufferPointer) -> (date: CalendarDate?, clock: (Int, Int, Int, UInt32)?)? {
         var i = 0
         var year: Int?, month: Int?, day: Int?, hour: Int?, minute: Int?, second = 0
+        var nanoseconds: UInt32 = 0
         func digits(_ min: Int, _ max: Int) -> Int? {
             var v = 0
             var n = 0
@@ -89,7 +100,16 @@ struct CompiledPattern: Sendable {
             case .fraction:
                 if i < f.count, f[i] == UInt8(ascii: ".") {
                     i += 1
-                    guard digits(1, 12) != nil else { return nil }
+                    let start = i
+                    var scale: UInt32 = 100_000_000
+                    while i < f.count, f[i] &- 48 < 10 {
+                        // Beyond nanoseconds a fraction would be cut: refused rather than rounded.
+                        guard i - start < 9 else { return nil }
+                        nanoseconds += UInt32(f[i] - 48) * scale
+                        scale /= 10
+                        i += 1
+                    }
+                    guard i > start else { return nil }
                 }
             case .literal(let c):
                 guard i < f.count, f[i] == c else { return nil }
@@ -102,6 +122,6 @@ struct CompiledPattern: Sendable {
             guard let d = CalendarDate(year: year, month: month, day: day) else { return nil }
             date = d
         }
-        return (date, hour.map { ($0, minute ?? 0, second) })
+        return (date, hour.map { ($0, minute ?? 0, second, nanoseconds) })
     }
 }

@@ -13,6 +13,8 @@ public final class JSONDocumentSink: ConversionSink {
         /// transaction, 2 a movement).
         var portfolioAndKind: UInt32
         var sequence: UInt32
+        /// The fraction of the second (most sources have none).
+        var nanoseconds: UInt32
 
         var offset: Int { Int(place >> 24) }
         var length: Int { Int(place & 0xFF_FFFF) }
@@ -71,7 +73,8 @@ public final class JSONDocumentSink: ConversionSink {
         }
         entries.append(Entry(
             time: operation.time.secondsSinceEpoch, place: UInt64(offset) << 24 | UInt64(length),
-            portfolioAndKind: portfolioNumber(portfolio) | kind, sequence: UInt32(truncatingIfNeeded: entries.count)))
+            portfolioAndKind: portfolioNumber(portfolio) | kind, sequence: UInt32(truncatingIfNeeded: entries.count),
+            nanoseconds: operation.time.nanoseconds))
     }
 
     public func write(_ row: SkippedRow) throws {
@@ -101,6 +104,7 @@ public final class JSONDocumentSink: ConversionSink {
             if a.portfolio != b.portfolio { return position[Int(a.portfolio)] < position[Int(b.portfolio)] }
             if a.kind != b.kind { return a.kind < b.kind }
             if a.time != b.time { return a.time < b.time }
+            if a.nanoseconds != b.nanoseconds { return a.nanoseconds < b.nanoseconds }
             return a.sequence < b.sequence
         }
         try output.append { out in
