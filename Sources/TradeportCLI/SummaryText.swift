@@ -5,11 +5,11 @@ enum SummaryText {
     static func make(_ report: ConversionReport, output: String, written: Bool, strict: Bool) -> String {
         var lines: [String] = []
         for s in report.sources {
-            lines.append("\(s.path) (\(s.format)): \(counts(rows: s.rows, operations: s.operations, skipped: s.skipped, rejected: s.rejected, duplicates: s.duplicates))")
+            lines.append("\(s.path) (\(s.format)): \(counts(rows: s.rows, operations: s.operations, skipped: s.skipped, rejected: s.rejected, duplicates: s.duplicates, merged: s.merged, extra: s.extra))")
             lines += reconciliation(report.reconciliation.filter { $0.path == s.path })
         }
         if report.sources.count > 1 {
-            lines.append("total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates))")
+            lines.append("total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates, merged: report.merged, extra: report.extra))")
         }
         let portfolios = report.portfolios.count == 1 ? "portfolio \(report.portfolios[0])" : "\(report.portfolios.count) portfolios"
         let trades = Wording.count(report.trades, "trade"), transactions = Wording.count(report.transactions, "transaction")
@@ -55,7 +55,12 @@ enum SummaryText {
         return lines
     }
 
-    private static func counts(rows: Int, operations: Int, skipped: Int, rejected: Int, duplicates: Int) -> String {
-        "\(Wording.count(rows, "row")): \(Wording.count(operations, "operation")), \(skipped) skipped, \(rejected) rejected, \(Wording.count(duplicates, "duplicate"))"
+    /// `12 rows: 9 operations, …`; with rows read together into one operation (`merged`) and rows
+    /// giving two (`extra`), so that the counts still add up on the line:
+    /// `12 rows + 1 extra: 9 operations, 4 merged, …` (rows + extra = the rest).
+    private static func counts(rows: Int, operations: Int, skipped: Int, rejected: Int, duplicates: Int, merged: Int = 0, extra: Int = 0) -> String {
+        let left = Wording.count(rows, "row") + (extra == 0 ? "" : " + \(extra) extra (from rows giving two operations)")
+        let merging = merged == 0 ? "" : ", \(merged) merged (read into an operation of several rows)"
+        return "\(left): \(Wording.count(operations, "operation"))\(merging), \(skipped) skipped, \(rejected) rejected, \(Wording.count(duplicates, "duplicate"))"
     }
 }

@@ -167,6 +167,9 @@ public struct ColumnSpec: Sendable, Equatable {
     public var empty: [String] = []
     /// The kinds of rows (trade, transaction, movement) this column is read on; nil: every row.
     public var kinds: [String]?
+    /// A decimal column's own decimal separator (`.` or `,`; 0 for either), with spaces grouping
+    /// thousands, where it differs from the spec's `values` (a price inside a description).
+    public var decimal: UInt8?
     public var location: SpecLocation
 
     public init(name: String, reference: Reference, required: Required, type: ValueType, example: String? = nil,
@@ -208,7 +211,8 @@ public indirect enum ValueType: Sendable, Equatable {
     /// Two asset codes in one column (`BTC/USD`, `btc-usd`): a value listed in `pairs` (exact
     /// text → `BASE/QUOTE`, for names like Kraken's legacy `XXBTZUSD`), or else split at one of
     /// these separators.
-    case instrument(separators: [String], pairs: [ValueMapEntry])
+    /// `quotes`: codes a value without a separator may end with (`XXBTZEUR` = `XXBT` + `ZEUR`).
+    case instrument(separators: [String], pairs: [ValueMapEntry], quotes: [String] = [])
 }
 
 public struct ValueMapEntry: Sendable, Equatable {
@@ -230,7 +234,15 @@ public struct SkipRule: Sendable, Equatable {
     public var column: String
     public var equals: [String]
     public var reason: String
+    /// Further conditions, all of which must hold too (`and: [{column, equals}]`).
+    public var and: [SkipCondition] = []
     public var location: SpecLocation
+}
+
+/// A column and the values that meet a condition (`""` is an empty cell).
+public struct SkipCondition: Sendable, Equatable {
+    public var column: String
+    public var equals: [String]
 }
 
 /// Which rows are trades, which cash transactions and which movements.
@@ -240,7 +252,9 @@ public enum RowKinds: Sendable, Equatable {
     case movements
     /// By a column's value: these values are trades; these are transactions, each of its types;
     /// these are movements.
-    case by(column: String, trade: [String], transaction: [RowTransaction], movement: [String])
+    /// `legs`: values whose rows are legs of trades over several rows (`group:`), where other
+    /// trades take one row each; without them, with a group, every trade row is a leg.
+    case by(column: String, trade: [String], transaction: [RowTransaction], movement: [String], legs: [String] = [])
 }
 
 /// The rows of one value of `rows.by` that are transactions, and of which type: one, or several
@@ -371,4 +385,6 @@ public indirect enum FieldSource: Sendable, Equatable {
 /// `add`, `sub`, `mul`, `div` (two or more operands, left to right) and `neg` (one).
 public enum ArithmeticOperation: String, Sendable, Equatable, CaseIterable {
     case add, sub, mul, div, neg
+    /// Written `{abs: …}` (of a column, or of any value).
+    case abs
 }

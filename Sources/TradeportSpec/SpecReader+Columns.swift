@@ -4,7 +4,7 @@ import Yams
 /// Columns, checks, skips, row kinds and the mappings to canonical fields.
 extension SpecReader {
     static let columnKeys = ["name", "header", "position", "type", "map", "ignore-case", "check", "format", "example",
-                             "required", "separators", "pairs", "list", "from", "match", "empty", "for"]
+                             "required", "separators", "pairs", "quotes", "list", "from", "match", "empty", "for", "decimal"]
     /// What `AssetCode` accepts: 1–32 ASCII letters and digits.
     static func isAssetCode(_ s: Substring) -> Bool {
         !s.isEmpty && s.utf8.count <= 32 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
@@ -48,8 +48,8 @@ extension SpecReader {
             let empty = e.value("empty").flatMap { texts($0.value, key + ".empty", "texts that stand for an empty cell, like ['-']") } ?? []
             var kinds: [String]?
             if let (_, n) = e.value("for"), let k = texts(n, key + ".for", "the kinds of rows the column is read on (trade, transaction, movement)") {
-                for kind in k where !["trade", "transaction", "movement"].contains(kind) {
-                    fail(n, key + ".for", "'\(kind)' is not a kind of row (trade, transaction, movement)")
+                for kind in k where !["trade", "transaction", "movement", "leg"].contains(kind) {
+                    fail(n, key + ".for", "'\(kind)' is not a kind of row (trade, transaction, movement, leg)")
                 }
                 kinds = k
             }
@@ -74,10 +74,23 @@ extension SpecReader {
                 default: fail(keyNode, key + ".list", "only a text, asset or decimal column holds several values")
                 }
             }
+            var decimal: UInt8?
+            if let (keyNode, n) = e.value("decimal") {
+                if case .decimal? = type {
+                    if case .scalar(let s) = n, s.string == "either" { decimal = 0 } else if let b = byte(n, key + ".decimal"), b == UInt8(ascii: ".") || b == UInt8(ascii: ",") {
+                        decimal = b
+                    } else {
+                        fail(n, key + ".decimal", "the decimal separator must be '.', ',' or either")
+                    }
+                } else {
+                    fail(keyNode, key + ".decimal", "only a decimal column has a decimal separator")
+                }
+            }
             guard let reference, let type else { continue }
             out.append(ColumnSpec(name: name, reference: reference, required: required, type: type,
                                   example: optionalText(e, "example", "an example value"), list: list, match: match, empty: empty,
                                   kinds: kinds, location: location(item)))
+            out[out.count - 1].decimal = decimal
         }
         // References between columns.
         let names = Set(out.map(\.name))
@@ -113,7 +126,7 @@ extension SpecReader {
         }
         switch typeText {
         case "text", "id", "asset":
-            unexpected(["map", "ignore-case", "check", "format", "separators", "pairs"])
+            unexpected(["map", "ignore-case", "check", "format", "separators", "pairs", "quotes", "decimal"])
             return typeText == "text" ? .text : typeText == "id" ? .id : .asset
         case "decimal":
             unexpected(["map", "ignore-case", "format", "separators", "pairs"])
@@ -172,7 +185,8 @@ extension SpecReader {
                     pairs.append(ValueMapEntry(from: from, to: to.uppercased()))
                 }
             }
-            return .instrument(separators: separators, pairs: pairs)
+            let quotes = e.value("quotes").flatMap { texts($0.value, key + ".quotes", "quote codes a value may end with, like [ZEUR, EUR]") } ?? []
+            return .instrument(separators: separators, pairs: pairs, quotes: quotes)
         default:
             fail(typeNode, key + ".type", "'\(typeText)' is not a type (\(Self.types.joined(separator: ", ")))")
             return nil
@@ -210,22 +224,37 @@ extension SpecReader {
         var out: [SkipRule] = []
         for (i, item) in sequence.enumerated() {
             let path = "skip[\(i)]"
-            guard let e = entries(item, path, allowed: ["column", "equals", "reason"], what: "a skip rule"),
+            guard let e = entries(item, path, allowed: ["column", "equals", "reason", "and"], what: "a skip rule"),
                   let column = requiredText(e, "column", "the column looked at"),
                   let (_, equalsNode) = e.value("equals") ?? { fail(item, path + ".equals", "missing; expected the values that skip a row"); return nil }(),
                   let equals = texts(equalsNode, path + ".equals", "the values that skip a row"),
                   let reason = requiredText(e, "reason", "the reason given for each skipped row")
             else { continue }
             if !names.contains(column) { fail(e.value("column")?.value, path + ".column", "'\(column)' is not one of the spec's columns") }
-            out.append(SkipRule(column: column, equals: equals, reason: reason, location: location(item)))
+            var conditions: [SkipCondition] = []
+            if let (_, n) = e.value("and") {
+                let items: [Node]
+                if case .sequence(let s) = n { items = Array(s) } else { items = [n] }
+                for (k, c) in items.enumerated() {
+                    let p = "\(path).and[\(k)]"
+                    guard let ce = entries(c, p, allowed: ["column", "equals"], what: "a further condition"),
+                          let cc = requiredText(ce, "column", "the column looked at"),
+                          let (_, en) = ce.value("equals") ?? { fail(c, p + ".equals", "missing"); return nil }(),
+                          let values = texts(en, p + ".equals", "the values that meet it ('' for an empty cell)")
+                    else { continue }
+                    if !names.contains(cc) { fail(ce.value("column")?.value, p + ".column", "'\(cc)' is not one of the spec's columns") }
+                    conditions.append(SkipCondition(column: cc, equals: values))
+                }
+            }
+            out.append(SkipRule(column: column, equals: equals, reason: reason, and: conditions, location: location(item)))
         }
         return out
     }
 
     func rowKinds(_ node: Node, _ names: Set<String>) -> RowKinds? {
-        guard let e = entries(node, "rows", allowed: ["kind", "by", "trade", "transaction", "movement"], what: "which rows are trades, transactions or movements") else { return nil }
+        guard let e = entries(node, "rows", allowed: ["kind", "by", "trade", "transaction", "movement", "legs"], what: "which rows are trades, transactions or movements") else { return nil }
         if let kind = optionalText(e, "kind", "trade, transaction or movement") {
-            for k in ["by", "trade", "transaction", "movement"] where e.value(k) != nil { fail(e.value(k)!.keyNode, "rows." + k, "not used with rows.kind") }
+            for k in ["by", "trade", "transaction", "movement", "legs"] where e.value(k) != nil { fail(e.value(k)!.keyNode, "rows." + k, "not used with rows.kind") }
             switch kind {
             case "trade": return .trades
             case "transaction": return .transactions
@@ -263,8 +292,9 @@ extension SpecReader {
             }
         }
         let movement = e.value("movement").flatMap { texts($0.value, "rows.movement", "the values of movements") } ?? []
-        if trade.isEmpty && transaction.isEmpty && movement.isEmpty { fail(node, "rows", "no value makes a row a trade, a transaction or a movement") }
-        return .by(column: column, trade: trade, transaction: transaction, movement: movement)
+        let legs = e.value("legs").flatMap { texts($0.value, "rows.legs", "the values of rows that are legs of trades over several rows") } ?? []
+        if trade.isEmpty && transaction.isEmpty && movement.isEmpty && legs.isEmpty { fail(node, "rows", "no value makes a row a trade, a transaction or a movement") }
+        return .by(column: column, trade: trade, transaction: transaction, movement: movement, legs: legs)
     }
 
     /// A type in `rows.transaction`: a type, or `{sign-of: column, positive: type, negative: type}`.
@@ -382,7 +412,7 @@ extension SpecReader {
         if case .scalar(let s) = node {
             return known(s.string, node) ? .column(s.string) : nil
         }
-        let operations = ArithmeticOperation.allCases.map(\.rawValue)
+        let operations = ArithmeticOperation.allCases.filter { $0 != .abs }.map(\.rawValue)
         let keys = ["const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs", "sign-of", "positive", "negative",
                     "first", "round"] + operations
         guard let e = entries(node, path, allowed: keys, what: "a value's source") else { return nil }
@@ -432,7 +462,11 @@ extension SpecReader {
         }
         if let c = optionalText(e, "base-of", "an instrument column") { return known(c, node) ? .part(c, 0) : nil }
         if let c = optionalText(e, "quote-of", "an instrument column") { return known(c, node) ? .part(c, 1) : nil }
-        if let c = optionalText(e, "abs", "a signed decimal column") { return known(c, node) ? .absolute(c) : nil }
+        if let (_, n) = e.value("abs") {
+            if case .scalar(let s) = n { return known(s.string, n) ? .absolute(s.string) : nil }
+            // The absolute value of a derived value: `{abs: {add: [amount, fee]}}`.
+            return fieldSource(n, path + ".abs", names).map { .arithmetic(.abs, [$0], round: nil) }
+        }
         if let c = optionalText(e, "sign-of", "a signed decimal column") {
             guard let p = requiredText(e, "positive", "what a value of zero or more stands for, like deposit"),
                   let n = requiredText(e, "negative", "what a value below zero stands for, like withdrawal"),

@@ -47,11 +47,13 @@ extension SpecReader {
         let group = top.value("group").flatMap { self.groupRule($0.value, names) }
         // What rows.transaction and a group give, the mappings do not.
         var typeGiven = false
-        if case .by(_, _, let transactions, _)? = rows, !transactions.isEmpty {
+        var separateLegs = false
+        if case .by(_, _, _, _, let legs)? = rows { separateLegs = !legs.isEmpty }
+        if case .by(_, _, let transactions, _, _)? = rows, !transactions.isEmpty {
             typeGiven = transactions.allSatisfy { !$0.types.contains(.mapping) }
         }
         let trade = top.value("trade").flatMap {
-            self.mapping($0.value, "trade", OperationKind.trade.fields, names, given: group == nil ? [] : GroupRule.givenFields,
+            self.mapping($0.value, "trade", OperationKind.trade.fields, names, given: group == nil || separateLegs ? [] : GroupRule.givenFields,
                          givenBy: "the group")
         }
         let transaction = top.value("transaction").flatMap {
@@ -78,8 +80,9 @@ extension SpecReader {
                 fail(root, "transaction", "missing: rows are transactions, so the spec must say where each transaction field comes from")
             case .movements where movement == nil:
                 fail(root, "movement", "missing: rows are movements, so the spec must say where each movement field comes from")
-            case .by(_, let t, let x, let m):
-                if !t.isEmpty && trade == nil { fail(root, "trade", "missing: some rows are trades") }
+            case .by(_, let t, let x, let m, let l):
+                if !(t.isEmpty && l.isEmpty) && trade == nil { fail(root, "trade", "missing: some rows are trades") }
+                if !l.isEmpty && group == nil { fail(root, "group", "missing: rows.legs names rows that make trades together, so the spec must say how (group: key, asset, amount)") }
                 if !x.isEmpty && transaction == nil { fail(root, "transaction", "missing: some rows are transactions") }
                 if !m.isEmpty && movement == nil { fail(root, "movement", "missing: some rows are movements") }
             default:

@@ -122,7 +122,7 @@ struct SpecLoaderTests {
     @Test("instrument pairs must be BASE/QUOTE, and only an instrument takes them")
     func instrumentPairs() throws {
         let good = Specs.minimal.replacingOccurrences(of: "type: instrument}", with: "type: instrument, pairs: {XXBTZUSD: xbt/usd}}")
-        guard case .instrument(_, let pairs)? = try Specs.load(good).columns.first(where: { $0.name == "pair" })?.type else {
+        guard case .instrument(_, let pairs, _)? = try Specs.load(good).columns.first(where: { $0.name == "pair" })?.type else {
             Issue.record("not an instrument")
             return
         }

@@ -307,7 +307,7 @@ public struct SpecAdapter: FormatAdapter {
             let operation = values.operation(row, positions, location: location, zone: &zone)
             var more: [PortfolioOperation] = []
             if values.errors.isEmpty, operation != nil, values.givesSeveral {
-                more = values.additionalOperations(location: location, zone: &zone)
+                more = values.additionalOperations(after: operation, location: location, zone: &zone)
             }
             if values.errors.isEmpty, let operation {
                 let placed = values.portfolio

@@ -18,8 +18,11 @@ extension SpecRowValues {
     /// Whether the row is a trade's: with a group, one leg of one.
     var isTradeRow: Bool {
         if plan.rowKindColumn == nil { if case .trades = plan.spec.rows { return true } else { return false } }
-        if case .trade? = rowKind { return true }
-        return false
+        switch rowKind {
+        case .leg?: return true
+        case .trade?: return plan.legKinds.isEmpty
+        default: return false
+        }
     }
 }
 
@@ -33,8 +36,6 @@ extension SpecAdapter.ReadState {
             if let p = positions[c], p < row.fieldCount { key.append(contentsOf: row.field(p).bytes) }
             key.append(0x1F)
         }
-        if !legs.isEmpty && key != legKey { try closeGroup(emit: emit) }
-        legKey = key
         var isFee = false
         if let c = group.feeColumn, let p = positions[c], p < row.fieldCount {
             let f = row.field(p).bytes
@@ -53,8 +54,12 @@ extension SpecAdapter.ReadState {
             try withoutActuallyEscaping(raw) { raw in try emit(.rejected(RejectedRow(source: location, raw: raw(), errors: errors)), raw) }
             return
         }
-        legs.append(SpecLeg(location: location, raw: raw(), asset: asset, amount: amount, isFee: isFee,
-                            legFee: group.legFee.flatMap { values.decimal(values.values[$0]) }, values: values.values))
+        let leg = SpecLeg(location: location, raw: raw(), asset: asset, amount: amount, isFee: isFee,
+                          legFee: group.legFee.flatMap { values.decimal(values.values[$0]) }, values: values.values)
+        // Closing the open group reuses the row values: this row's were taken first.
+        if !legs.isEmpty && key != legKey { try closeGroup(emit: emit) }
+        legKey = key
+        legs.append(leg)
     }
 
     /// The open group's trades: its legs in (+) and out (−) paired in file order, each pair a
@@ -75,28 +80,49 @@ extension SpecAdapter.ReadState {
             }
         }
         let span = legs.count == 1 ? "row \(legs[0].location.row)" : "rows \(legs[0].location.row)–\(legs[legs.count - 1].location.row)"
-        guard !ins.isEmpty, ins.count == outs.count, fees.isEmpty || ins.count == 1 || fees.count == ins.count else {
-            try reject(legs, "\(span) make no trade: \(ins.count) in (+), \(outs.count) out (−), \(fees.count) fee\(fees.count == 1 ? "" : "s"); "
-                + "the rows of a group pair one in with one out, in file order (and fees one per pair, or all to one pair)")
-            return
+        // One asset in and one out: one trade, however many rows its fills take (a market order
+        // filled in parts). Several assets: the rows in and out pair one to one, in file order.
+        var pairs: [(in: SpecLeg, out: SpecLeg, fees: [SpecLeg], legs: [SpecLeg])] = []
+        if !ins.isEmpty, !outs.isEmpty, Set(ins.map(\.asset)).count == 1, Set(outs.map(\.asset)).count == 1 {
+            guard let a = Self.sum(ins), let b = Self.sum(outs) else {
+                try reject(legs, "\(span): the sum of the rows is beyond 38 digits")
+                return
+            }
+            pairs = [(a, b, fees, legs)]
+        } else {
+            guard !ins.isEmpty, ins.count == outs.count, fees.isEmpty || fees.count == ins.count else {
+                try reject(legs, "\(span) make no trade: \(ins.count) in (+), \(outs.count) out (−), \(fees.count) fee\(fees.count == 1 ? "" : "s") in several assets; "
+                    + "such rows pair one in with one out, in file order (and a fee per pair)")
+                return
+            }
+            for (i, (a, b)) in zip(ins, outs).enumerated() {
+                let pairFees = fees.isEmpty ? [] : [fees[i]]
+                pairs.append((a, b, pairFees, [a, b] + pairFees))
+            }
         }
-        for (i, (a, b)) in zip(ins, outs).enumerated() {
+        for (i, pair) in pairs.enumerated() {
+            let (a, b) = (pair.in, pair.out)
             // The quote: the one ranked first in `quotes`, else the one that went out.
             let rankIn = group.quoteRank[a.asset.text], rankOut = group.quoteRank[b.asset.text]
             let inIsQuote = rankIn != nil && (rankOut == nil || rankIn! < rankOut!)
             let (baseLeg, quoteLeg) = inIsQuote ? (b, a) : (a, b)
             let quantity = baseLeg.amount.isNegative ? baseLeg.amount.negated : baseLeg.amount
             let amount = quoteLeg.amount.isNegative ? quoteLeg.amount.negated : quoteLeg.amount
-            let pairFees = fees.isEmpty ? [] : ins.count == 1 ? fees : [fees[i]]
+            // Fees by currency, in the order their currencies first come.
             var tradeFees: [TradeFee] = []
-            for fee in pairFees where !fee.amount.isZero {
-                tradeFees.append(TradeFee(amount: fee.amount.isNegative ? fee.amount.negated : fee.amount, currency: fee.asset, kind: .exchange))
+            func add(_ value: ExactDecimal, _ currency: AssetCode) {
+                guard !value.isZero else { return }
+                let v = value.isNegative ? value.negated : value
+                if let k = tradeFees.firstIndex(where: { $0.currency == currency }), let total = tradeFees[k].amount.adding(v) {
+                    tradeFees[k].amount = total
+                } else {
+                    tradeFees.append(TradeFee(amount: v, currency: currency, kind: .exchange))
+                }
             }
-            for leg in [a, b] {
-                if let f = leg.legFee, !f.isZero { tradeFees.append(TradeFee(amount: f.isNegative ? f.negated : f, currency: leg.asset, kind: .exchange)) }
-            }
-            let first = a.location.row <= b.location.row ? a : b
-            let pairLegs = [a, b] + pairFees
+            for fee in pair.fees { add(fee.amount, fee.asset) }
+            for leg in [a, b] { if let f = leg.legFee { add(f, leg.asset) } }
+            let pairLegs = pair.legs
+            let first = pairLegs.min { $0.location.row < $1.location.row }!
             guard let price = amount.divided(by: quantity, roundedToScale: group.priceScale) else {
                 try reject(pairLegs, "\(span): the price \(amount) ÷ \(quantity) is beyond 38 digits")
                 continue
@@ -108,7 +134,7 @@ extension SpecAdapter.ReadState {
                 .decimal(quantity), .decimal(price), .decimal(amount),
             ]
             values.groupFees = tradeFees
-            guard case .trade(var trade)? = values.trade(first.location, zone: &zone), values.errors.isEmpty else {
+            guard case .trade(var trade)? = values.trade(first.location, zone: &zone, grouped: true), values.errors.isEmpty else {
                 let errors = values.errors.isEmpty ? [FieldError(column: nil, field: nil, message: "the trade could not be built")] : values.errors
                 for leg in pairLegs {
                     try emit(.rejected(RejectedRow(source: leg.location, raw: leg.raw, errors: errors)), { leg.raw })
@@ -123,5 +149,21 @@ extension SpecAdapter.ReadState {
                 try emit(.merged(leg.location), { leg.raw })
             }
         }
+    }
+
+    /// Legs of one asset as one: their amounts and own fees summed, at the first of them.
+    private static func sum(_ legs: [SpecLeg]) -> SpecLeg? {
+        var amount = ExactDecimal.zero
+        var fee: ExactDecimal?
+        for leg in legs {
+            guard let a = amount.adding(leg.amount) else { return nil }
+            amount = a
+            if let f = leg.legFee {
+                guard let total = (fee ?? .zero).adding(f) else { return nil }
+                fee = total
+            }
+        }
+        let first = legs[0]
+        return SpecLeg(location: first.location, raw: first.raw, asset: first.asset, amount: amount, isFee: false, legFee: fee, values: first.values)
     }
 }

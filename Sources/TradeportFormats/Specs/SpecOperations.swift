@@ -16,6 +16,7 @@ extension SpecRowValues {
         }
         switch rowKind {
         case .trade?: return trade(location, zone: &zone)
+        case .leg?: return nil  // read by the group
         case .movement?: return movement(location, zone: &zone)
         case .transaction(let k)?:
             let choice = plan.transactionKinds[k].types[0]
@@ -24,10 +25,10 @@ extension SpecRowValues {
             return transaction(type, location, zone: &zone)
         case nil:
             guard let p = positions[i], p < record.fieldCount else { return nil }
-            let kind = record.field(p).bytes
-            guard case .by(let column, let trades, let transactions, let movements) = plan.spec.rows else { return nil }
-            let known = trades + transactions.map(\.value) + movements
-            errors.append(FieldError(column: p + 1, field: column, message: "'\(String(decoding: kind, as: UTF8.self))' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))
+            let kind = withCell(i, record, positions) { String(decoding: $0, as: UTF8.self) }
+            guard case .by(let column, let trades, let transactions, let movements, let legs) = plan.spec.rows else { return nil }
+            let known = trades + transactions.map(\.value) + movements + legs
+            errors.append(FieldError(column: p + 1, field: column, message: "'\(kind)' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))
             return nil
         }
     }
@@ -40,13 +41,18 @@ extension SpecRowValues {
 
     /// The operations a row gives after its first: one per further type of its transaction value,
     /// where that type's amount is present and not zero.
-    mutating func additionalOperations(location: SourceLocation, zone: inout SourceTimeZone.Converter) -> [PortfolioOperation] {
+    mutating func additionalOperations(after first: PortfolioOperation?, location: SourceLocation,
+                                       zone: inout SourceTimeZone.Converter) -> [PortfolioOperation] {
         guard case .transaction(let k)? = rowKind, let m = plan.transaction else { return [] }
         var out: [PortfolioOperation] = []
         for choice in plan.transactionKinds[k].types.dropFirst() {
             guard let type = type(choice) else { continue }
             guard let amount = decimal(resolve(m.source(TransactionField.amount.rawValue), type: type)), !amount.isZero else { continue }
-            if let operation = transaction(type, location, zone: &zone) { out.append(operation) }
+            // Its own id: the row's id, marked with the type (a dividend's tax beside the dividend).
+            if case .transaction(var t)? = transaction(type, location, zone: &zone) {
+                if let id = t.externalId, id == first?.externalId { t.externalId = id + "/" + type }
+                out.append(.transaction(t))
+            }
         }
         return out
     }
@@ -79,8 +85,17 @@ extension SpecRowValues {
             if case .pair(let b, let q)? = values[c] { return .asset(i == 0 ? b : q) }
             return nil
         case .join(let columns, let separator):
-            let parts = columns.compactMap { values[$0]?.text }
-            return parts.count == columns.count ? .text(parts.joined(separator: separator)) : nil
+            // Each part as text (a time or date as written in the canonical form); an empty part
+            // is empty, and a join of nothing but empty parts is no value.
+            let parts = columns.map { c -> String in
+                switch values[c] {
+                case .instant(let t)?: return t.description
+                case .date(let d)?: return d.description
+                case let v?: return v.text ?? ""
+                case nil: return ""
+                }
+            }
+            return parts.allSatisfy(\.isEmpty) ? nil : .text(parts.joined(separator: separator))
         case .dateAndTime:
             return nil  // read by `instant`
         case .byType(let sources):
@@ -96,13 +111,24 @@ extension SpecRowValues {
         case .arithmetic(let a):
             var operands: [ExactDecimal] = []
             for o in a.operands {
-                // A missing operand makes the value missing (the field says so when it must have one).
-                guard let d = decimal(resolve(o, type: type)) else { return nil }
+                // A missing operand makes the value missing (the field says so when it must have one);
+                // a constant is a number written plainly (`{const: '0'}`).
+                let v = resolve(o, type: type)
+                if case .text(let t)? = v, case .constant = o {
+                    guard case .success(let d) = ExactDecimal.parse(t, style: .canonical) else {
+                        errors.append(FieldError(column: nil, field: nil, message: "\(a.text): '\(t)' is not a number like 1234.56"))
+                        return nil
+                    }
+                    operands.append(d)
+                    continue
+                }
+                guard let d = decimal(v) else { return nil }
                 operands.append(d)
             }
             var result: ExactDecimal? = operands[0]
             switch a.operation {
             case .neg: result = operands[0].negated
+            case .abs: result = operands[0].isNegative ? operands[0].negated : operands[0]
             case .add: for d in operands.dropFirst() { result = result?.adding(d) }
             case .sub: for d in operands.dropFirst() { result = result?.subtracting(d) }
             case .mul: for d in operands.dropFirst() { result = result?.multiplied(by: d) }
@@ -171,8 +197,8 @@ extension SpecRowValues {
     private func text(_ v: SpecValue?) -> String? { v?.text.flatMap { $0.isEmpty ? nil : $0 } }
     private func date(_ v: SpecValue?) -> CalendarDate? { if case .date(let d)? = v { return d } else { return nil } }
 
-    mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
-        guard let m = plan.trade else { return nil }
+    mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter, grouped: Bool = false) -> PortfolioOperation? {
+        guard let m = grouped ? plan.groupTrade : plan.trade else { return nil }
         return build(m, type: nil, location, zone: &zone).map { .trade($0) }
     }
 

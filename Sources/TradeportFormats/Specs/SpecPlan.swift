@@ -97,6 +97,8 @@ final class SpecPlan: Sendable {
         let column: Int
         let equals: [[UInt8]]
         let reason: String
+        /// Further conditions: a column and its values.
+        let and: [(column: Int, equals: [[UInt8]])]
     }
 
     /// What a column holds, without the strings of its spec: what the row loop switches on.
@@ -225,6 +227,8 @@ final class SpecPlan: Sendable {
     let skips: [Skip]
     let statusColumn: Int?
     let trade: KindMapping?
+    /// The trade mapping for a group's trades (the group gives their core fields).
+    let groupTrade: KindMapping?
     let transaction: KindMapping?
     let movement: KindMapping?
     let style: NumberStyle
@@ -241,6 +245,8 @@ final class SpecPlan: Sendable {
     let tradeKinds: [[UInt8]]
     let transactionKinds: [(from: [UInt8], types: [TypeChoice])]
     let movementKinds: [[UInt8]]
+    /// `rows.legs`: values whose rows are legs of a group's trades.
+    let legKinds: [[UInt8]]
     /// Whether `rows.by` compares ignoring case (its column's map does).
     let rowKindIgnoresCase: Bool
     /// Per column: the kinds of rows it is read on (bits: 1 trade, 2 transaction, 4 movement).
@@ -251,6 +257,8 @@ final class SpecPlan: Sendable {
     let emptyTexts: [[[UInt8]]]
     /// Numbers with notations beyond digits and separators; nil when the spec has none.
     let numbers: SpecNumberReader?
+    /// Per column: its own decimal separator (`decimal:` on the column), or nil for the spec's.
+    let columnNumbers: [SpecNumberReader?]
     let group: GroupPlan?
     /// Per instrument column: its separators and listed pairs, as bytes, aliases applied.
     let instruments: [Instrument?]
@@ -260,6 +268,8 @@ final class SpecPlan: Sendable {
     let hasLists: Bool
 
     struct Instrument: Sendable {
+        /// Quote codes a value without a separator may end with, longest first.
+        let quotes: [[UInt8]]
         let separators: [[UInt8]]
         let pairs: [(from: [UInt8], base: AssetCode, quote: AssetCode)]
         let description: String
@@ -300,7 +310,10 @@ final class SpecPlan: Sendable {
             return Check(column: column, segments: segments, lowercase: check.lowercase, message: check.message, name: check.column)
         }
         skips = spec.skip.compactMap { rule in
-            index[rule.column].map { Skip(column: $0, equals: rule.equals.map { Array($0.utf8) }, reason: rule.reason) }
+            index[rule.column].map { column in
+                Skip(column: column, equals: rule.equals.map { Array($0.utf8) }, reason: rule.reason,
+                     and: rule.and.compactMap { c in index[c.column].map { ($0, c.equals.map { Array($0.utf8) }) } })
+            }
         }
         func resolve(_ s: FieldSource?) -> Source? {
             guard let s else { return nil }
@@ -321,7 +334,12 @@ final class SpecPlan: Sendable {
             }
         }
         let plainTrade = spec.trade.map { KindMapping($0, resolve, of: Trade.self) }
-        trade = spec.group == nil ? plainTrade : plainTrade.map { KindMapping(grouping: $0) }
+        // With rows.legs, trade rows are trades of their own and legs make the group's; without,
+        // every trade row is a leg.
+        var hasLegs = false
+        if case .by(_, _, _, _, let legs) = spec.rows { hasLegs = !legs.isEmpty }
+        trade = spec.group == nil || hasLegs ? plainTrade : plainTrade.map { KindMapping(grouping: $0) }
+        groupTrade = spec.group == nil ? nil : plainTrade.map { KindMapping(grouping: $0) }
         transaction = spec.transaction.map { KindMapping($0, resolve, of: CashTransaction.self) }
         movement = spec.movement.map { KindMapping($0, resolve, of: Movement.self) }
         if case .column(let c)? = transaction?.source(TransactionField.status.rawValue) { statusColumn = c } else { statusColumn = nil }
@@ -357,8 +375,9 @@ final class SpecPlan: Sendable {
         assetAliases = aliases
         func aliased(_ code: AssetCode) -> AssetCode { aliases[code.text] ?? code }
         instruments = spec.columns.map { c in
-            guard case .instrument(let separators, let pairs) = c.type else { return nil }
+            guard case .instrument(let separators, let pairs, let quotes) = c.type else { return nil }
             return Instrument(
+                quotes: quotes.map { Array($0.utf8) }.sorted { $0.count > $1.count },
                 separators: separators.map { Array($0.utf8) },
                 pairs: pairs.compactMap { p in
                     let parts = p.to.split(separator: "/")
@@ -370,10 +389,12 @@ final class SpecPlan: Sendable {
         switch spec.rows {
         case .trades, .transactions, .movements:
             rowKindColumn = nil
+            legKinds = []
             tradeKinds = []
             transactionKinds = []
             movementKinds = []
-        case .by(let column, let trades, let transactions, let movements):
+        case .by(let column, let trades, let transactions, let movements, let legs):
+            legKinds = legs.map { Array($0.utf8) }
             rowKindColumn = index[column]
             var ignoreCase = false
             if let c = index[column], case .map(_, true) = spec.columns[c].type { ignoreCase = true }
@@ -392,12 +413,19 @@ final class SpecPlan: Sendable {
         }
         if let c = rowKindColumn, case .map(_, true) = spec.columns[c].type { rowKindIgnoresCase = true } else { rowKindIgnoresCase = false }
         kindMasks = spec.columns.map { c in
-            guard let kinds = c.kinds else { return 7 }
-            return kinds.reduce(0) { $0 | ($1 == "trade" ? 1 : $1 == "transaction" ? 2 : 4) }
+            // Bit 16: a row whose kind is unknown reads only the columns every row has.
+            guard let kinds = c.kinds else { return 31 }
+            return kinds.reduce(0) { $0 | ($1 == "trade" ? 1 : $1 == "transaction" ? 2 : $1 == "movement" ? 4 : 8) }
         }
         matchers = spec.columns.map { c in c.match.flatMap { ColumnMatcher($0) } }
         emptyTexts = spec.columns.map { c in (c.empty + spec.values.empty).map { Array($0.utf8) } }
         numbers = spec.values.notation.isPlain ? nil : SpecNumberReader(notation: spec.values.notation, style: style)
+        columnNumbers = spec.columns.map { c in
+            guard let d = c.decimal else { return nil }
+            var notation = spec.values.notation
+            notation.eitherDecimal = d == 0
+            return SpecNumberReader(notation: notation, style: NumberStyle(decimalSeparator: d == 0 ? UInt8(ascii: ".") : d, groupingSeparator: [0x20]))
+        }
         group = spec.group.flatMap { g in
             guard let asset = index[g.asset], let amount = index[g.amount] else { return nil }
             var ranks: [String: Int] = [:]
@@ -429,6 +457,7 @@ final class SpecPlan: Sendable {
         case .absolute(let c): return "abs(\(c))"
         case .arithmetic(let op, let operands, _):
             let symbol = ["add": " + ", "sub": " − ", "mul": " × ", "div": " ÷ "][op.rawValue] ?? ""
+            if op == .abs { return "abs(" + describe(operands[0]) + ")" }
             return op == .neg ? "−" + describe(operands[0]) : operands.map(describe).joined(separator: symbol)
         case .first(let sources): return "the first of " + sources.map(describe).joined(separator: ", ")
         default: return "a value"
@@ -454,7 +483,8 @@ final class ColumnMatcher: @unchecked Sendable {
         guard let m = try? regex.firstMatch(in: cell) else { return nil }
         let output = m.output
         if let named = output["value"] { return named.substring }
-        if output.count > 1 { return output[1].substring }
-        return output[0].substring
+        // The first group that took part in the match (alternatives: `^(?:(Koop|Sell) .*|(.*))$`).
+        for k in output.indices.dropFirst() { if let s = output[k].substring { return s } }
+        return output.count > 1 ? nil : output[0].substring
     }
 }

@@ -26,6 +26,8 @@ struct SpecRowValues {
         /// The index of the value in `SpecPlan.transactionKinds`.
         case transaction(Int)
         case movement
+        /// A leg of a group's trade (`rows.legs`).
+        case leg
     }
 
     init(plan: SpecPlan, codes: AssetCodeCache) {
@@ -56,7 +58,18 @@ struct SpecRowValues {
             return .transaction(hit)
         }
         if plan.movementKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return .movement }
+        if plan.legKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return .leg }
         return nil
+    }
+
+    /// Column `i`'s text as rules compare it: what its `match:` takes from the cell (empty when it
+    /// does not match), the cell itself otherwise.
+    func withCell<R>(_ i: Int, _ record: some SpecRow, _ positions: [Int?], _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var f = UnsafeRawBufferPointer(start: nil, count: 0)
+        if let p = positions[i], p < record.fieldCount { f = record.field(p).bytes }
+        guard let matcher = plan.matchers[i] else { return body(f) }
+        let taken = f.isEmpty ? nil : matcher.extract(String(decoding: f, as: UTF8.self))
+        return Array((taken ?? "").utf8).withUnsafeBytes { body($0) }
     }
 
     /// Whether `f` is one of the texts that stand for an empty cell in column `i`.
@@ -104,10 +117,11 @@ struct SpecRowValues {
 
     /// The reason of the first skip rule the row meets.
     func skipReason(_ record: some SpecRow, _ positions: [Int?]) -> String? {
-        for rule in plan.skips {
-            guard let p = positions[rule.column], p < record.fieldCount else { continue }
-            let f = record.field(p).bytes
-            if rule.equals.contains(where: { $0.count == f.count && $0.elementsEqual(f) }) { return rule.reason }
+        func meets(_ column: Int, _ equals: [[UInt8]]) -> Bool {
+            withCell(column, record, positions) { f in equals.contains(where: { $0.count == f.count && $0.elementsEqual(f) }) }
+        }
+        for rule in plan.skips where meets(rule.column, rule.equals) && rule.and.allSatisfy({ meets($0.column, $0.equals) }) {
+            return rule.reason
         }
         return nil
     }
@@ -115,14 +129,15 @@ struct SpecRowValues {
     /// Reads every column, in the spec's order, then the cross-column checks. The row's kind is
     /// decided first: a column for some kinds only (`for:`) is not read on rows of the others.
     mutating func read(_ record: some SpecRow, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
-        var mask: UInt8 = 7
+        var mask: UInt8 = 15
         if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount {
-            rowKind = decideKind(record.field(p).bytes)
+            rowKind = plan.matchers[c] == nil ? decideKind(record.field(p).bytes) : withCell(c, record, positions) { decideKind($0) }
             switch rowKind {
             case .trade?: mask = 1
             case .transaction?: mask = 2
             case .movement?: mask = 4
-            case nil: break
+            case .leg?: mask = 8
+            case nil: mask = 16  // refused below for its kind; its kind-bound columns are not read
             }
         } else if plan.rowKindColumn == nil {
             switch plan.spec.rows {
@@ -181,10 +196,14 @@ struct SpecRowValues {
             for k in scratch.indices where scratch[k] >= 65 && scratch[k] <= 90 { scratch[k] |= 0x20 }
         }
         let p = positions[check.column]
-        let actual: UnsafeRawBufferPointer = p.flatMap { $0 < record.fieldCount ? record.field($0).bytes : nil } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        if actual.count == scratch.count && actual.elementsEqual(scratch) { return }
+        // A column not read on this row (another kind's, or empty where it may be) is not checked.
+        if values[check.column] == nil && plan.matchers[check.column] != nil { return }
+        let (same, actualText) = withCell(check.column, record, positions) { actual in
+            (actual.count == scratch.count && actual.elementsEqual(scratch), String(decoding: actual, as: UTF8.self))
+        }
+        if same { return }
         let expected = String(decoding: scratch, as: UTF8.self)
-        var message = check.message.replacingOccurrences(of: "{value}", with: text(actual)).replacingOccurrences(of: "{expected}", with: expected)
+        var message = check.message.replacingOccurrences(of: "{value}", with: actualText).replacingOccurrences(of: "{expected}", with: expected)
         for (name, i) in plan.columnIndex where message.contains("{" + name + "}") {
             if let v = values[i]?.text { message = message.replacingOccurrences(of: "{\(name)}", with: v) }
         }
@@ -253,7 +272,7 @@ struct SpecRowValues {
         case .decimal(let check):
             // A space as thousands separator also takes the no-break spaces (NumberStyle does).
             let parsed: Result<ExactDecimal, NumberParseError>
-            if fieldKind != .number, let numbers = plan.numbers { parsed = numbers.parse(f) } else {
+            if fieldKind != .number, let numbers = plan.columnNumbers[i] ?? plan.numbers { parsed = numbers.parse(f) } else {
                 parsed = ExactDecimal.parse(f, style: fieldKind == .number ? .canonical : plan.style)
             }
             switch parsed {
@@ -328,6 +347,15 @@ struct SpecRowValues {
                 return .pair(hit.base, hit.quote)
             }
             func aliased(_ code: AssetCode) -> AssetCode { plan.assetAliases.isEmpty ? code : plan.assetAliases[code.text] ?? code }
+            for quote in instrument.quotes where f.count > quote.count {
+                // No separator: the value ends with a quote code (`XXBTZEUR`).
+                let at = f.count - quote.count
+                guard UnsafeRawBufferPointer(rebasing: f[at...]).elementsEqual(quote),
+                      let b = codes.code(UnsafeRawBufferPointer(rebasing: f[..<at])),
+                      let q = codes.code(UnsafeRawBufferPointer(rebasing: f[at...]))
+                else { continue }
+                return .pair(aliased(b), aliased(q))
+            }
             for separator in instrument.separators {
                 // Exactly one separator, with a code on each side.
                 guard let at = Self.firstIndex(of: separator, in: f, from: 0),
