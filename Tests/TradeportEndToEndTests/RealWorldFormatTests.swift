@@ -120,6 +120,22 @@ struct RealWorldFormatTests {
         }
     }
 
+    /// Every built-in spec ships a sample of ours (`formats/samples/<id>-example.csv`): detected as
+    /// its format alone, converted with nothing rejected and every row accounted for.
+    @Test("each built-in format's own sample is detected as it and converts with 0 rejects", arguments: cases)
+    func sampleConverts(_ name: String) throws {
+        let id = String(name.dropLast(".json".count))
+        let sample = "formats/samples/\(id)-example.csv"
+        let detected = try CLI.run(["detect", sample])
+        #expect(detected.stdout == "\(sample): \(id)\n", "\(detected.stdout)")
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLI.run(["convert", sample, "-o", dir + "/out.json", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try CLI.decode(file: dir + "/out.json")
+        #expect(doc.rejected.isEmpty && doc.sources.first?.addsUp == true && doc.sources.first?.operations ?? 0 >= 3)
+    }
+
     /// Every file of `../shared/realworld`: detection names exactly the format its expectations
     /// name (Tinkoff's reports: tinkoff-report), or none for a file no format claims; never two.
     @Test("detect names one format per real export, or none, never two")

@@ -93,6 +93,7 @@ struct SpecNumberReader: Sendable {
             }
         }
         var exponent = 0
+        var scientific = false
         if notation.exponent, let e = (lo..<hi).first(where: { f[$0] | 0x20 == UInt8(ascii: "e") }) {
             var i = e + 1
             var negativeExponent = false
@@ -106,6 +107,7 @@ struct SpecNumberReader: Sendable {
             for k in i..<hi { exponent = exponent * 10 + Int(f[k] - 48) }
             if negativeExponent { exponent = -exponent }
             hi = e
+            scientific = true
         }
         guard lo < hi else { return .failure(NumberParseError(message: "no digits; expected a number like \(style.example)")) }
         if f[lo] == UInt8(ascii: "-") || f[lo] == UInt8(ascii: "+") {
@@ -113,7 +115,7 @@ struct SpecNumberReader: Sendable {
         }
         var digitsStyle = style
         if notation.eitherDecimal {
-            switch decimalSeparator(f, lo, hi) {
+            switch decimalSeparator(f, lo, hi, scientific: scientific) {
             case .success(let s): digitsStyle = s
             case .failure(let e): return .failure(e)
             }
@@ -144,7 +146,7 @@ struct SpecNumberReader: Sendable {
     /// With `decimal: either`: the last of `.` and `,` when both appear, the one that appears
     /// once when only one does (unless it would read `1,234` either way: refused), and the other
     /// (or a space) groups thousands.
-    private func decimalSeparator(_ f: UnsafeRawBufferPointer, _ lo: Int, _ hi: Int) -> Result<NumberStyle, NumberParseError> {
+    private func decimalSeparator(_ f: UnsafeRawBufferPointer, _ lo: Int, _ hi: Int, scientific: Bool) -> Result<NumberStyle, NumberParseError> {
         var dots = 0, commas = 0, last: UInt8 = 0, lastIndex = 0
         for i in lo..<hi where f[i] == UInt8(ascii: ".") || f[i] == UInt8(ascii: ",") {
             if f[i] == UInt8(ascii: ".") { dots += 1 } else { commas += 1 }
@@ -166,7 +168,8 @@ struct SpecNumberReader: Sendable {
             integer += 1
             if f[i] != 48 { leadingZero = false }
         }
-        if after == 3 && integer >= 1 && integer <= 3 && !leadingZero {
+        // Before a power of ten (`4.615E-06`) a separator is never a thousands one.
+        if after == 3 && integer >= 1 && integer <= 3 && !leadingZero && !scientific {
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: f[lo..<hi]), as: UTF8.self)
             return .failure(NumberParseError(message: "'\(String(decoding: [last], as: UTF8.self))' may be a decimal separator or group thousands in \(text); with decimal: either a single separator before three digits is ambiguous (give values: {decimal: '\(String(decoding: [last], as: UTF8.self))'} or the other)"))
         }

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TradeportCore
+import TradeportFormats
+import TradeportSpec
+import TradeportTestKit
+
+/// The guide's section "What real exports need" (docs/adding-a-format.md): each construct's spec,
+/// taken from the guide's text with the sample written under it, gives what the guide says.
+@Suite("The guide's constructs for real exports, as written there")
+struct GuideConstructTests {
+    /// The guide's spec `id` converted on the `csv` block that follows it.
+    static func run(_ id: String) throws -> CanonicalDocument {
+        let spec = try SpecLoader.load(text: Guide.spec(id), file: id + ".yaml")
+        return try TestKit.convert(Guide.sample(after: id), with: SpecAdapter(spec), name: id + ".csv")
+    }
+
+    static func text(_ t: Trade) -> String {
+        "\(t.side.rawValue) \(t.quantity) \(t.base) \(t.quote) @\(t.price) =\(t.amount.map { "\($0)" } ?? "-")"
+            + t.fees.map { " fee \($0.amount) \($0.currency)" }.joined()
+    }
+
+    static func text(_ t: CashTransaction) -> String { "\(t.type.rawValue) \(t.amount) \(t.asset)" }
+
+    @Test("1. trades over several rows: group")
+    func group() throws {
+        let doc = try Self.run("guide-ledger")
+        #expect(doc.rejected.isEmpty)
+        #expect(doc.allTrades.map(Self.text) == [
+            "buy 0.01 BTC EUR @42010.92 =420.1092 fee 0.5 EUR", "sell 0.01 BTC EUR @43488.69 =434.8869 fee 0.11 EUR",
+        ])
+        #expect(doc.allTrades.first?.time.description == "2024-01-15T10:30:45.1234Z")
+        let source = try #require(doc.sources.first)
+        #expect(source.rows == 6 && source.operations == 3 && source.merged == 3 && source.addsUp)
+    }
+
+    @Test("1b. a group that does not pair is rejected row by row, saying what it holds")
+    func groupIncomplete() throws {
+        let spec = try SpecLoader.load(text: Guide.spec("guide-ledger"), file: "g.yaml")
+        let doc = try TestKit.convert("refid,time,type,asset,amount,fee\nT1,2024-01-15 10:30:45,spend,ZEUR,-420,\nT2,2024-01-16 10:00:00,spend,ZEUR,-1,\nT2,2024-01-16 10:00:00,receive,XXBT,0.0001,\nT3,2024-01-17 10:00:00,receive,XXBT,0.01,\n",
+                                      with: SpecAdapter(spec))
+        #expect(doc.allTrades.count == 1)
+        #expect(doc.rejected.map(\.source.row) == [2, 5])
+        #expect(doc.rejected.first?.errors.first?.message.contains("row 2 make no trade: 0 in (+), 1 out (−)") == true)
+        #expect(doc.sources.first?.addsUp == true)
+    }
+
+    @Test("2. number notations")
+    func numbers() throws {
+        let doc = try Self.run("guide-numbers")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTransactions.map(Self.text) == [
+            "withdrawal 1259.59 USD", "withdrawal 6.97 USD", "deposit 1757.95 USD", "deposit 0.000004615 USD", "deposit 0.76672417 USD",
+        ])
+        // Ambiguous with either separator; and without notations, the message names what reads it.
+        let spec = try SpecLoader.load(text: Guide.spec("guide-numbers"), file: "n.yaml")
+        let ambiguous = try TestKit.convert("Date,Amount,Units\n2024-01-02,\"1,234\",-\n", with: SpecAdapter(spec))
+        #expect(ambiguous.rejected.first?.errors.first?.message.contains("ambiguous") == true)
+        let plain = try SpecLoader.load(text: Guide.spec("guide-numbers").replacingOccurrences(of: "values: {decimal: either, symbols: [$, €], parentheses: true, exponent: true, empty: ['-']}", with: "values: {empty: ['-']}"), file: "p.yaml")
+        let errors = try TestKit.convert("Date,Amount,Units\n2024-01-02,$420.10,-\n2024-01-03,(6.97),-\n2024-01-04,4.615E-06,-\n", with: SpecAdapter(plain))
+            .rejected.map { $0.errors.first?.message ?? "" }
+        #expect(errors == [
+            "'$420.10' is not a number: '$' at position 1: a currency symbol is read with values: {symbols: ['$']}",
+            "'(6.97)' is not a number: '(' at position 1: a negative number in parentheses is read with values: {parentheses: true}",
+            "'4.615E-06' is not a number: unexpected 'E' at position 6; expected a number like 1234.56; 'E' at position 6: a power of ten is read with values: {exponent: true}",
+        ])
+    }
+
+    @Test("3. derived values")
+    func derived() throws {
+        let doc = try Self.run("guide-derived")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTrades.map(Self.text) == ["buy 3 ARCC USD @19.23 =57.69 fee 1 USD", "sell 3 ARCC USD @19.77 =59.31 fee 1 USD"])
+    }
+
+    @Test("4. the type by a category and a sign")
+    func signs() throws {
+        let doc = try Self.run("guide-signs")
+        #expect(doc.allTransactions.map(Self.text) == ["other-charge 0.07779065 USDT", "other-income 1.29642 USDT", "other-charge 0.05576 USDT"])
+    }
+
+    @Test("5. values inside free text")
+    func text() throws {
+        let doc = try Self.run("guide-text")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTrades.map(Self.text) == ["sell 2 CA0641491075 USD @63.97 =-", "buy 1 US9256521090 USD @33.9 =-"])
+    }
+
+    @Test("6. a fallback")
+    func fallback() throws {
+        let doc = try Self.run("guide-fallback")
+        #expect(doc.allTrades.map(\.base.text) == ["CH0111762537", "CHF"])
+    }
+
+    @Test("7. one row, two operations")
+    func two() throws {
+        let doc = try Self.run("guide-two")
+        #expect(doc.allTransactions.map(Self.text) == ["dividend 0.23 USD", "tax 0.03 USD", "dividend 1.11 USD"])
+        let source = try #require(doc.sources.first)
+        #expect(source.rows == 2 && source.extra == 1 && source.operations == 3 && source.addsUp)
+    }
+
+    @Test("8. columns of one kind of row")
+    func kinds() throws {
+        let doc = try Self.run("guide-kinds")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTrades.map(Self.text) == ["buy 0.337209 AMD USD @147.92013262 =49.88"])
+        #expect(doc.allTransactions.map(Self.text) == ["dividend 0.17 USD"])
+    }
+
+    @Test("9. dates followed by text")
+    func dates() throws {
+        let doc = try Self.run("guide-dates")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTransactions.map { "\($0.time) \($0.amount)" } == ["2023-10-30T00:00:00Z 1.19", "2024-10-10T00:00:00Z 1.63"])
+    }
+}
+
+extension Guide {
+    /// The fenced `csv` block that follows the guide's spec `id`.
+    static func sample(after id: String) -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let at = text.range(of: "\nid: \(id)\n"),
+              let open = text.range(of: "```csv\n", range: at.upperBound..<text.endIndex),
+              let close = text.range(of: "```", range: open.upperBound..<text.endIndex)
+        else { fatalError("the guide has no sample after \(id)") }
+        return String(text[open.upperBound..<close.lowerBound])
+    }
+}
