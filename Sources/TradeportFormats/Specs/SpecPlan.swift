@@ -259,6 +259,11 @@ final class SpecPlan: Sendable {
     let numbers: SpecNumberReader?
     /// Per column: its own decimal separator (`decimal:` on the column), or nil for the spec's.
     let columnNumbers: [SpecNumberReader?]
+    /// Whether any number is read beyond plain digits and separators (most specs: none).
+    let readsNotations: Bool
+    /// Whether every column is read on every row from its own cell as it is: no `for`, `match`
+    /// or `empty` texts (the hot loop then does not look for them).
+    let plainColumns: Bool
     let group: GroupPlan?
     /// Per instrument column: its separators and listed pairs, as bytes, aliases applied.
     let instruments: [Instrument?]
@@ -426,6 +431,8 @@ final class SpecPlan: Sendable {
             notation.eitherDecimal = d == 0
             return SpecNumberReader(notation: notation, style: NumberStyle(decimalSeparator: d == 0 ? UInt8(ascii: ".") : d, groupingSeparator: [0x20]))
         }
+        readsNotations = numbers != nil || columnNumbers.contains { $0 != nil }
+        plainColumns = kindMasks.allSatisfy { $0 == 31 } && matchers.allSatisfy { $0 == nil } && emptyTexts.allSatisfy(\.isEmpty)
         group = spec.group.flatMap { g in
             guard let asset = index[g.asset], let amount = index[g.amount] else { return nil }
             var ranks: [String: Int] = [:]

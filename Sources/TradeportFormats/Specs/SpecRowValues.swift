@@ -129,6 +129,18 @@ struct SpecRowValues {
     /// Reads every column, in the spec's order, then the cross-column checks. The row's kind is
     /// decided first: a column for some kinds only (`for:`) is not read on rows of the others.
     mutating func read(_ record: some SpecRow, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
+        if plan.plainColumns {
+            // Most specs: every column, from its own cell (the kind, when by a column, is still decided).
+            if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount { rowKind = decideKind(record.field(p).bytes) }
+            for i in plan.readOrder {
+                var f = UnsafeRawBufferPointer(start: nil, count: 0)
+                var kind = SpecFieldKind.text
+                if let p = positions[i], p < record.fieldCount { (f, kind) = record.field(p) }
+                readColumn(i, f, kind, positions, zone: &zone)
+            }
+            for check in plan.checks { apply(check, record, positions) }
+            return
+        }
         var mask: UInt8 = 15
         if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount {
             rowKind = plan.matchers[c] == nil ? decideKind(record.field(p).bytes) : withCell(c, record, positions) { decideKind($0) }
@@ -166,6 +178,7 @@ struct SpecRowValues {
     }
 
     /// Column `i`'s value from `f`, unless it is empty and may be.
+    @inline(__always)
     private mutating func readColumn(_ i: Int, _ f: UnsafeRawBufferPointer, _ kind: SpecFieldKind, _ positions: [Int?],
                                      zone: inout SourceTimeZone.Converter) {
         if f.isEmpty {
@@ -272,7 +285,7 @@ struct SpecRowValues {
         case .decimal(let check):
             // A space as thousands separator also takes the no-break spaces (NumberStyle does).
             let parsed: Result<ExactDecimal, NumberParseError>
-            if fieldKind != .number, let numbers = plan.columnNumbers[i] ?? plan.numbers { parsed = numbers.parse(f) } else {
+            if plan.readsNotations, fieldKind != .number, let numbers = plan.columnNumbers[i] ?? plan.numbers { parsed = numbers.parse(f) } else {
                 parsed = ExactDecimal.parse(f, style: fieldKind == .number ? .canonical : plan.style)
             }
             switch parsed {
