@@ -13,7 +13,7 @@ public enum SpecLoader {
         let reader = SpecReader(file: file)
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try Yams.compose(yaml: text, .basic)  // no implicit typing: values are read as written, and no regex runs per scalar
         } catch let error as YamlError {
             throw SpecErrors([reader.yamlError(error)])
         }

@@ -102,39 +102,34 @@ final class SourceReader: @unchecked Sendable {
 
         do {
             try adapter.read(input, options: options.read) { record, rawText in
-                if case .statement(let balance) = record {
-                    // Not a row: what the rows are checked against.
-                    reconciliation?.state(balance)
-                    return
-                }
-                switch record {
-                case .additional(let operation, let portfolio):
-                    summary.extra += 1
-                    reconciliation?.record(operation)
-                    try accept(operation, placedIn: portfolio, rawText)
-                    return
-                case .merged:
-                    summary.rows += 1
-                    summary.merged += 1
-                    return
-                default:
-                    summary.rows += 1
-                }
                 switch record {
                 case .skipped(let row):
+                    summary.rows += 1
                     summary.skipped += 1
                     try hand(.skipped(row))
                 case .rejected(let row):
+                    summary.rows += 1
                     summary.rejected += 1
                     try hand(.rejected(row))
                 case .operation(let operation):
+                    summary.rows += 1
                     reconciliation?.record(operation)
                     try accept(operation, placedIn: nil, rawText)
                 case .placed(let operation, let portfolio):
+                    summary.rows += 1
                     reconciliation?.record(operation)
                     try accept(operation, placedIn: portfolio, rawText)
-                case .statement, .additional, .merged:
-                    break
+                case .additional(let operation, let portfolio):
+                    // Not a row of its own: the row that gave it was counted.
+                    summary.extra += 1
+                    reconciliation?.record(operation)
+                    try accept(operation, placedIn: portfolio, rawText)
+                case .merged:
+                    summary.rows += 1
+                    summary.merged += 1
+                case .statement(let balance):
+                    // Not a row: what the rows are checked against.
+                    reconciliation?.state(balance)
                 }
             }
             if !batch.isEmpty { _ = channel.send(batch) }

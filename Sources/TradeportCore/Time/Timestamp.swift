@@ -18,6 +18,23 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         a.secondsSinceEpoch != b.secondsSinceEpoch ? a.secondsSinceEpoch < b.secondsSinceEpoch : a.nanoseconds < b.nanoseconds
     }
 
+    /// The fraction of a second written at `i` (`.` and one to nine digits) in nanoseconds, `i`
+    /// moved past it; 0 when no `.` is there; nil for a `.` without digits or with more than nine
+    /// (a fraction beyond nanoseconds would be cut: it is refused rather than rounded).
+    public static func fraction<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, at i: inout Int) -> UInt32? where Bytes.Index == Int {
+        guard i < b.endIndex, b[i] == UInt8(ascii: ".") else { return 0 }
+        i += 1
+        let start = i
+        var nanoseconds: UInt32 = 0, scale: UInt32 = 100_000_000
+        while i < b.endIndex, b[i] &- 48 < 10 {
+            guard i - start < 9 else { return nil }
+            nanoseconds += UInt32(b[i] - 48) * scale
+            scale /= 10
+            i += 1
+        }
+        return i > start ? nanoseconds : nil
+    }
+
     /// The same instant with its fraction of a second (nanoseconds; 0 for none).
     public func with(nanoseconds: UInt32) -> Timestamp { Timestamp(secondsSinceEpoch: secondsSinceEpoch, nanoseconds: nanoseconds) }
 
@@ -76,19 +93,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
               h < 24, m < 60, s < 60
         else { return nil }
         var i = 19
-        var nanoseconds: UInt32 = 0
-        if i < b.count, b[i] == UInt8(ascii: ".") {
-            i += 1
-            let start = i
-            var scale: UInt32 = 100_000_000
-            while i < b.count, b[i] &- 48 < 10 {
-                guard i - start < 9 else { return nil }
-                nanoseconds += UInt32(b[i] - 48) * scale
-                scale /= 10
-                i += 1
-            }
-            guard i > start else { return nil }
-        }
+        guard let nanoseconds = Self.fraction(b, at: &i) else { return nil }
         guard i < b.count else { return nil }
         var offset = 0
         if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {

@@ -306,15 +306,15 @@ public struct SpecAdapter: FormatAdapter {
             }
             let operation = values.operation(row, positions, location: location, zone: &zone)
             var more: [PortfolioOperation] = []
-            if values.errors.isEmpty, operation != nil, values.givesSeveral {
+            if adapter.plan.someRowsGiveSeveral, values.errors.isEmpty, operation != nil, values.givesSeveral {
                 more = values.additionalOperations(after: operation, location: location, zone: &zone)
             }
             if values.errors.isEmpty, let operation {
                 let placed = values.portfolio
                 let record: SourceRecord = placed.map { .placed(operation, portfolio: $0) } ?? .operation(operation)
-                try withoutActuallyEscaping(raw) { raw in
-                    try emit(record, raw)
-                    for extra in more { try emit(.additional(extra, portfolio: placed), raw) }
+                try withoutActuallyEscaping(raw) { raw in try emit(record, raw) }
+                for extra in more {
+                    try withoutActuallyEscaping(raw) { raw in try emit(.additional(extra, portfolio: placed), raw) }
                 }
             } else {
                 if values.errors.isEmpty { values.errors.append(FieldError(column: nil, field: nil, message: "the row could not be read")) }

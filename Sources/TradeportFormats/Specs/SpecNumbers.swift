@@ -176,16 +176,26 @@ struct SpecNumberReader: Sendable {
         return .success(NumberStyle(decimalSeparator: last, groupingSeparator: [0x20]))
     }
 
+    /// What in a number a plain reading cannot hold, and the construct that reads it.
+    struct Hint {
+        let text: String
+        /// Whether a notation of `values` reads it (symbols, parentheses, exponent, empty texts),
+        /// which the core's message cannot know of; otherwise it is a matter of separators.
+        let notation: Bool
+    }
+
     /// What in `f` a plain number cannot hold, and the construct of the spec language that reads
     /// it: for the message of a number that does not read.
-    static func hint(_ f: UnsafeRawBufferPointer, style: NumberStyle) -> String? {
+    static func hint(_ f: UnsafeRawBufferPointer, style: NumberStyle) -> Hint? {
+        func notation(_ text: String) -> Hint { Hint(text: text, notation: true) }
+        func separators(_ text: String) -> Hint { Hint(text: text, notation: false) }
         let text = String(decoding: f, as: UTF8.self)
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return nil }
         if trimmed.unicodeScalars.allSatisfy({ !("0"..."9").contains($0) }) {
-            return "'\(trimmed)' holds no digits; a text that stands for no value is read as empty with empty: ['\(trimmed)'] (on the column, or in values)"
+            return notation("'\(trimmed)' holds no digits; a text that stands for no value is read as empty with empty: ['\(trimmed)'] (on the column, or in values)")
         }
-        if trimmed != text { return "spaces around the digits are dropped with a notation in values (decimal: either, symbols, parentheses or exponent)" }
+        if trimmed != text { return notation("spaces around the digits are dropped with a notation in values (decimal: either, symbols, parentheses or exponent)") }
         var position = 0
         var previousDigit = false
         for c in text {
@@ -193,18 +203,18 @@ struct SpecNumberReader: Sendable {
             let isDigit = ("0"..."9").contains(c)
             defer { previousDigit = isDigit }
             if isDigit || (c == "-" && position == 1) { continue }
-            if c == "(" || c == ")" { return "'\(c)' at position \(position): a negative number in parentheses is read with values: {parentheses: true}" }
-            if (c == "E" || c == "e") && previousDigit { return "'\(c)' at position \(position): a power of ten is read with values: {exponent: true}" }
+            if c == "(" || c == ")" { return notation("'\(c)' at position \(position): a negative number in parentheses is read with values: {parentheses: true}") }
+            if (c == "E" || c == "e") && previousDigit { return notation("'\(c)' at position \(position): a power of ten is read with values: {exponent: true}") }
             if c == "." || c == "," {
                 let separator = UInt8(ascii: c == "." ? "." : ",")
                 if separator == style.decimalSeparator { continue }
                 if style.groupingSeparator == [separator] { continue }
-                return "'\(c)' at position \(position): the spec's decimal separator is '\(String(decoding: [style.decimalSeparator], as: UTF8.self))'; values: {decimal: '\(c)'} reads '\(c)' as the decimal separator, {thousands: '\(c)'} as grouping thousands, {decimal: either} takes either value by value"
+                return separators("'\(c)' at position \(position): the spec's decimal separator is '\(String(decoding: [style.decimalSeparator], as: UTF8.self))'; values: {decimal: '\(c)'} reads '\(c)' as the decimal separator, {thousands: '\(c)'} as grouping thousands, {decimal: either} takes either value by value")
             }
-            if c == " " || c == "\u{A0}" || c == "\u{202F}" { return "a space at position \(position): values: {thousands: space} reads spaces that group thousands" }
-            if c == "+" { return "'+' at position \(position): a leading plus is dropped with a notation in values (symbols, parentheses, exponent or decimal: either)" }
-            if c.isLetter { return "'\(c)' at position \(position): a letter where digits are expected (a code before or after the number is taken off with the column's match)" }
-            return "'\(c)' at position \(position): a currency symbol is read with values: {symbols: ['\(c)']}"
+            if c == " " || c == "\u{A0}" || c == "\u{202F}" { return separators("a space at position \(position): values: {thousands: space} reads spaces that group thousands") }
+            if c == "+" { return notation("'+' at position \(position): a leading plus is dropped with a notation in values (symbols, parentheses, exponent or decimal: either)") }
+            if c.isLetter { return separators("'\(c)' at position \(position): a letter where digits are expected (a code before or after the number is taken off with the column's match)") }
+            return notation("'\(c)' at position \(position): a currency symbol is read with values: {symbols: ['\(c)']}")
         }
         return nil
     }

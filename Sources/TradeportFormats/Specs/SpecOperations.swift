@@ -25,7 +25,8 @@ extension SpecRowValues {
             return transaction(type, location, zone: &zone)
         case nil:
             guard let p = positions[i], p < record.fieldCount else { return nil }
-            let kind = withCell(i, record, positions) { String(decoding: $0, as: UTF8.self) }
+            let f = record.field(p).bytes
+            let kind = matched(i, f).map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: f, as: UTF8.self)
             guard case .by(let column, let trades, let transactions, let movements, let legs) = plan.spec.rows else { return nil }
             let known = trades + transactions.map(\.value) + movements + legs
             errors.append(FieldError(column: p + 1, field: column, message: "'\(kind)' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))

@@ -259,6 +259,8 @@ final class SpecPlan: Sendable {
     let numbers: SpecNumberReader?
     /// Per column: its own decimal separator (`decimal:` on the column), or nil for the spec's.
     let columnNumbers: [SpecNumberReader?]
+    /// Whether a `rows.transaction` value gives several transactions (most specs: none).
+    let someRowsGiveSeveral: Bool
     /// Whether any number is read beyond plain digits and separators (most specs: none).
     let readsNotations: Bool
     /// Whether every column is read on every row from its own cell as it is: no `for`, `match`
@@ -394,6 +396,7 @@ final class SpecPlan: Sendable {
         switch spec.rows {
         case .trades, .transactions, .movements:
             rowKindColumn = nil
+            rowKindIgnoresCase = false
             legKinds = []
             tradeKinds = []
             transactionKinds = []
@@ -415,8 +418,8 @@ final class SpecPlan: Sendable {
                 })
             }
             movementKinds = movements.map(bytes)
+            rowKindIgnoresCase = ignoreCase
         }
-        if let c = rowKindColumn, case .map(_, true) = spec.columns[c].type { rowKindIgnoresCase = true } else { rowKindIgnoresCase = false }
         kindMasks = spec.columns.map { c in
             // Bit 16: a row whose kind is unknown reads only the columns every row has.
             guard let kinds = c.kinds else { return 31 }
@@ -432,6 +435,7 @@ final class SpecPlan: Sendable {
             return SpecNumberReader(notation: notation, style: NumberStyle(decimalSeparator: d == 0 ? UInt8(ascii: ".") : d, groupingSeparator: [0x20]))
         }
         readsNotations = numbers != nil || columnNumbers.contains { $0 != nil }
+        someRowsGiveSeveral = transactionKinds.contains { $0.types.count > 1 }
         plainColumns = kindMasks.allSatisfy { $0 == 31 } && matchers.allSatisfy { $0 == nil } && emptyTexts.allSatisfy(\.isEmpty)
         group = spec.group.flatMap { g in
             guard let asset = index[g.asset], let amount = index[g.amount] else { return nil }

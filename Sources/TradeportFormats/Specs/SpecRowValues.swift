@@ -44,15 +44,15 @@ struct SpecRowValues {
     }
 
     /// What `rows.by`'s value `kind` makes a row.
-    func decideKind(_ kind: UnsafeRawBufferPointer) -> RowKind? {
+    static func decideKind(_ plan: SpecPlan, _ kind: UnsafeRawBufferPointer) -> RowKind? {
         if plan.rowKindIgnoresCase {
             let folded = Array(String(decoding: kind, as: UTF8.self).lowercased().utf8)
-            return folded.withUnsafeBytes { decideExactly($0) }
+            return folded.withUnsafeBytes { decideExactly(plan, $0) }
         }
-        return decideExactly(kind)
+        return decideExactly(plan, kind)
     }
 
-    private func decideExactly(_ kind: UnsafeRawBufferPointer) -> RowKind? {
+    private static func decideExactly(_ plan: SpecPlan, _ kind: UnsafeRawBufferPointer) -> RowKind? {
         if plan.tradeKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return .trade }
         if let hit = plan.transactionKinds.firstIndex(where: { $0.from.count == kind.count && $0.from.elementsEqual(kind) }) {
             return .transaction(hit)
@@ -62,14 +62,18 @@ struct SpecRowValues {
         return nil
     }
 
-    /// Column `i`'s text as rules compare it: what its `match:` takes from the cell (empty when it
-    /// does not match), the cell itself otherwise.
-    func withCell<R>(_ i: Int, _ record: some SpecRow, _ positions: [Int?], _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        var f = UnsafeRawBufferPointer(start: nil, count: 0)
-        if let p = positions[i], p < record.fieldCount { f = record.field(p).bytes }
-        guard let matcher = plan.matchers[i] else { return body(f) }
-        let taken = f.isEmpty ? nil : matcher.extract(String(decoding: f, as: UTF8.self))
-        return Array((taken ?? "").utf8).withUnsafeBytes { body($0) }
+    /// The row's cell of column `i` (empty when the row has none).
+    func cell(_ i: Int, _ record: some SpecRow, _ positions: [Int?]) -> UnsafeRawBufferPointer {
+        guard let p = positions[i], p < record.fieldCount else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return record.field(p).bytes
+    }
+
+    /// What column `i`'s `match:` takes from its cell `f` (empty when it does not match), or nil
+    /// for a column without one: rules then compare the cell itself.
+    func matched(_ i: Int, _ f: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let matcher = plan.matchers[i] else { return nil }
+        guard !f.isEmpty, let taken = matcher.extract(String(decoding: f, as: UTF8.self)) else { return [] }
+        return Array(taken.utf8)
     }
 
     /// Whether `f` is one of the texts that stand for an empty cell in column `i`.
@@ -117,13 +121,18 @@ struct SpecRowValues {
 
     /// The reason of the first skip rule the row meets.
     func skipReason(_ record: some SpecRow, _ positions: [Int?]) -> String? {
-        func meets(_ column: Int, _ equals: [[UInt8]]) -> Bool {
-            withCell(column, record, positions) { f in equals.contains(where: { $0.count == f.count && $0.elementsEqual(f) }) }
-        }
-        for rule in plan.skips where meets(rule.column, rule.equals) && rule.and.allSatisfy({ meets($0.column, $0.equals) }) {
+        rules: for rule in plan.skips where meets(rule.column, rule.equals, record, positions) {
+            for condition in rule.and where !meets(condition.column, condition.equals, record, positions) { continue rules }
             return rule.reason
         }
         return nil
+    }
+
+    /// Whether column `column`'s value (what its match takes, or the cell) is one of `equals`.
+    private func meets(_ column: Int, _ equals: [[UInt8]], _ record: some SpecRow, _ positions: [Int?]) -> Bool {
+        let f = cell(column, record, positions)
+        if let taken = matched(column, f) { return equals.contains(taken) }
+        return equals.contains(where: { $0.count == f.count && $0.elementsEqual(f) })
     }
 
     /// Reads every column, in the spec's order, then the cross-column checks. The row's kind is
@@ -131,7 +140,7 @@ struct SpecRowValues {
     mutating func read(_ record: some SpecRow, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
         if plan.plainColumns {
             // Most specs: every column, from its own cell (the kind, when by a column, is still decided).
-            if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount { rowKind = decideKind(record.field(p).bytes) }
+            if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount { rowKind = Self.decideKind(plan, record.field(p).bytes) }
             for i in plan.readOrder {
                 var f = UnsafeRawBufferPointer(start: nil, count: 0)
                 var kind = SpecFieldKind.text
@@ -143,7 +152,8 @@ struct SpecRowValues {
         }
         var mask: UInt8 = 15
         if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount {
-            rowKind = plan.matchers[c] == nil ? decideKind(record.field(p).bytes) : withCell(c, record, positions) { decideKind($0) }
+            let f = record.field(p).bytes, plan = self.plan
+            rowKind = matched(c, f).map { taken in taken.withUnsafeBytes { Self.decideKind(plan, $0) } } ?? Self.decideKind(plan, f)
             switch rowKind {
             case .trade?: mask = 1
             case .transaction?: mask = 2
@@ -164,12 +174,10 @@ struct SpecRowValues {
             var kind = SpecFieldKind.text
             if let p = positions[i], p < record.fieldCount { (f, kind) = record.field(p) }
             if !plan.emptyTexts[i].isEmpty, isEmptyText(i, f) { f = UnsafeRawBufferPointer(start: nil, count: 0) }
-            if let matcher = plan.matchers[i] {
+            if var taken = matched(i, f) {
                 // The column reads what its pattern takes from the cell; no match is empty.
-                let taken = f.isEmpty ? nil : matcher.extract(String(decoding: f, as: UTF8.self))
-                var bytes = Array((taken ?? "").utf8)
-                if !bytes.isEmpty, !plan.emptyTexts[i].isEmpty, bytes.withUnsafeBytes({ isEmptyText(i, $0) }) { bytes = [] }
-                bytes.withUnsafeBytes { readColumn(i, $0, .text, positions, zone: &zone) }
+                if !taken.isEmpty, plan.emptyTexts[i].contains(taken) { taken = [] }
+                taken.withUnsafeBytes { readColumn(i, $0, .text, positions, zone: &zone) }
                 continue
             }
             readColumn(i, f, kind, positions, zone: &zone)
@@ -211,10 +219,10 @@ struct SpecRowValues {
         let p = positions[check.column]
         // A column not read on this row (another kind's, or empty where it may be) is not checked.
         if values[check.column] == nil && plan.matchers[check.column] != nil { return }
-        let (same, actualText) = withCell(check.column, record, positions) { actual in
-            (actual.count == scratch.count && actual.elementsEqual(scratch), String(decoding: actual, as: UTF8.self))
-        }
-        if same { return }
+        let raw = cell(check.column, record, positions)
+        let taken = matched(check.column, raw)
+        if let taken { if taken == scratch { return } } else if raw.count == scratch.count && raw.elementsEqual(scratch) { return }
+        let actualText = taken.map { String(decoding: $0, as: UTF8.self) } ?? text(raw)
         let expected = String(decoding: scratch, as: UTF8.self)
         var message = check.message.replacingOccurrences(of: "{value}", with: actualText).replacingOccurrences(of: "{expected}", with: expected)
         for (name, i) in plan.columnIndex where message.contains("{" + name + "}") {
@@ -296,9 +304,9 @@ struct SpecRowValues {
                 var message = e.message
                 if plan.numbers == nil, let hint = SpecNumberReader.hint(f, style: plan.style) {
                     if message.hasPrefix("not a number") || message.hasPrefix("no digits") {
-                        message = hint
-                    } else if hint.contains("symbols") || hint.contains("parentheses") || hint.contains("exponent") || hint.contains("empty:") {
-                        message += "; " + hint
+                        message = hint.text
+                    } else if hint.notation {
+                        message += "; " + hint.text
                     }
                 }
                 return fail("'\(text(f))' is not a number: " + message)

@@ -98,19 +98,8 @@ struct CompiledPattern: Sendable {
             case .minute: guard let v = digits(2, 2), v < 60 else { return nil }; minute = v
             case .second: guard let v = digits(2, 2), v < 60 else { return nil }; second = v
             case .fraction:
-                if i < f.count, f[i] == UInt8(ascii: ".") {
-                    i += 1
-                    let start = i
-                    var scale: UInt32 = 100_000_000
-                    while i < f.count, f[i] &- 48 < 10 {
-                        // Beyond nanoseconds a fraction would be cut: refused rather than rounded.
-                        guard i - start < 9 else { return nil }
-                        nanoseconds += UInt32(f[i] - 48) * scale
-                        scale /= 10
-                        i += 1
-                    }
-                    guard i > start else { return nil }
-                }
+                guard let n = Timestamp.fraction(f, at: &i) else { return nil }
+                nanoseconds = n
             case .literal(let c):
                 guard i < f.count, f[i] == c else { return nil }
                 i += 1
