@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "TradeportEndToEndTests",
             dependencies: [
-                "TradeportCLI", "TradeportCore", "TradeportBalances", "TradeportPush", "TradeportServe", "TradeportTestKit",
+                "TradeportCLI", "TradeportCore", "TradeportFormats", "TradeportBalances", "TradeportPush", "TradeportServe", "TradeportTestKit",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

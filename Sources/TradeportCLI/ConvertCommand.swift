@@ -6,7 +6,7 @@ import TradeportFormats
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert exports into canonical JSON, JSON Lines, or tradeport's own CSV or XLSX.",
+        abstract: "Convert exports into canonical JSON, JSON Lines, tradeport's own CSV or XLSX, or the books of Beancount, hledger, Ghostfolio and Portfolio Performance.",
         discussion: """
             Each FILE's format is detected from its first bytes and name, or given with --format \
             (which then applies to every FILE). '-' reads standard input and needs --format. A \
@@ -39,6 +39,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var formats: FormatOptions
 
+    @OptionGroup(title: "Writers") var writing: WriterOptionGroup
+
     @Flag(name: [.short, .long], help: "Print no summary.")
     var quiet = false
 
@@ -49,6 +51,10 @@ struct ConvertCommand: ParsableCommand {
         if let to, FormatCatalog.writers.writer(id: to) == nil {
             throw ValidationError("--to \(to): unknown; tradeport writes \(FormatCatalog.writers.ids.joined(separator: ", "))")
         }
+        if let to, let writer = FormatCatalog.writers.writer(id: to), !writer.files.isEmpty, output == nil || output == "-" {
+            throw ValidationError("--to \(to) writes \(writer.files.joined(separator: " and ")): give the directory to write them in with -o DIR")
+        }
+        _ = try writing.writeOptions()
     }
 
     func run() throws {
@@ -64,38 +70,62 @@ struct ConvertCommand: ParsableCommand {
             throw CommandFailure(message: error.message)
         }
 
-        let out: OutputFile
+        // A writer of several files writes them into the directory -o names, each atomically;
+        // they are put in place together once all are written.
+        var outs: [OutputFile] = []
         do {
-            if let output, output != "-" {
-                out = try OutputFile.atomic(path: output)
+            if !writer.files.isEmpty, let output {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
+                    guard isDirectory.boolValue else { throw OutputError(path: output, message: "--to \(writer.id) writes several files: -o names a directory, and this is a file") }
+                } else {
+                    do {
+                        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                    } catch {
+                        throw OutputError(path: output, message: "the directory cannot be made")
+                    }
+                }
+                for name in writer.files { outs.append(try OutputFile.atomic(path: output + "/" + name)) }
+            } else if let output, output != "-" {
+                outs = [try OutputFile.atomic(path: output)]
             } else {
-                out = try OutputFile.standardOutput(holdUntilCommit: strict)
+                outs = [try OutputFile.standardOutput(holdUntilCommit: strict)]
             }
         } catch let error as OutputError {
+            for out in outs { out.discard() }
             throw CommandFailure(message: "cannot write \(error)")
         }
         let options = ConversionOptions(portfolio: source.portfolio, splitAccounts: source.splitAccounts, keepFailed: keepFailed, read: read)
         let report: ConversionReport
+        var notes: [String] = []
         do {
-            report = try Converter.run(inputs, options: options, into: try writer.makeSink(output: out, options: WriteOptions()))
+            let sink = try writer.files.isEmpty
+                ? writer.makeSink(output: outs[0], options: try writing.writeOptions())
+                : writer.makeSink(outputs: outs, options: try writing.writeOptions())
+            report = try Converter.run(inputs, options: options, into: sink)
+            notes = (sink as? any WriterNotes)?.notes ?? []
         } catch {
-            out.discard()
+            for out in outs { out.discard() }
             throw CommandFailure(message: describe(error))
         }
         let written: Bool
         if strict && report.rejected > 0 {
-            out.discard()
+            for out in outs { out.discard() }
             written = false
         } else {
             do {
-                try out.commit()
+                for out in outs { try out.commit() }
             } catch {
+                for out in outs { out.discard() }
                 throw CommandFailure(message: describe(error))
             }
             written = true
         }
         if !quiet {
-            printStandardError(SummaryText.make(report, output: output ?? "-", written: written, strict: strict))
+            let target = writer.files.isEmpty ? output ?? "-" : writer.files.map { (output ?? ".") + "/" + $0 }.joined(separator: " and ")
+            var text = SummaryText.make(report, output: target, written: written, strict: strict)
+            for note in notes { text += "\(writer.id): \(note)\n" }
+            printStandardError(text)
         }
         if report.rejected > 0 { throw CommandFailure(message: "", status: ExitStatus.rowsRejected) }
     }

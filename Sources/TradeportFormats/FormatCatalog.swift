@@ -48,6 +48,10 @@ public struct FormatCatalog: Sendable {
         JSONLinesWriter(),
         OwnCSVWriter(),
         OwnXLSXWriter(),
+        BeancountWriter(),
+        HledgerWriter(),
+        GhostfolioWriter(),
+        PortfolioPerformanceWriter(),
     ])
 
     /// The built-in formats and the specs found in the usual places and the ones given.

@@ -175,8 +175,13 @@ struct BalanceLedger {
     /// One `negative-balance` warning per portfolio and asset whose balance goes below zero,
     /// at the first operation that takes it there; and one `balance-untracked` warning per
     /// account whose balance went beyond 38 digits and could no longer be followed.
-    func negativeBalanceWarnings() -> [ConversionWarning] {
-        guard !times.isEmpty else { return [] }
+    func negativeBalanceWarnings() -> [ConversionWarning] { replay().warnings }
+
+    /// Replays every operation in time order: the warnings (see `negativeBalanceWarnings`) and
+    /// what each portfolio holds of each asset at the end (nil where it went beyond 38 digits),
+    /// by portfolio then asset.
+    func replay() -> (warnings: [ConversionWarning], balances: [PortfolioBalance]) {
+        guard !times.isEmpty else { return ([], []) }
         var balances = [ExactDecimal?](repeating: .zero, count: accounts.count)
         var warned = [Bool](repeating: false, count: accounts.count)
         var found: [(op: Int, account: Int, balance: ExactDecimal?)] = []
@@ -203,7 +208,10 @@ struct BalanceLedger {
                 }
             }
         }
-        return found.map { item in
+        let finals = accounts.indices.map { a in
+            PortfolioBalance(portfolio: portfolioNames[accounts[a].portfolio], asset: accounts[a].asset, amount: balances[a])
+        }.sorted { ($0.portfolio, $0.asset) < ($1.portfolio, $1.asset) }
+        let warnings = found.map { item in
             let account = accounts[item.account]
             let portfolio = portfolioNames[account.portfolio]
             let place = origins[Int(origin(ofOperation: item.op))]
@@ -220,5 +228,21 @@ struct BalanceLedger {
                 message: "balance of \(account.asset) in portfolio \(portfolio) goes below zero, to \(balance), at \(time): the history loaded is incomplete, or a row is wrong",
                 source: source)
         }
+        return (warnings, finals)
+    }
+}
+
+/// What a portfolio holds of one asset after every operation a conversion read: the sum of what
+/// each moved (a trade's quantity and its value, fees, transactions, movements), from zero.
+public struct PortfolioBalance: Sendable, Hashable {
+    public var portfolio: String
+    public var asset: AssetCode
+    /// Nil when the balance went beyond 38 digits and was no longer followed.
+    public var amount: ExactDecimal?
+
+    public init(portfolio: String, asset: AssetCode, amount: ExactDecimal?) {
+        self.portfolio = portfolio
+        self.asset = asset
+        self.amount = amount
     }
 }

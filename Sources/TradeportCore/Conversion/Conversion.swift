@@ -78,6 +78,9 @@ public struct ConversionReport: Sendable {
     public var portfolios: [String]
     /// The balances sources print, checked against what was read from them (see `BalanceCheck`).
     public var reconciliation: [BalanceCheck] = []
+    /// What each portfolio holds of each asset at the end, from zero (`BalanceLedger`), by
+    /// portfolio then asset: what the ledger writers' balances are checked against.
+    public var balances: [PortfolioBalance] = []
 
     public var rows: Int { sources.reduce(0) { $0 + $1.rows } }
     public var operations: Int { sources.reduce(0) { $0 + $1.operations } }
@@ -193,10 +196,11 @@ public final class Conversion<Sink: ConversionSink> {
     /// Ends the conversion: computes the warnings and hands the report to the sink.
     @discardableResult
     public func finish() throws -> ConversionReport {
+        let replayed = ledger.replay()
         let report = ConversionReport(
-            sources: sources, warnings: reconciliation.compactMap(\.warning) + ledger.negativeBalanceWarnings(),
+            sources: sources, warnings: reconciliation.compactMap(\.warning) + replayed.warnings,
             firstRejects: firstRejects, trades: trades, transactions: transactions, movements: movements,
-            portfolios: portfolios.sorted(), reconciliation: reconciliation)
+            portfolios: portfolios.sorted(), reconciliation: reconciliation, balances: replayed.balances)
         try sink.finish(report)
         return report
     }

@@ -22,6 +22,17 @@ public struct SourceTimeZone: Sendable, Hashable, CustomStringConvertible {
     public var identifier: String { zone?.identifier ?? "UTC" }
     public var description: String { identifier }
 
+    /// The calendar date `instant` falls on in this zone.
+    public func date(of instant: Timestamp) -> CalendarDate { local(instant).date }
+
+    /// The calendar date and the second of the day `instant` is in this zone.
+    public func local(_ instant: Timestamp) -> (date: CalendarDate, secondOfDay: Int) {
+        var seconds = instant.secondsSinceEpoch
+        if let zone { seconds += Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant.secondsSinceEpoch)))) }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return (CalendarDate(daysSinceEpoch: days), Int(seconds - days * 86_400))
+    }
+
     /// A converter with its own small cache, for one reading pass.
     public func makeConverter() -> Converter { Converter(zone: zone) }
 

@@ -8,13 +8,41 @@ public protocol FormatWriter: Sendable {
     var summary: String { get }
     /// The usual file name extension of what it writes, without the dot.
     var fileExtension: String { get }
+    /// The files a writer that writes several writes into the directory it is given (`-o DIR`),
+    /// in the order `makeSink(outputs:options:)` takes them; empty (the default) for a writer of
+    /// one file or stream.
+    var files: [String] { get }
     /// Makes the sink writing to `output`.
     func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink
+    /// Makes the sink of a writer of several files, one output per name in `files`.
+    func makeSink(outputs: [OutputFile], options: WriteOptions) throws -> any ConversionSink
+}
+
+extension FormatWriter {
+    public var files: [String] { [] }
+
+    public func makeSink(outputs: [OutputFile], options: WriteOptions) throws -> any ConversionSink {
+        precondition(outputs.count == 1, "\(id) writes one file")
+        return try makeSink(output: outputs[0], options: options)
+    }
 }
 
 /// Options that change what a writer writes (pandoc's `WriterOptions`).
 public struct WriteOptions: Sendable {
-    public init() {}
+    /// The accounts the ledger writers (beancount, hledger) post to, and the names other writers
+    /// give a portfolio's accounts.
+    public var accounts: AccountNames
+    /// The zone whose calendar gives the dates of writers that write days, not instants
+    /// (beancount, hledger, Portfolio Performance); UTC by default.
+    public var dates: SourceTimeZone
+    /// Ghostfolio: the data source of the securities traded (`YAHOO`, `COINGECKO`, `MANUAL`, …).
+    public var dataSource: String
+
+    public init(accounts: AccountNames = AccountNames(), dates: SourceTimeZone = .utc, dataSource: String = "YAHOO") {
+        self.accounts = accounts
+        self.dates = dates
+        self.dataSource = dataSource
+    }
 }
 
 /// The writers a conversion can write with, by id.
@@ -30,4 +58,10 @@ public struct WriterRegistry: Sendable {
     public func writer(id: String) -> (any FormatWriter)? {
         writers.first { $0.id == id }
     }
+}
+
+/// A sink with something to say once it has written: what its target cannot carry, with counts.
+/// The command line prints the notes after the summary.
+public protocol WriterNotes: AnyObject {
+    var notes: [String] { get }
 }

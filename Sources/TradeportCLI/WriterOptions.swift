@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import TradeportCore
+
+/// What changes what a writer writes: the accounts of the ledger writers, the zone of their
+/// dates, Ghostfolio's data source.
+struct WriterOptionGroup: ParsableArguments {
+    @Option(name: .customLong("account"), help: ArgumentHelp(
+        "beancount, hledger: post ROLE to the account TEMPLATE ({portfolio} and {asset} are filled in), e.g. --account 'fees=Expenses:Broker:{portfolio}'. Roles: \(AccountNames.Role.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "ROLE=TEMPLATE"))
+    var account: [String] = []
+
+    @Option(name: .customLong("accounts"), help: ArgumentHelp("beancount, hledger: read ROLE: TEMPLATE lines from FILE (--account given too wins).", valueName: "FILE"))
+    var accountsFile: String?
+
+    @Option(name: .customLong("dates-in"), help: ArgumentHelp("beancount, hledger, portfolio-performance: the zone whose calendar dates the operations get (an IANA name; UTC by default).", valueName: "TZ"))
+    var datesIn: String?
+
+    @Option(name: .customLong("data-source"), help: ArgumentHelp("ghostfolio: the data source of the securities traded (YAHOO by default; COINGECKO, MANUAL, …).", valueName: "SOURCE"))
+    var dataSource: String?
+
+    func writeOptions() throws -> WriteOptions {
+        var options = WriteOptions()
+        do {
+            if let accountsFile {
+                let text: String
+                do {
+                    text = try String(contentsOfFile: accountsFile, encoding: .utf8)
+                } catch {
+                    throw AccountNamesError("\(accountsFile): cannot be read")
+                }
+                try options.accounts.read(text, path: accountsFile)
+            }
+            for item in account {
+                guard let eq = item.firstIndex(of: "=") else { throw AccountNamesError("--account \(item): expected ROLE=TEMPLATE") }
+                try options.accounts.set(String(item[..<eq]), String(item[item.index(after: eq)...]))
+            }
+        } catch let error as AccountNamesError {
+            throw ValidationError(error.message)
+        }
+        if let datesIn {
+            guard let zone = SourceTimeZone(identifier: datesIn) else {
+                throw ValidationError("--dates-in \(datesIn): unknown time zone (use an IANA name like Europe/Moscow or UTC)")
+            }
+            options.dates = zone
+        }
+        if let dataSource {
+            guard !dataSource.isEmpty, dataSource.allSatisfy({ $0.isASCII && ($0.isUppercase || $0 == "_") }) else {
+                throw ValidationError("--data-source \(dataSource): expected a Ghostfolio data source in capitals, like YAHOO or COINGECKO")
+            }
+            options.dataSource = dataSource
+        }
+        return options
+    }
+}

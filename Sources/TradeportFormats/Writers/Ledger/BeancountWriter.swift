@@ -1,0 +1,232 @@
+import TradeportCore
+
+/// Writes a Beancount ledger (`--to beancount`), checked by `bean-check`: a transaction per
+/// operation, the security bought at cost in its quote currency and sold out of its lots first in
+/// first out (the gain to `gains`), fees to `fees`, the cash leg; a `commodity` per asset, its name
+/// made to fit Beancount's rules and the original kept in metadata; the canonical id in each
+/// transaction's metadata (`tradeport-id`), so that re-imports can be deduplicated; an opening
+/// entry and a `balance` assertion for each balance a source prints and tradeport reconciled.
+///
+/// The operations are kept on disk and written in time order at the end, as lots are booked.
+public final class BeancountSink: ConversionSink, WriterNotes {
+    private let output: OutputFile
+    private let operations: OrderedOperations
+    private var book: LedgerBook
+    private let commodities: CommodityNames
+    public private(set) var notes: [String] = []
+
+    public init(output: OutputFile, options: WriteOptions) throws {
+        for role in AccountNames.Role.allCases {
+            let root = options.accounts.template(role).prefix { $0 != ":" }
+            guard ["Assets", "Liabilities", "Equity", "Income", "Expenses"].contains(root) else {
+                throw OutputError(path: output.path, message: "the \(role.rawValue) account '\(options.accounts.template(role))' does not start with Assets, Liabilities, Equity, Income or Expenses, as Beancount requires")
+            }
+        }
+        self.output = output
+        operations = try OrderedOperations()
+        let commodities = CommodityNames()
+        self.commodities = commodities
+        book = LedgerBook(accounts: options.accounts, dates: options.dates, atCost: true) { text in
+            if let asset = AssetCode(text), let name = commodities.known(asset) { return name }
+            return Beancount.accountPart(text)
+        }
+    }
+
+    public func write(_ operation: PortfolioOperation, portfolio: String) throws {
+        book.note(operation, portfolio: portfolio)
+        try operations.append(operation, portfolio: portfolio)
+    }
+
+    public func write(_ skipped: SkippedRow) throws {}
+    public func write(_ rejected: RejectedRow) throws {}
+
+    public func finish(_ report: ConversionReport) throws {
+        // Commodity names are decided for every asset at once, in order of their codes, so that
+        // two codes that make the same name are told apart the same way on every run.
+        var all = book.assets
+        for check in report.reconciliation { if let a = AssetCode(check.asset) { all.insert(a) } }
+        commodities.assign(all.sorted())
+
+        var body = OutputBuffer(capacity: 1 << 16)
+        let statements = book.statements(report.reconciliation)
+        try output.append { out in
+            Beancount.header(report, notAsserted: statements.notAsserted, to: &out)
+        }
+        // Opening entries and assertions go among the operations by date, as a reader expects.
+        var pending = statements.dated
+        func flush(through date: CalendarDate?) {
+            while let next = pending.first, date.map({ next.date <= $0 }) ?? true {
+                pending.removeFirst()
+                switch next {
+                case .entry(let e): Beancount.append(e, commodities, to: &body)
+                case .assertion(let a): Beancount.append(a, commodities, to: &body)
+                }
+            }
+        }
+        try operations.forEachInTimeOrder { operation, portfolio in
+            if let entry = book.entry(operation, portfolio: portfolio) {
+                flush(through: entry.date)
+                Beancount.append(entry, commodities, to: &body)
+            }
+            if body.count >= 1 << 20 {
+                try output.append { $0.append(body.bytes) }
+                body.removeAll()
+            }
+        }
+        flush(through: nil)
+        // Declarations last: every account and commodity is known now, and Beancount reads a
+        // file in any order.
+        let first = book.opened.values.min() ?? CalendarDate(year: 1970, month: 1, day: 1)!
+        for asset in all.sorted() {
+            guard let name = commodities.known(asset) else { continue }
+            Beancount.raw("\(first) commodity \(name)\n  tradeport-asset: ", to: &body)
+            Beancount.string(asset.description, to: &body)
+            Beancount.raw("\n", to: &body)
+        }
+        Beancount.raw("\n", to: &body)
+        for (account, date) in book.opened.sorted(by: { $0.key < $1.key }) {
+            // Lots are closed first in, first out; an account holding no lots is not affected.
+            Beancount.raw("\(date) open \(account)\(account.hasPrefix("Assets:") ? " \"FIFO\"" : "")\n", to: &body)
+        }
+        try output.append { $0.append(body.bytes) }
+        try output.flush()
+        notes = book.notes
+    }
+}
+
+/// Names of commodities that fit Beancount's rules, one per asset code.
+final class CommodityNames: @unchecked Sendable {
+    private var names: [AssetCode: String] = [:]
+
+    func known(_ asset: AssetCode) -> String? { names[asset] }
+
+    func assign(_ assets: [AssetCode]) {
+        var taken: Set<String> = []
+        for asset in assets {
+            let base = Beancount.commodity(asset.description)
+            var name = base
+            var n = 2
+            while taken.contains(name) {
+                name = "\(base)-\(n)"
+                n += 1
+            }
+            taken.insert(name)
+            names[asset] = name
+        }
+    }
+}
+
+enum Beancount {
+    /// An asset code as a Beancount commodity: capitals, digits and `'._-` inside, a capital
+    /// first, a capital or digit last, at most 24 characters (what Beancount 2 allows too).
+    static func commodity(_ code: String) -> String {
+        var chars: [Character] = []
+        for c in code.uppercased() {
+            if c.isASCII && (c.isLetter || c.isNumber) { chars.append(c) }
+            else if c == "'" || c == "." || c == "_" || c == "-" { chars.append(c) }
+            else { chars.append("-") }
+        }
+        if chars.first.map({ !($0.isASCII && $0.isLetter) }) ?? true { chars.insert("X", at: 0) }
+        if chars.count > 24 { chars = Array(chars.prefix(24)) }
+        while let last = chars.last, !(last.isASCII && (last.isLetter || last.isNumber)) { chars.removeLast() }
+        return String(chars)
+    }
+
+    /// A portfolio's or asset's name as a part of an account: letters, digits and '-', starting
+    /// with a capital or a digit.
+    static func accountPart(_ text: String) -> String {
+        var chars: [Character] = []
+        for c in text {
+            if c.isLetter || c.isNumber { chars.append(c) } else if chars.last != "-" { chars.append("-") }
+        }
+        while chars.last == "-" { chars.removeLast() }
+        guard let first = chars.first else { return "X" }
+        if first.isLowercase { chars[0] = Character(first.uppercased()) }
+        else if !(first.isUppercase || first.isNumber) { chars.insert("X", at: 0) }
+        return String(chars)
+    }
+
+    static func raw(_ text: String, to out: inout OutputBuffer) {
+        var t = text
+        t.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A string in double quotes; quotes and backslashes escaped, line breaks as spaces.
+    static func string(_ text: String, to out: inout OutputBuffer) {
+        out.append(UInt8(ascii: "\""))
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(b)
+            case 0x0A, 0x0D, 0x09: out.append(UInt8(ascii: " "))
+            case 0..<0x20: continue
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    static func amount(_ a: LedgerAmount, _ names: CommodityNames, to out: inout OutputBuffer) {
+        a.number.appendText(to: &out)
+        raw(" " + (names.known(a.asset) ?? commodity(a.asset.description)), to: &out)
+    }
+
+    static func header(_ report: ConversionReport, notAsserted: [String], to out: inout OutputBuffer) {
+        raw("; Written by tradeport from ", to: &out)
+        raw(report.sources.map(\.path).joined(separator: ", "), to: &out)
+        raw("\n; Cost per unit and total cost are exact; a total cost's share per unit may need the tolerance below.\n", to: &out)
+        raw("option \"inferred_tolerance_default\" \"*:0.000000001\"\n", to: &out)
+        for line in notAsserted { raw("; not asserted: \(line.replacingNewlines)\n", to: &out) }
+        raw("\n", to: &out)
+    }
+
+    static func append(_ a: LedgerAssertion, _ names: CommodityNames, to out: inout OutputBuffer) {
+        raw("\(a.date) balance \(a.account)  ", to: &out)
+        amount(a.amount, names, to: &out)
+        raw("\n  note: ", to: &out)
+        string(a.comment, to: &out)
+        raw("\n\n", to: &out)
+    }
+
+    static func append(_ entry: LedgerEntry, _ names: CommodityNames, to out: inout OutputBuffer) {
+        raw("\(entry.date) * ", to: &out)
+        string(entry.narration, to: &out)
+        raw("\n", to: &out)
+        for (key, value) in entry.meta {
+            raw("  \(key): ", to: &out)
+            string(value, to: &out)
+            raw("\n", to: &out)
+        }
+        for p in entry.postings {
+            raw("  \(p.account)", to: &out)
+            if let a = p.amount {
+                raw("  ", to: &out)
+                amount(a, names, to: &out)
+                switch p.cost {
+                case .none, .totalPrice: break
+                case .lot(let c):
+                    raw(" {", to: &out); amount(c, names, to: &out); raw("}", to: &out)
+                case .lotTotal(let c):
+                    raw(" {{", to: &out); amount(c, names, to: &out); raw("}}", to: &out)
+                case .closing(let price):
+                    raw(" {} @ ", to: &out); amount(price, names, to: &out)
+                }
+                if case .totalPrice(let t) = p.cost { raw(" @@ ", to: &out); amount(t, names, to: &out) }
+            }
+            raw("\n", to: &out)
+        }
+        raw("\n", to: &out)
+    }
+}
+
+extension String {
+    var replacingNewlines: String { String(map { $0 == "\n" || $0 == "\r" ? " " : $0 }) }
+}
+
+/// Ledger in Beancount's language (`--to beancount`).
+public struct BeancountWriter: FormatWriter {
+    public let id = "beancount"
+    public let summary = "a Beancount ledger: securities at cost in lots, fees, income, opening balances and balance assertions where a source prints them (bean-check accepts it)"
+    public let fileExtension = "beancount"
+    public init() {}
+    public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try BeancountSink(output: output, options: options) }
+}

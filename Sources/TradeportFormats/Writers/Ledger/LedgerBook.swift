@@ -1,0 +1,346 @@
+import TradeportCore
+
+/// An amount in one commodity.
+struct LedgerAmount {
+    var number: ExactDecimal
+    var asset: AssetCode
+}
+
+/// How a posting's units are valued.
+enum LedgerCost {
+    case none
+    /// At a total price, without lots (hledger's `@@`).
+    case totalPrice(LedgerAmount)
+    /// A new lot at a cost per unit (beancount's `{x CUR}`).
+    case lot(LedgerAmount)
+    /// A new lot at a total cost (beancount's `{{x CUR}}`), when the cost per unit is not a
+    /// finite decimal.
+    case lotTotal(LedgerAmount)
+    /// Closing lots held, first in first out, sold or bought back at `price` per unit
+    /// (beancount's `{} @ x CUR`).
+    case closing(price: LedgerAmount)
+}
+
+struct LedgerPosting {
+    var account: String
+    /// Nil: the tool fills it in (the gain of lots closed).
+    var amount: LedgerAmount?
+    var cost: LedgerCost = .none
+}
+
+/// One double-entry transaction.
+struct LedgerEntry {
+    var date: CalendarDate
+    var narration: String
+    /// Key and value, in order.
+    var meta: [(String, String)]
+    var postings: [LedgerPosting]
+}
+
+/// A balance a source prints, as a ledger asserts it.
+struct LedgerAssertion {
+    var date: CalendarDate
+    var account: String
+    var amount: LedgerAmount
+    var comment: String
+}
+
+/// An opening entry or an assertion, placed among the operations by its date.
+enum DatedStatement {
+    case entry(LedgerEntry)
+    case assertion(LedgerAssertion)
+
+    var date: CalendarDate {
+        switch self {
+        case .entry(let e): return e.date
+        case .assertion(let a): return a.date
+        }
+    }
+}
+
+/// What the ledger writers share: which assets are money, the accounts, each operation as a
+/// balanced transaction, and the balances a source prints as opening entries and assertions.
+///
+/// Operations are seen twice: once as they arrive (`note`), to learn which assets are money and
+/// which sources touch which assets; then in time order (`entry`), when lots are followed.
+struct LedgerBook {
+    let accounts: AccountNames
+    let dates: SourceTimeZone
+    /// Beancount: trades hold their base at cost in lots, when nothing else moves it (money, a
+    /// movement, an opening balance: units without a cost); otherwise, and in hledger, the base
+    /// is valued at the trade's total price.
+    let atCost: Bool
+    /// How an asset or portfolio is put into an account name.
+    let part: (String) -> String
+
+    /// Assets that are money somewhere in the conversion (a quote, a fee, what a transaction
+    /// moves): they go to `cash` accounts, every other asset to `securities`.
+    private(set) var money: Set<AssetCode> = []
+    private(set) var assets: Set<AssetCode> = []
+    /// Assets something moves without a cost (money, a movement, an opening balance): Beancount
+    /// refuses lots at cost beside units without one, so these are never held in lots.
+    private var withoutCost: Set<AssetCode> = []
+    /// Per source path: the portfolios its operations went to, its first and last dates.
+    private var sourcePortfolios: [String: Set<String>] = [:]
+    private var sourceDates: [String: (first: CalendarDate, last: CalendarDate)] = [:]
+    /// Per portfolio and asset: the paths of the sources that moved it.
+    private var touched: [Key: Set<String>] = [:]
+    /// Units held at cost per portfolio and asset, signed, as the tool books them (beancount).
+    private var held: [Key: ExactDecimal] = [:]
+    /// Accounts used, with the first date each is used on.
+    private(set) var opened: [String: CalendarDate] = [:]
+    /// Transactions not written because they moved nothing, by status.
+    private(set) var notComplete: [String: Int] = [:]
+    /// Trades not written because their value is beyond 38 digits.
+    private(set) var unvalued = 0
+
+    private struct Key: Hashable {
+        var portfolio: String
+        var asset: AssetCode
+    }
+
+    init(accounts: AccountNames, dates: SourceTimeZone, atCost: Bool, part: @escaping (String) -> String) {
+        self.accounts = accounts
+        self.dates = dates
+        self.atCost = atCost
+        self.part = part
+    }
+
+    // MARK: The first pass
+
+    mutating func note(_ operation: PortfolioOperation, portfolio: String) {
+        let path = operation.source.path
+        sourcePortfolios[path, default: []].insert(portfolio)
+        let date = dates.date(of: operation.time)
+        if let known = sourceDates[path] {
+            sourceDates[path] = (min(known.first, date), max(known.last, date))
+        } else {
+            sourceDates[path] = (date, date)
+        }
+        switch operation {
+        case .trade(let t):
+            money.insert(t.quote)
+            assets.insert(t.base)
+            assets.insert(t.quote)
+            for fee in t.fees {
+                money.insert(fee.currency)
+                assets.insert(fee.currency)
+            }
+        case .transaction(let t):
+            money.insert(t.asset)
+            assets.insert(t.asset)
+            if let fee = t.fee {
+                money.insert(fee.currency)
+                assets.insert(fee.currency)
+            }
+        case .movement(let m):
+            assets.insert(m.asset)
+            withoutCost.insert(m.asset)
+        }
+        operation.forEachBalanceChange { asset, _, _ in
+            touched[Key(portfolio: portfolio, asset: asset), default: []].insert(path)
+        }
+    }
+
+    // MARK: Accounts
+
+    mutating func account(_ role: AccountNames.Role, _ portfolio: String, _ asset: AssetCode, on date: CalendarDate) -> String {
+        let name = accounts.name(role, portfolio: portfolio, asset: asset.description, part: part)
+        if let first = opened[name] {
+            if date < first { opened[name] = date }
+        } else {
+            opened[name] = date
+        }
+        return name
+    }
+
+    /// Where `asset` is held: `cash` for money, `securities` for the rest.
+    mutating func holding(_ portfolio: String, _ asset: AssetCode, on date: CalendarDate, kind: StatedBalance.Kind? = nil) -> String {
+        let isMoney = money.contains(asset) || (!assets.contains(asset) && kind == .cash)
+        return account(isMoney ? .cash : .securities, portfolio, asset, on: date)
+    }
+
+    // MARK: The second pass
+
+    /// The transaction of one operation, in time order; nil when it moved nothing (a transaction
+    /// not complete, written only with --keep-failed) or its value cannot be held.
+    mutating func entry(_ operation: PortfolioOperation, portfolio: String) -> LedgerEntry? {
+        let date = dates.date(of: operation.time)
+        var meta: [(String, String)] = [("tradeport-id", operation.id)]
+        var time = OutputBuffer(capacity: 40)
+        operation.time.appendRFC3339(to: &time)
+        meta.append(("time", String(decoding: time.bytes, as: UTF8.self)))
+        var postings: [LedgerPosting] = []
+        let narration: String
+        switch operation {
+        case .trade(let t):
+            guard var value = t.amount ?? t.quantity.multiplied(by: t.price) else {
+                unvalued += 1
+                return nil
+            }
+            let buy = t.side == .buy
+            if let e = t.externalId { meta.append(("external-id", e)) }
+            if let isin = t.isin { meta.append(("isin", isin)) }
+            if let venue = t.venue { meta.append(("venue", venue)) }
+            narration = "\(buy ? "Buy" : "Sell") \(t.quantity) \(t.base) at \(t.price) \(t.quote)" + (t.name.map { " (\($0))" } ?? "")
+            let security = holding(portfolio, t.base, on: date)
+            let signed = buy ? t.quantity : t.quantity.negated
+            var closesLots = false
+            if atCost && !money.contains(t.base) && !withoutCost.contains(t.base) {
+                let key = Key(portfolio: portfolio, asset: t.base)
+                let before = held[key] ?? .zero
+                // The part of the trade that closes lots of the other sign, then the part that opens one.
+                var closing = ExactDecimal.zero
+                if !before.isZero, before.isNegative == buy {
+                    let open = before.isNegative ? before.negated : before
+                    closing = open < t.quantity ? open : t.quantity
+                }
+                let opening = t.quantity.subtracting(closing) ?? .zero
+                if closing.isPositive {
+                    postings.append(LedgerPosting(account: security, amount: LedgerAmount(number: buy ? closing : closing.negated, asset: t.base),
+                                                  cost: .closing(price: LedgerAmount(number: t.price, asset: t.quote))))
+                }
+                if opening.isPositive {
+                    let cost: LedgerCost
+                    if closing.isZero {
+                        cost = Self.perUnit(value, t.quantity).map { .lot(LedgerAmount(number: $0, asset: t.quote)) }
+                            ?? .lotTotal(LedgerAmount(number: value, asset: t.quote))
+                    } else {
+                        cost = .lot(LedgerAmount(number: t.price, asset: t.quote))
+                    }
+                    postings.append(LedgerPosting(account: security, amount: LedgerAmount(number: buy ? opening : opening.negated, asset: t.base), cost: cost))
+                }
+                held[key] = before.adding(signed) ?? before
+                closesLots = closing.isPositive
+            } else {
+                postings.append(LedgerPosting(account: security, amount: LedgerAmount(number: signed, asset: t.base),
+                                              cost: .totalPrice(LedgerAmount(number: value, asset: t.quote))))
+            }
+            if let interest = t.accruedInterest, !interest.isZero {
+                value = value.adding(interest) ?? value
+                postings.append(LedgerPosting(account: account(.coupons, portfolio, t.quote, on: date),
+                                              amount: LedgerAmount(number: buy ? interest : interest.negated, asset: t.quote)))
+            }
+            if !value.isZero {
+                postings.append(LedgerPosting(account: holding(portfolio, t.quote, on: date), amount: LedgerAmount(number: buy ? value.negated : value, asset: t.quote)))
+            }
+            for fee in t.fees where !fee.amount.isZero {
+                postings.append(LedgerPosting(account: holding(portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount.negated, asset: fee.currency)))
+                postings.append(LedgerPosting(account: account(.fees, portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount, asset: fee.currency)))
+            }
+            if closesLots {
+                postings.append(LedgerPosting(account: account(.gains, portfolio, t.quote, on: date), amount: nil))
+            }
+        case .transaction(let t):
+            guard t.status == .complete else {
+                notComplete[t.status.rawValue, default: 0] += 1
+                return nil
+            }
+            if let e = t.externalId { meta.append(("external-id", e)) }
+            if let s = t.security { meta.append(("security", s)) }
+            if let h = t.txHash { meta.append(("tx-hash", h)) }
+            narration = "\(t.type.rawValue.capitalizedFirst) \(t.amount) \(t.asset)" + (t.security.map { " \($0)" } ?? "") + (t.note.map { ": \($0)" } ?? "")
+            let other: AccountNames.Role
+            switch t.type {
+            case .deposit, .withdrawal: other = .transfers
+            case .dividend, .dividendCharge: other = .dividends
+            case .coupon: other = .coupons
+            case .interest: other = .interest
+            case .tax, .taxRefund: other = .taxes
+            case .fee, .feeRefund: other = .fees
+            case .redemption: other = .redemptions
+            case .otherIncome: other = .otherIncome
+            case .otherCharge: other = .otherCharges
+            }
+            let incoming = t.type.isIncoming
+            if !t.amount.isZero {
+                postings.append(LedgerPosting(account: holding(portfolio, t.asset, on: date), amount: LedgerAmount(number: incoming ? t.amount : t.amount.negated, asset: t.asset)))
+                postings.append(LedgerPosting(account: account(other, portfolio, t.asset, on: date), amount: LedgerAmount(number: incoming ? t.amount.negated : t.amount, asset: t.asset)))
+            }
+            if let fee = t.fee, !fee.amount.isZero {
+                postings.append(LedgerPosting(account: holding(portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount.negated, asset: fee.currency)))
+                postings.append(LedgerPosting(account: account(.fees, portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount, asset: fee.currency)))
+            }
+        case .movement(let m):
+            if let e = m.externalId { meta.append(("external-id", e)) }
+            if let isin = m.isin { meta.append(("isin", isin)) }
+            meta.append(("reason", m.reason.rawValue))
+            narration = "\(m.direction == .in ? "In" : "Out") \(m.quantity) \(m.asset) (\(m.reason.rawValue))" + (m.note.map { ": \($0)" } ?? "")
+            let incoming = m.direction.isIncoming
+            postings.append(LedgerPosting(account: holding(portfolio, m.asset, on: date), amount: LedgerAmount(number: incoming ? m.quantity : m.quantity.negated, asset: m.asset)))
+            postings.append(LedgerPosting(account: account(.movements, portfolio, m.asset, on: date), amount: LedgerAmount(number: incoming ? m.quantity.negated : m.quantity, asset: m.asset)))
+        }
+        meta.append(("source", operation.source.description))
+        return LedgerEntry(date: date, narration: narration, meta: meta, postings: postings)
+    }
+
+    /// `value ÷ quantity` when it is a decimal of at most 18 places more than `value` has.
+    static func perUnit(_ value: ExactDecimal, _ quantity: ExactDecimal) -> ExactDecimal? {
+        for extra in [0, 2, 4, 8, 12, 18] {
+            guard let q = value.divided(by: quantity, roundedToScale: value.scale + quantity.scale + extra),
+                  let back = q.multiplied(by: quantity) else { return nil }
+            if back == value { return q }
+        }
+        return nil
+    }
+
+    // MARK: Balances a source prints
+
+    /// For each balance a source prints that tradeport reconciled, and whose asset in its
+    /// portfolio only that source moved: an opening entry (when not zero) on the source's first
+    /// date and an assertion of the closing balance the day after its last; for every other
+    /// balance, the reason it is not asserted.
+    mutating func statements(_ checks: [BalanceCheck]) -> (dated: [DatedStatement], notAsserted: [String]) {
+        var entries: [LedgerEntry] = []
+        var assertions: [LedgerAssertion] = []
+        var notAsserted: [String] = []
+        for check in checks {
+            guard let opening = check.opening, let closing = check.closing, let asset = AssetCode(check.asset) else { continue }
+            guard check.reconciles else {
+                notAsserted.append("\(check.path): \(check.sentence)")
+                continue
+            }
+            guard let portfolios = sourcePortfolios[check.path], portfolios.count == 1, let portfolio = portfolios.first,
+                  let span = sourceDates[check.path] else {
+                notAsserted.append("\(check.path): \(check.asset): its operations went to \(sourcePortfolios[check.path]?.count ?? 0) portfolios; not asserted")
+                continue
+            }
+            if let others = touched[Key(portfolio: portfolio, asset: asset)], others != [check.path] {
+                notAsserted.append("\(check.path): \(check.asset): other sources move it in portfolio \(portfolio) too; not asserted")
+                continue
+            }
+            let place = holding(portfolio, asset, on: span.first, kind: check.kind)
+            if !opening.isZero {
+                withoutCost.insert(asset)
+                let other = account(.opening, portfolio, asset, on: span.first)
+                entries.append(LedgerEntry(
+                    date: span.first, narration: "Opening balance of \(asset) as \(check.path) prints it",
+                    meta: [("source", check.statement?.description ?? check.path)],
+                    postings: [LedgerPosting(account: place, amount: LedgerAmount(number: opening, asset: asset)),
+                               LedgerPosting(account: other, amount: LedgerAmount(number: opening.negated, asset: asset))]))
+            }
+            let after = CalendarDate(daysSinceEpoch: span.last.daysSinceEpoch + 1)
+            assertions.append(LedgerAssertion(date: after, account: place, amount: LedgerAmount(number: closing, asset: asset),
+                                              comment: "closing balance as \(check.statement?.description ?? check.path) prints it"))
+        }
+        // By date, openings before assertions of the same date, each in the order of the checks.
+        let dated = entries.map(DatedStatement.entry) + assertions.map(DatedStatement.assertion)
+        let order = dated.indices.sorted { a, b in dated[a].date != dated[b].date ? dated[a].date < dated[b].date : a < b }
+        return (order.map { dated[$0] }, notAsserted)
+    }
+
+    /// What was not written, for the summary.
+    var notes: [String] {
+        var out: [String] = []
+        for (status, n) in notComplete.sorted(by: { $0.key < $1.key }) {
+            out.append("\(n) \(status) transaction\(n == 1 ? "" : "s") not written: no money moved")
+        }
+        if unvalued > 0 { out.append("\(unvalued) trade\(unvalued == 1 ? "" : "s") not written: quantity × price beyond 38 digits") }
+        return out
+    }
+}
+
+extension String {
+    /// The text with its first letter in capitals (`dividend-charge` → `Dividend-charge`).
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

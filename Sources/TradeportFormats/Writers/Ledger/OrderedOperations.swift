@@ -1,0 +1,85 @@
+import TradeportCore
+
+/// Operations kept on disk as they arrive and given back in time order at the end, for writers
+/// whose output depends on the order of time (a ledger books lots first in, first out; its
+/// readers expect dates ascending) while a source may come newest first. Memory holds 24 bytes an
+/// operation; the operations themselves are their canonical JSON in a spool.
+final class OrderedOperations {
+    private struct Entry {
+        var time: Int64
+        var nanoseconds: UInt32
+        /// The portfolio's number, with the kind in the top two bits (0 a trade, 1 a transaction,
+        /// 2 a movement).
+        var portfolioAndKind: UInt32
+        /// The spool offset (40 bits) and the length (24 bits).
+        var place: UInt64
+    }
+
+    private let spool: Spool
+    private var entries: [Entry] = []
+    private(set) var portfolioNames: [String] = []
+    private var portfolioIndex: [String: UInt32] = [:]
+    private var last: (String, UInt32)?
+
+    init() throws {
+        spool = try Spool()
+    }
+
+    var count: Int { entries.count }
+
+    func append(_ operation: PortfolioOperation, portfolio: String) throws {
+        let before = spool.size
+        let offset = try spool.append { out in
+            out.append(UInt8(ascii: "{"))
+            CanonicalJSON.appendOperationFields(operation, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        let length = spool.size - before
+        guard length <= 0xFF_FFFF, offset < 1 << 40 else {
+            throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the writer holds")
+        }
+        let number: UInt32
+        if let last, last.0 == portfolio {
+            number = last.1
+        } else if let found = portfolioIndex[portfolio] {
+            number = found
+        } else {
+            number = UInt32(portfolioNames.count)
+            portfolioNames.append(portfolio)
+            portfolioIndex[portfolio] = number
+        }
+        last = (portfolio, number)
+        let kind: UInt32
+        switch operation {
+        case .trade: kind = 0
+        case .transaction: kind = 1 << 30
+        case .movement: kind = 2 << 30
+        }
+        entries.append(Entry(time: operation.time.secondsSinceEpoch, nanoseconds: operation.time.nanoseconds,
+                             portfolioAndKind: number | kind, place: UInt64(offset) << 24 | UInt64(length)))
+    }
+
+    /// Every operation, by time, then in the order it arrived; with its portfolio.
+    func forEachInTimeOrder(_ body: (PortfolioOperation, String) throws -> Void) throws {
+        var order = Array(entries.indices)
+        order.sort { a, b in
+            let x = entries[a], y = entries[b]
+            if x.time != y.time { return x.time < y.time }
+            if x.nanoseconds != y.nanoseconds { return x.nanoseconds < y.nanoseconds }
+            return a < b
+        }
+        var bytes: [UInt8] = []
+        for i in order {
+            let e = entries[i]
+            try spool.read(offset: Int(e.place >> 24), count: Int(e.place & 0xFF_FFFF), into: &bytes)
+            let value = try JSONValue.parse(bytes)
+            let operation: PortfolioOperation
+            switch e.portfolioAndKind >> 30 {
+            case 0: operation = .trade(try Trade(json: value))
+            case 1: operation = .transaction(try CashTransaction(json: value))
+            default: operation = .movement(try Movement(json: value))
+            }
+            try body(operation, portfolioNames[Int(e.portfolioAndKind & 0x3FFF_FFFF)])
+        }
+    }
+}

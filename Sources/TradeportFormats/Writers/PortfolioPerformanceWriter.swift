@@ -1,0 +1,152 @@
+import TradeportCore
+
+/// Writes the two CSV files of Portfolio Performance's import (`--to portfolio-performance -o DIR`):
+/// `portfolio-transactions.csv` (its "Portfolio Transactions": Buy, Sell, Delivery (Inbound),
+/// Delivery (Outbound)) and `account-transactions.csv` (its "Account Transactions": Deposit,
+/// Removal, Dividend, Interest, Fees, Fees Refund, Taxes, Tax Refund), under its English column
+/// names, comma separated, dates `yyyy-MM-dd`, numbers with a point and no thousands separator.
+///
+/// A portfolio is a securities account of its name; its money in each currency a deposit account
+/// named `<portfolio> <currency>` (one currency each, as Portfolio Performance's are). A buy's
+/// Value is what left the deposit account (the deal, accrued interest and the fees in its
+/// currency); a sell's what reached it. Both files are written and put in place together.
+public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
+    public static let files = ["portfolio-transactions.csv", "account-transactions.csv"]
+    public static let portfolioColumns = ["Date", "Time", "Type", "Value", "Transaction Currency", "Fees", "Taxes", "Shares",
+                                          "ISIN", "Ticker Symbol", "Security Name", "Note", "Securities Account", "Cash Account"]
+    public static let accountColumns = ["Date", "Time", "Type", "Value", "Transaction Currency", "Fees", "Taxes", "Shares",
+                                        "ISIN", "Ticker Symbol", "Security Name", "Note", "Cash Account", "Securities Account"]
+
+    private let portfolio: OutputFile
+    private let account: OutputFile
+    private let dates: SourceTimeZone
+    private var notCarried: [String: Int] = [:]
+    private var writtenAs: [String: Int] = [:]
+    public private(set) var notes: [String] = []
+
+    public init(outputs: [OutputFile], options: WriteOptions) throws {
+        portfolio = outputs[0]
+        account = outputs[1]
+        dates = options.dates
+        try portfolio.append { Self.row(Self.portfolioColumns.map { Optional($0) }, to: &$0) }
+        try account.append { Self.row(Self.accountColumns.map { Optional($0) }, to: &$0) }
+    }
+
+    static func row(_ fields: [String?], to out: inout OutputBuffer) {
+        for (i, field) in fields.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            if let field { CSVSink.appendField(field, to: &out) }
+        }
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    private func dateAndTime(_ t: Timestamp) -> (String, String) {
+        let (date, second) = dates.local(t)
+        let hh = second / 3600, mm = second / 60 % 60
+        return (date.description, (hh < 10 ? "0" : "") + "\(hh):" + (mm < 10 ? "0" : "") + "\(mm)")
+    }
+
+    private static func text(_ d: ExactDecimal?) -> String? { d.map { "\($0)" } }
+
+    public func write(_ operation: PortfolioOperation, portfolio name: String) throws {
+        let (date, time) = dateAndTime(operation.time)
+        let note = "tradeport " + operation.id
+        switch operation {
+        case .trade(let t):
+            guard var value = t.amount ?? t.quantity.multiplied(by: t.price) else {
+                notCarried["trades whose value is beyond 38 digits", default: 0] += 1
+                return
+            }
+            let buy = t.side == .buy
+            if let interest = t.accruedInterest, !interest.isZero {
+                value = value.adding(interest) ?? value
+                writtenAs["bond trades, their accrued interest in Value", default: 0] += 1
+            }
+            var fees = ExactDecimal.zero
+            for f in t.fees where !f.amount.isZero {
+                if f.currency == t.quote, let sum = fees.adding(f.amount) {
+                    fees = sum
+                } else {
+                    writtenAs["trade fees in another currency than the trade's, as Fees of their own", default: 0] += 1
+                    try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, t.isin, t.base.description,
+                                                  t.name ?? t.base.description, note + " fee", "\(name) \(f.currency)", name], to: &$0) }
+                }
+            }
+            let booked = (buy ? value.adding(fees) : value.subtracting(fees)) ?? value
+            let shownValue = booked.isNegative ? booked.negated : booked
+            if booked.isNegative { writtenAs["sells whose fees exceed their value, Value as the amount paid", default: 0] += 1 }
+            try portfolio.append { Self.row([date, time, buy ? "Buy" : "Sell", "\(shownValue)", t.quote.description, fees.isZero ? nil : "\(fees)", nil,
+                                            "\(t.quantity)", t.isin, t.base.description, t.name ?? t.base.description, note, name, "\(name) \(t.quote)"], to: &$0) }
+        case .movement(let m):
+            try portfolio.append { Self.row([date, time, m.direction == .in ? "Delivery (Inbound)" : "Delivery (Outbound)", "0", nil, nil, nil,
+                                            "\(m.quantity)", m.isin, m.asset.description, m.name ?? m.asset.description, note + " (\(m.reason.rawValue))", name, nil], to: &$0) }
+        case .transaction(let t):
+            guard t.status == .complete else {
+                notCarried["\(t.status.rawValue) transactions (no money moved)", default: 0] += 1
+                return
+            }
+            let type: String
+            switch t.type {
+            case .deposit: type = "Deposit"
+            case .withdrawal: type = "Removal"
+            case .dividend: type = "Dividend"
+            case .coupon:
+                type = "Dividend"
+                writtenAs["coupons, as Dividend of their bond", default: 0] += 1
+            case .interest: type = "Interest"
+            case .otherIncome:
+                type = "Interest"
+                writtenAs["other income, as Interest", default: 0] += 1
+            case .tax: type = "Taxes"
+            case .taxRefund: type = "Tax Refund"
+            case .fee: type = "Fees"
+            case .feeRefund: type = "Fees Refund"
+            case .otherCharge, .dividendCharge:
+                type = "Fees"
+                writtenAs["\(t.type == .otherCharge ? "other charges" : "dividends charged"), as Fees", default: 0] += 1
+            case .redemption:
+                type = "Deposit"
+                writtenAs["redemptions, as Deposit (the bond leaves by its Delivery (Outbound), when the source says so)", default: 0] += 1
+            }
+            if (t.type == .dividend || t.type == .coupon) && t.security == nil {
+                notCarried["\(t.type.rawValue)s that name no security (Portfolio Performance needs one)", default: 0] += 1
+                return
+            }
+            let noteText = note + (t.note.map { ": \($0)" } ?? "")
+            // A security named only by text: as its ISIN when it is one, else its ticker.
+            let isISIN = t.security.map { $0.utf8.count == 12 && $0.first!.isLetter && $0.dropFirst().first!.isLetter } ?? false
+            try account.append { Self.row([date, time, type, "\(t.amount)", t.asset.description, nil, nil, nil,
+                                          isISIN ? t.security : nil, isISIN ? nil : t.security, nil, noteText, "\(name) \(t.asset)",
+                                          t.security == nil ? nil : name], to: &$0) }
+            if let f = t.fee, !f.amount.isZero {
+                try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, nil, nil, nil,
+                                              note + " fee", "\(name) \(f.currency)", nil], to: &$0) }
+            }
+        }
+    }
+
+    public func write(_ skipped: SkippedRow) throws {}
+    public func write(_ rejected: RejectedRow) throws {}
+
+    public func finish(_ report: ConversionReport) throws {
+        try portfolio.flush()
+        try account.flush()
+        for (what, n) in notCarried.sorted(by: { $0.key < $1.key }) { notes.append("not carried: \(n) \(what)") }
+        for (what, n) in writtenAs.sorted(by: { $0.key < $1.key }) { notes.append("written as Portfolio Performance can hold them: \(n) \(what)") }
+    }
+}
+
+/// Portfolio Performance's CSV import (`--to portfolio-performance -o DIR`).
+public struct PortfolioPerformanceWriter: FormatWriter {
+    public let id = "portfolio-performance"
+    public let summary = "Portfolio Performance's CSV import: portfolio-transactions.csv and account-transactions.csv in the directory -o names"
+    public let fileExtension = "csv"
+    public var files: [String] { PortfolioPerformanceSink.files }
+    public init() {}
+    public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink {
+        throw OutputError(path: output.path, message: "portfolio-performance writes two files: give a directory with -o")
+    }
+    public func makeSink(outputs: [OutputFile], options: WriteOptions) throws -> any ConversionSink {
+        try PortfolioPerformanceSink(outputs: outputs, options: options)
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import TradeportCore
+import TradeportFormats
+
+/// The writers into the tools people keep their books in: Beancount and hledger checked by the
+/// tools themselves (bean-check, hledger check) and their balances held equal to tradeport's own,
+/// asset by asset; Ghostfolio's body against the schema of its import DTO; the bytes of each
+/// writer on the shipped examples pinned (`TRADEPORT_REGENERATE=1` records them anew).
+@Suite("Writers into Beancount, hledger, Ghostfolio and Portfolio Performance")
+struct BookWriterTests {
+    static let examples = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv", "formats/samples/degiro-example.csv"]
+
+    /// Inputs of one conversion each: the examples we ship, the real DSX and Tinkoff samples, and
+    /// each T-Bank report of ../shared/realworld/tinkoff.
+    static let sets: [[String]] = {
+        var sets = [examples, ["../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv"], ["../shared/samples/tinkoff-broker-report.xlsx"]]
+        let dir = CLI.repositoryRoot + "/../shared/realworld/tinkoff"
+        for name in CLI.entries(dir) where name.hasSuffix(".xlsx") { sets.append(["../shared/realworld/tinkoff/" + name]) }
+        return sets
+    }()
+
+    static let haveBeancount = (try? CLI.shell("bean-check", ["--version"]))?.status == 0
+    static let haveHledger = (try? CLI.shell("hledger", ["--version"]))?.status == 0
+
+    static func present(_ inputs: [String]) -> Bool {
+        inputs.allSatisfy { FileManager.default.fileExists(atPath: CLI.repositoryRoot + "/" + $0) }
+    }
+
+    /// tradeport's own balances of portfolio main, from zero: asset → units.
+    static func ownBalances(_ inputs: [String]) throws -> [String: Decimal] {
+        var out: [String: Decimal] = [:]
+        for b in try report(inputs).balances where b.portfolio == "main" {
+            let amount = try #require(b.amount, "\(b.asset) untracked")
+            if !amount.isZero { out[b.asset.description] = Decimal(string: "\(amount)")! }
+        }
+        return out
+    }
+
+    /// The conversion's report, from the library.
+    static func report(_ inputs: [String]) throws -> ConversionReport {
+        final class Nothing: ConversionSink {
+            func write(_ operation: PortfolioOperation, portfolio: String) throws {}
+            func write(_ skipped: SkippedRow) throws {}
+            func write(_ rejected: RejectedRow) throws {}
+            func finish(_ report: ConversionReport) throws {}
+        }
+        let registry = try FormatCatalog.load(workingDirectory: CLI.repositoryRoot).registry
+        let prepared = try Converter.prepare(inputs.map { InputRequest(path: CLI.repositoryRoot + "/" + $0, format: nil) }, registry: registry)
+        return try Converter.run(prepared, options: ConversionOptions(), into: Nothing())
+    }
+
+    /// What a ledger holds in portfolio main's assets, plus its opening entries taken back out:
+    /// asset → units, as `ledger-balances.py` reads it with the tool's own library.
+    static func ledgerBalances(_ tool: String, _ path: String, portfolioPart: String) throws -> [String: Decimal] {
+        let r = try CLI.shell("python3", [CLI.fixtures + "/ledger-balances.py", tool, path])
+        #expect(r.status == 0, "\(r.output)")
+        var out: [String: Decimal] = [:]
+        for line in r.output.split(separator: "\n") {
+            let f = line.split(separator: "\t").map(String.init)
+            guard f.count == 3 else { continue }
+            if f[0].hasPrefix("Assets:\(portfolioPart):") || f[0] == "Equity:\(portfolioPart):Opening-Balances" {
+                out[f[1], default: 0] += Decimal(string: f[2])!
+            }
+        }
+        return out.filter { $0.value != 0 }
+    }
+
+    func convert(_ inputs: [String], to writer: String, _ extra: [String] = []) throws -> (path: String, result: CLI.Result) {
+        let path = try CLI.temporaryDirectory() + "/out." + writer
+        let r = try CLI.run(["convert"] + inputs + ["--to", writer, "-o", path] + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        return (path, r)
+    }
+
+    @Test(.enabled(if: haveBeancount, "bean-check is not installed (pip install beancount)"), arguments: sets)
+    func beanCheckAcceptsTheLedgerAndItsBalancesAreTradeports(_ inputs: [String]) throws {
+        guard Self.present(inputs) else { return }
+        let (path, _) = try convert(inputs, to: "beancount")
+        let check = try CLI.shell("bean-check", [path])
+        #expect(check.status == 0, "\(inputs): \(check.output)")
+        #expect(try Self.ledgerBalances("beancount", path, portfolioPart: "Main") == Self.ownBalances(inputs), "\(inputs)")
+    }
+
+    @Test(.enabled(if: haveHledger, "hledger is not installed (apt install hledger)"), arguments: sets)
+    func hledgerChecksTheJournalAndItsBalancesAreTradeports(_ inputs: [String]) throws {
+        guard Self.present(inputs) else { return }
+        let (path, _) = try convert(inputs, to: "hledger")
+        let check = try CLI.shell("hledger", ["-f", path, "check", "--strict", "ordereddates"])
+        #expect(check.status == 0, "\(inputs): \(check.output)")
+        #expect(try Self.ledgerBalances("hledger", path, portfolioPart: "main") == Self.ownBalances(inputs), "\(inputs)")
+    }
+
+    @Test(.enabled(if: haveBeancount && haveHledger), arguments: ["../shared/realworld/tinkoff/tbank-2021-full-year.xlsx", "../shared/realworld/tinkoff/tbank-2024-full-year.xlsx"])
+    func everyReconciledBalanceIsAssertedAndHolds(_ input: String) throws {
+        guard Self.present([input]) else { return }
+        let (bean, _) = try convert([input], to: "beancount")
+        let (journal, _) = try convert([input], to: "hledger")
+        let reconciled = try Self.report([input]).reconciliation.filter(\.reconciles).count
+        #expect(reconciled == (input.contains("2021") ? 16 : 68))
+        let text = try String(contentsOfFile: bean, encoding: .utf8)
+        #expect(text.split(separator: "\n").filter { $0.range(of: #"^\d{4}-\d{2}-\d{2} balance "#, options: .regularExpression) != nil }.count == reconciled)
+        #expect(try String(contentsOfFile: journal, encoding: .utf8).components(separatedBy: "Balance assertion").count - 1 == reconciled)
+        // A wrong assertion fails: the tools do check them.
+        let wrong = text.replacingOccurrences(of: #"(balance \S+\s+)(\d)"#, with: "$19$2", options: .regularExpression)
+        try wrong.write(toFile: bean + ".wrong", atomically: true, encoding: .utf8)
+        #expect(try CLI.shell("bean-check", [bean + ".wrong"]).status != 0)
+    }
+
+    @Test(.enabled(if: CLI.canValidateSchema, "python3 with jsonschema is not installed"), arguments: sets)
+    func ghostfoliosBodyHoldsToItsImportDTO(_ inputs: [String]) throws {
+        guard Self.present(inputs) else { return }
+        let (path, r) = try convert(inputs, to: "ghostfolio")
+        let v = try CLI.shell("python3", [CLI.repositoryRoot + "/schema/validate.py", CLI.repositoryRoot + "/schema/ghostfolio-import.schema.json", path])
+        #expect(v.status == 0, "\(inputs): \(v.output)")
+        if inputs == Self.examples {
+            #expect(r.stderr.contains("ghostfolio: not carried: 5 deposits (Ghostfolio keeps cash as the account's balance)"), "\(r.stderr)")
+        }
+    }
+
+    @Test func manualDataSourceNamesSymbolsAsGhostfolioRequires() throws {
+        let (path, _) = try convert(Self.examples, to: "ghostfolio", ["--data-source", "MANUAL"])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"symbol\": \"GF_BTC\""))
+        if CLI.canValidateSchema {
+            #expect(try CLI.shell("python3", [CLI.repositoryRoot + "/schema/validate.py", CLI.repositoryRoot + "/schema/ghostfolio-import.schema.json", path]).status == 0)
+        }
+    }
+
+    /// The bytes of each writer on the shipped examples.
+    @Test(arguments: ["beancount", "hledger", "ghostfolio", "portfolio-performance"])
+    func theExamplesGiveTheRecordedOutput(_ writer: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.run(["convert"] + Self.examples + ["--to", writer, "-o", dir + "/out", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let produced: [(String, String)] = writer == "portfolio-performance"
+            ? PortfolioPerformanceSink.files.map { (dir + "/out/" + $0, "examples-pp-" + $0) }
+            : [(dir + "/out", "examples." + writer)]
+        for (path, name) in produced {
+            let expected = CLI.fixtures + "/expected/writers/" + name
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            if ProcessInfo.processInfo.environment["TRADEPORT_REGENERATE"] == "1" {
+                try data.write(to: URL(fileURLWithPath: expected))
+            }
+            #expect(data == (try Data(contentsOf: URL(fileURLWithPath: expected))), "\(name) differs from what was recorded")
+        }
+    }
+
+    @Test func accountTemplatesComeFromOptionsAndAFile() throws {
+        let dir = try CLI.temporaryDirectory()
+        try "# roles\nfees: Expenses:Broker:{portfolio}\ntransfers: 'Equity:Bank'\n".write(toFile: dir + "/accounts", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["convert"] + Self.examples + ["--to", "hledger", "--accounts", dir + "/accounts", "--account", "cash=Assets:Exchange:{asset}", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Expenses:Broker:main  "))
+        #expect(r.stdout.contains("Equity:Bank  "))
+        #expect(r.stdout.contains("Assets:Exchange:USD  "))
+        let bad = try CLI.run(["convert"] + Self.examples + ["--to", "hledger", "--account", "cashier=Assets:X"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("'cashier' is not a role"))
+        let beancount = try CLI.run(["convert"] + Self.examples + ["--to", "beancount", "--account", "fees=Costs:{portfolio}"])
+        #expect(beancount.status == 2 || beancount.status == 3, "\(beancount.stderr)")
+        #expect(beancount.stderr.contains("does not start with Assets, Liabilities, Equity, Income or Expenses"))
+    }
+
+    @Test func portfolioPerformanceNeedsADirectory() throws {
+        let r = try CLI.run(["convert"] + Self.examples + ["--to", "portfolio-performance"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("give the directory to write them in with -o DIR"))
+        let dir = try CLI.temporaryDirectory()
+        let ok = try CLI.run(["convert"] + Self.examples + ["--to", "portfolio-performance", "-o", dir + "/pp"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(CLI.entries(dir + "/pp") == PortfolioPerformanceSink.files.sorted())
+        let portfolio = try String(contentsOfFile: dir + "/pp/portfolio-transactions.csv", encoding: .utf8)
+        #expect(portfolio.hasPrefix("Date,Time,Type,Value,Transaction Currency,Fees,Taxes,Shares,ISIN,Ticker Symbol,Security Name,Note,Securities Account,Cash Account\n"))
+    }
+
+    @Test func datesFollowTheZoneAsked() throws {
+        let utc = try CLI.run(["convert", "formats/samples/dsx-trades-example.csv", "--to", "hledger", "-q"])
+        let far = try CLI.run(["convert", "formats/samples/dsx-trades-example.csv", "--to", "hledger", "--dates-in", "Pacific/Kiritimati", "-q"])
+        // 2021-02-28T23:59:59Z is 2021-03-01 at UTC+14.
+        #expect(utc.stdout.contains("2021-02-28 Buy 1000 USDT"))
+        #expect(far.stdout.contains("2021-03-01 Buy 1000 USDT"))
+    }
+}
