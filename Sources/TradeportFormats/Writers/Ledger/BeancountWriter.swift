@@ -53,27 +53,12 @@ public final class BeancountSink: ConversionSink, WriterNotes {
             Beancount.header(report, notAsserted: statements.notAsserted, to: &out)
         }
         // Opening entries and assertions go among the operations by date, as a reader expects.
-        var pending = statements.dated
-        func flush(through date: CalendarDate?) {
-            while let next = pending.first, date.map({ next.date <= $0 }) ?? true {
-                pending.removeFirst()
-                switch next {
-                case .entry(let e): Beancount.append(e, commodities, to: &body)
-                case .assertion(let a): Beancount.append(a, commodities, to: &body)
-                }
+        try book.write(operations, dated: statements.dated, into: &body, output: output) { item, out in
+            switch item {
+            case .entry(let e): Beancount.append(e, commodities, to: &out)
+            case .assertion(let a): Beancount.append(a, commodities, to: &out)
             }
         }
-        try operations.forEachInTimeOrder { operation, portfolio in
-            if let entry = book.entry(operation, portfolio: portfolio) {
-                flush(through: entry.date)
-                Beancount.append(entry, commodities, to: &body)
-            }
-            if body.count >= 1 << 20 {
-                try output.append { $0.append(body.bytes) }
-                body.removeAll()
-            }
-        }
-        flush(through: nil)
         // Declarations last: every account and commodity is known now, and Beancount reads a
         // file in any order.
         let first = book.opened.values.min() ?? CalendarDate(year: 1970, month: 1, day: 1)!

@@ -28,41 +28,26 @@ public final class HledgerSink: ConversionSink, WriterNotes {
     public func finish(_ report: ConversionReport) throws {
         var body = OutputBuffer(capacity: 1 << 16)
         let statements = book.statements(report.reconciliation)
-        // Opening entries and assertions go among the operations by date, so the journal stays
-        // in date order (hledger check ordereddates).
-        var pending = statements.dated
-        func flush(through date: CalendarDate?) {
-            while let next = pending.first, date.map({ next.date <= $0 }) ?? true {
-                pending.removeFirst()
-                switch next {
-                case .entry(let e): Hledger.append(e, to: &body)
-                case .assertion(let a): Hledger.append(a, to: &body)
-                }
-            }
-        }
-        try operations.forEachInTimeOrder { operation, portfolio in
-            if let entry = book.entry(operation, portfolio: portfolio) {
-                flush(through: entry.date)
-                Hledger.append(entry, to: &body)
-            }
-            if body.count >= 1 << 20 {
-                try output.append { $0.append(body.bytes) }
-                body.removeAll()
-            }
-        }
-        flush(through: nil)
-        var assets = book.assets
-        for check in report.reconciliation { if let a = AssetCode(check.asset) { assets.insert(a) } }
+        // decimal-mark before any amount; the declarations at the end, when every account and
+        // commodity is known (hledger reads them wherever they are).
         try output.append { out in
             Hledger.raw("; Written by tradeport from \(Hledger.clean(report.sources.map(\.path).joined(separator: ", ")))\n", to: &out)
             for line in statements.notAsserted { Hledger.raw("; not asserted: \(Hledger.clean(line))\n", to: &out) }
             Hledger.raw("decimal-mark .\n\n", to: &out)
-            for asset in assets.sorted() { Hledger.raw("commodity \(Hledger.symbol(asset))\n", to: &out) }
-            Hledger.raw("\n", to: &out)
-            for account in book.opened.keys.sorted() { Hledger.raw("account \(account)\n", to: &out) }
-            Hledger.raw("\n", to: &out)
-            out.append(body.bytes)
         }
+        // Opening entries and assertions go among the operations by date (hledger check ordereddates).
+        try book.write(operations, dated: statements.dated, into: &body, output: output) { item, out in
+            switch item {
+            case .entry(let e): Hledger.append(e, to: &out)
+            case .assertion(let a): Hledger.append(a, to: &out)
+            }
+        }
+        var assets = book.assets
+        for check in report.reconciliation { if let a = AssetCode(check.asset) { assets.insert(a) } }
+        for asset in assets.sorted() { Hledger.raw("commodity \(Hledger.symbol(asset))\n", to: &body) }
+        Hledger.raw("\n", to: &body)
+        for account in book.opened.keys.sorted() { Hledger.raw("account \(account)\n", to: &body) }
+        try output.append { $0.append(body.bytes) }
         try output.flush()
         notes = book.notes
     }

@@ -329,6 +329,27 @@ struct LedgerBook {
         return (order.map { dated[$0] }, notAsserted)
     }
 
+    /// Writes every operation's transaction in time order into `body`, with `dated` (opening
+    /// entries, assertions) placed among them by date, so the ledger reads in date order; `body`
+    /// goes to `output` every megabyte. `write` puts one transaction or statement into the body.
+    mutating func write(_ operations: OrderedOperations, dated: [DatedStatement], into body: inout OutputBuffer, output: OutputFile,
+                        _ write: (DatedStatement, inout OutputBuffer) -> Void) throws {
+        var next = 0
+        try operations.forEachInTimeOrder { operation, portfolio in
+            guard let entry = entry(operation, portfolio: portfolio) else { return }
+            while next < dated.count, dated[next].date <= entry.date {
+                write(dated[next], &body)
+                next += 1
+            }
+            write(.entry(entry), &body)
+            if body.count >= 1 << 20 {
+                try output.append { $0.append(body.bytes) }
+                body.removeAll()
+            }
+        }
+        for statement in dated[next...] { write(statement, &body) }
+    }
+
     /// What was not written, for the summary.
     var notes: [String] {
         var out: [String] = []
