@@ -114,14 +114,14 @@ public struct AccountNames: Sendable, Hashable {
         }
     }
 
-    /// The account of `role` for `portfolio` and `asset`, each put in through `part`, which makes
-    /// a name fit the target's rules.
-    public func name(_ role: Role, portfolio: String, asset: String, part: (String) -> String = { $0 }) -> String {
+    /// The account of `role` for `portfolio` and `asset` (each already made to fit the target's
+    /// rules for a part of an account name).
+    public func name(_ role: Role, portfolio: String, asset: String) -> String {
         var out = ""
         var rest = Substring(template(role))
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             out += rest[..<open]
-            out += part(rest[rest.index(after: open)..<close] == "portfolio" ? portfolio : asset)
+            out += rest[rest.index(after: open)..<close] == "portfolio" ? portfolio : asset
             rest = rest[rest.index(after: close)...]
         }
         return out + rest

@@ -162,30 +162,15 @@ extension TinkoffReportReader {
         return AssetCode(base)
     }
 
-    /// Whether `text` has the form of an ISIN: two letters, nine letters or digits, a digit.
-    static func looksLikeISIN(_ text: String) -> Bool {
-        guard text.utf8.count == 12 else { return false }
-        func letter(_ c: UInt8) -> Bool { c >= 65 && c <= 90 }
-        func digit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
-        for (i, c) in text.utf8.enumerated() {
-            switch i {
-            case 0, 1: if !letter(c) { return false }
-            case 11: if !digit(c) { return false }
-            default: if !letter(c) && !digit(c) { return false }
-            }
-        }
-        return true
-    }
-
     /// A held deal finished with what the later sections said: its ISIN, its asset (one security,
     /// one asset), a bond's nominal and price, a repo netted. The record its row gives.
     func finished(_ held: HeldDeal, raw: () -> String) -> SourceRecord {
         var deal = held
         if let code = deal.code {
-            deal.trade.isin = isinByCode[code] ?? (Self.looksLikeISIN(code) ? code : nil)
+            deal.trade.isin = isinByCode[code] ?? (looksLikeISIN(code) ? code : nil)
             // A deal that names the security by its ISIN (off exchange) takes the ticker the report
             // gives that ISIN (3.1, 4.1) or its name.
-            if deal.trade.base.text == code, Self.looksLikeISIN(code),
+            if deal.trade.base.text == code, looksLikeISIN(code),
                let ticker = tickerByIsin[code] ?? deal.trade.name.flatMap({ tickerByName[$0] }),
                let asset = AssetCode(ticker) {
                 deal.trade.base = asset

@@ -105,7 +105,7 @@ extension TinkoffReportReader {
 
         func movement(_ direction: MovementDirection, _ quantity: ExactDecimal, _ reason: MovementReason, _ time: Timestamp, _ note: String) -> SourceRecord {
             .operation(.movement(Movement(externalId: nil, time: time, direction: direction, asset: p.asset, quantity: quantity, reason: reason,
-                                          isin: p.isin ?? isinByCode[p.code] ?? (Self.looksLikeISIN(p.code) ? p.code : nil), name: p.name, note: note, source: source)))
+                                          isin: p.isin ?? isinByCode[p.code] ?? (looksLikeISIN(p.code) ? p.code : nil), name: p.name, note: note, source: source)))
         }
 
         let keys = [p.code] + (p.isin.map { [$0] } ?? [])

@@ -80,7 +80,7 @@ extension TinkoffReportReader {
         }
         if let name, !name.isEmpty {
             codeBySecurityName[name] = code
-            if !Self.looksLikeISIN(code) { tickerByName[name] = code }
+            if !looksLikeISIN(code) { tickerByName[name] = code }
         }
     }
 

@@ -27,9 +27,7 @@ public final class JSONDocumentSink: ConversionSink {
     private let skipped: Spool
     private let rejected: Spool
     private var entries: [Entry] = []
-    private var portfolioNames: [String] = []
-    private var portfolioIndex: [String: UInt32] = [:]
-    private var lastPortfolio: (String, UInt32)?
+    private var portfolios = PortfolioNumbers()
     private var skippedCount = 0
     private var rejectedCount = 0
 
@@ -40,20 +38,6 @@ public final class JSONDocumentSink: ConversionSink {
         rejected = try Spool()
     }
 
-    private func portfolioNumber(_ name: String) -> UInt32 {
-        if let last = lastPortfolio, last.0 == name { return last.1 }
-        let number: UInt32
-        if let found = portfolioIndex[name] {
-            number = found
-        } else {
-            number = UInt32(portfolioNames.count)
-            portfolioNames.append(name)
-            portfolioIndex[name] = number
-        }
-        lastPortfolio = (name, number)
-        return number
-    }
-
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
         let before = operations.size
         let offset = try operations.append { out in
@@ -61,19 +45,13 @@ public final class JSONDocumentSink: ConversionSink {
             CanonicalJSON.appendOperationFields(operation, to: &out)
             out.append(UInt8(ascii: "}"))
         }
-        let kind: UInt32
-        switch operation {
-        case .trade: kind = 0
-        case .transaction: kind = 1 << 30
-        case .movement: kind = 2 << 30
-        }
         let length = operations.size - before
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the document writer holds")
         }
         entries.append(Entry(
             time: operation.time.secondsSinceEpoch, place: UInt64(offset) << 24 | UInt64(length),
-            portfolioAndKind: portfolioNumber(portfolio) | kind, sequence: UInt32(truncatingIfNeeded: entries.count),
+            portfolioAndKind: portfolios.number(portfolio) | operation.kindBits, sequence: UInt32(truncatingIfNeeded: entries.count),
             nanoseconds: operation.time.nanoseconds))
     }
 
@@ -97,8 +75,8 @@ public final class JSONDocumentSink: ConversionSink {
 
     public func finish(_ report: ConversionReport) throws {
         // Portfolios by name; within one, trades, transactions, then movements, each by time then input order.
-        let rank = portfolioNames.enumerated().sorted { $0.element < $1.element }
-        var position = [UInt32](repeating: 0, count: portfolioNames.count)
+        let rank = portfolios.names.enumerated().sorted { $0.element < $1.element }
+        var position = [UInt32](repeating: 0, count: portfolios.names.count)
         for (r, item) in rank.enumerated() { position[item.offset] = UInt32(r) }
         entries.sort { a, b in
             if a.portfolio != b.portfolio { return position[Int(a.portfolio)] < position[Int(b.portfolio)] }

@@ -20,8 +20,7 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
     private var accountIds: [String: String] = [:]
     /// Per portfolio: activities per currency, to pick the account's currency.
     private var currencies: [String: [String: Int]] = [:]
-    private var notCarried: [String: Int] = [:]
-    private var writtenAs: [String: Int] = [:]
+    private var counts = TargetCounts()
     public private(set) var notes: [String] = []
 
     public init(output: OutputFile, options: WriteOptions) throws {
@@ -82,12 +81,10 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
     /// and names its own profiles so.
     private func marketSymbol(_ code: String) -> String { dataSource == "MANUAL" ? "GF_" + code : code }
 
-    private func notCarried(_ what: String) { notCarried[what, default: 0] += 1 }
-
     /// A fee of its own (in a currency other than the trade's, or a transaction's).
     private func fee(_ amount: ExactDecimal, _ currency: AssetCode, portfolio: String, time: Timestamp, symbol: String, comment: String) throws {
         guard Self.isCurrencyCode(currency) else {
-            notCarried("fees in \(currency), which is not an ISO 4217 currency")
+            counts.notCarried("fees in \(currency), which is not an ISO 4217 currency")
             return
         }
         try activity(.FEE, portfolio: portfolio, time: time, symbol: symbol, market: false, currency: currency,
@@ -99,7 +96,7 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
         switch operation {
         case .trade(let t):
             guard Self.isCurrencyCode(t.quote) else {
-                notCarried("trades quoted in \(t.quote), which is not an ISO 4217 currency")
+                counts.notCarried("trades quoted in \(t.quote), which is not an ISO 4217 currency")
                 return
             }
             var fee = ExactDecimal.zero
@@ -110,48 +107,48 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
             try activity(t.side == .buy ? .BUY : .SELL, portfolio: portfolio, time: t.time, symbol: marketSymbol(t.base.description), market: true,
                          currency: t.quote, quantity: t.quantity, unitPrice: t.price, fee: fee, comment: comment)
             for f in others {
-                writtenAs["trade fees in another currency than the trade's, as a FEE of their own", default: 0] += 1
+                counts.writtenAs("trade fees in another currency than the trade's, as a FEE of their own")
                 try self.fee(f.amount, f.currency, portfolio: portfolio, time: t.time, symbol: "Fee of \(t.side.rawValue) \(t.base)", comment: comment + " fee")
             }
-            if let interest = t.accruedInterest, !interest.isZero { notCarried("accrued interest of bond trades") }
+            if let interest = t.accruedInterest, !interest.isZero { counts.notCarried("accrued interest of bond trades") }
         case .transaction(let t):
             guard t.status == .complete else {
-                notCarried("\(t.status.rawValue) transactions (no money moved)")
+                counts.notCarried("\(t.status.rawValue) transactions (no money moved)")
                 return
             }
             if let f = t.fee, !f.amount.isZero {
                 try fee(f.amount, f.currency, portfolio: portfolio, time: t.time, symbol: "Fee of \(t.type.rawValue) \(t.asset)", comment: comment + " fee")
             }
             guard Self.isCurrencyCode(t.asset) else {
-                notCarried("\(t.type.rawValue)s in \(t.asset), which is not an ISO 4217 currency")
+                counts.notCarried("\(t.type.rawValue)s in \(t.asset), which is not an ISO 4217 currency")
                 return
             }
             let label = t.note ?? t.security ?? t.type.rawValue
             switch t.type {
             case .dividend, .coupon:
                 guard let security = t.security else {
-                    notCarried("\(t.type.rawValue)s that name no security")
+                    counts.notCarried("\(t.type.rawValue)s that name no security")
                     return
                 }
-                if t.type == .coupon { writtenAs["coupons, as DIVIDEND of their bond", default: 0] += 1 }
+                if t.type == .coupon { counts.writtenAs("coupons, as DIVIDEND of their bond") }
                 try activity(.DIVIDEND, portfolio: portfolio, time: t.time, symbol: marketSymbol(security), market: true, currency: t.asset,
                              quantity: ExactDecimal(1), unitPrice: t.amount, fee: .zero, comment: comment)
             case .interest, .otherIncome:
-                if t.type == .otherIncome { writtenAs["other income, as INTEREST", default: 0] += 1 }
+                if t.type == .otherIncome { counts.writtenAs("other income, as INTEREST") }
                 try activity(.INTEREST, portfolio: portfolio, time: t.time, symbol: label, market: false, currency: t.asset,
                              quantity: ExactDecimal(1), unitPrice: t.amount, fee: .zero, comment: comment)
             case .fee, .tax, .otherCharge, .dividendCharge:
-                if t.type != .fee { writtenAs["\(t.type == .tax ? "taxes" : t.type == .otherCharge ? "other charges" : "dividends charged"), as FEE", default: 0] += 1 }
+                if t.type != .fee { counts.writtenAs("\(t.type == .tax ? "taxes" : t.type == .otherCharge ? "other charges" : "dividends charged"), as FEE") }
                 try fee(t.amount, t.asset, portfolio: portfolio, time: t.time, symbol: label, comment: comment)
             case .deposit, .withdrawal:
-                notCarried("\(t.type.rawValue)s (Ghostfolio keeps cash as the account's balance)")
+                counts.notCarried("\(t.type.rawValue)s (Ghostfolio keeps cash as the account's balance)")
             case .taxRefund, .feeRefund:
-                notCarried("\(t.type.rawValue)s (a Ghostfolio fee is never negative)")
+                counts.notCarried("\(t.type.rawValue)s (a Ghostfolio fee is never negative)")
             case .redemption:
-                notCarried("redemptions")
+                counts.notCarried("redemptions")
             }
         case .movement:
-            notCarried("movements of positions without money")
+            counts.notCarried("movements of positions without money")
         }
     }
 
@@ -166,8 +163,8 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
             for (i, name) in accountIds.keys.sorted().enumerated() {
                 // The currency most of its activities are in (the first by name among equals),
                 // and the portfolio's balance in it.
-                let counts = currencies[name] ?? [:]
-                let currency = counts.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
+                let used = currencies[name] ?? [:]
+                let currency = used.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
                     ?? report.balances.first { $0.portfolio == name && Self.isCurrencyCode($0.asset) }?.asset.description ?? "USD"
                 let balance = report.balances.first { $0.portfolio == name && $0.asset.description == currency }?.amount ?? .zero
                 CanonicalJSON.appendRaw(i == 0 ? "\n    {\"balance\": " : ",\n    {\"balance\": ", to: &out)
@@ -185,8 +182,7 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
             CanonicalJSON.appendRaw(accountIds.isEmpty ? "]\n}\n" : "\n  ]\n}\n", to: &out)
         }
         try output.flush()
-        for (what, n) in notCarried.sorted(by: { $0.key < $1.key }) { notes.append("not carried: \(n) \(what)") }
-        for (what, n) in writtenAs.sorted(by: { $0.key < $1.key }) { notes.append("written as Ghostfolio can hold them: \(n) \(what)") }
+        notes = counts.notes("Ghostfolio")
     }
 }
 

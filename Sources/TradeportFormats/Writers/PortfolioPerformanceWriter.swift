@@ -20,8 +20,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     private let portfolio: OutputFile
     private let account: OutputFile
     private let dates: SourceTimeZone
-    private var notCarried: [String: Int] = [:]
-    private var writtenAs: [String: Int] = [:]
+    private var counts = TargetCounts()
     public private(set) var notes: [String] = []
 
     public init(outputs: [OutputFile], options: WriteOptions) throws {
@@ -54,27 +53,27 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
         switch operation {
         case .trade(let t):
             guard var value = t.amount ?? t.quantity.multiplied(by: t.price) else {
-                notCarried["trades whose value is beyond 38 digits", default: 0] += 1
+                counts.notCarried("trades whose value is beyond 38 digits")
                 return
             }
             let buy = t.side == .buy
             if let interest = t.accruedInterest, !interest.isZero {
                 value = value.adding(interest) ?? value
-                writtenAs["bond trades, their accrued interest in Value", default: 0] += 1
+                counts.writtenAs("bond trades, their accrued interest in Value")
             }
             var fees = ExactDecimal.zero
             for f in t.fees where !f.amount.isZero {
                 if f.currency == t.quote, let sum = fees.adding(f.amount) {
                     fees = sum
                 } else {
-                    writtenAs["trade fees in another currency than the trade's, as Fees of their own", default: 0] += 1
+                    counts.writtenAs("trade fees in another currency than the trade's, as Fees of their own")
                     try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, t.isin, t.base.description,
                                                   t.name ?? t.base.description, note + " fee", "\(name) \(f.currency)", name], to: &$0) }
                 }
             }
             let booked = (buy ? value.adding(fees) : value.subtracting(fees)) ?? value
             let shownValue = booked.isNegative ? booked.negated : booked
-            if booked.isNegative { writtenAs["sells whose fees exceed their value, Value as the amount paid", default: 0] += 1 }
+            if booked.isNegative { counts.writtenAs("sells whose fees exceed their value, Value as the amount paid") }
             try portfolio.append { Self.row([date, time, buy ? "Buy" : "Sell", "\(shownValue)", t.quote.description, fees.isZero ? nil : "\(fees)", nil,
                                             "\(t.quantity)", t.isin, t.base.description, t.name ?? t.base.description, note, name, "\(name) \(t.quote)"], to: &$0) }
         case .movement(let m):
@@ -82,7 +81,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
                                             "\(m.quantity)", m.isin, m.asset.description, m.name ?? m.asset.description, note + " (\(m.reason.rawValue))", name, nil], to: &$0) }
         case .transaction(let t):
             guard t.status == .complete else {
-                notCarried["\(t.status.rawValue) transactions (no money moved)", default: 0] += 1
+                counts.notCarried("\(t.status.rawValue) transactions (no money moved)")
                 return
             }
             let type: String
@@ -92,29 +91,29 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
             case .dividend: type = "Dividend"
             case .coupon:
                 type = "Dividend"
-                writtenAs["coupons, as Dividend of their bond", default: 0] += 1
+                counts.writtenAs("coupons, as Dividend of their bond")
             case .interest: type = "Interest"
             case .otherIncome:
                 type = "Interest"
-                writtenAs["other income, as Interest", default: 0] += 1
+                counts.writtenAs("other income, as Interest")
             case .tax: type = "Taxes"
             case .taxRefund: type = "Tax Refund"
             case .fee: type = "Fees"
             case .feeRefund: type = "Fees Refund"
             case .otherCharge, .dividendCharge:
                 type = "Fees"
-                writtenAs["\(t.type == .otherCharge ? "other charges" : "dividends charged"), as Fees", default: 0] += 1
+                counts.writtenAs("\(t.type == .otherCharge ? "other charges" : "dividends charged"), as Fees")
             case .redemption:
                 type = "Deposit"
-                writtenAs["redemptions, as Deposit (the bond leaves by its Delivery (Outbound), when the source says so)", default: 0] += 1
+                counts.writtenAs("redemptions, as Deposit (the bond leaves by its Delivery (Outbound), when the source says so)")
             }
             if (t.type == .dividend || t.type == .coupon) && t.security == nil {
-                notCarried["\(t.type.rawValue)s that name no security (Portfolio Performance needs one)", default: 0] += 1
+                counts.notCarried("\(t.type.rawValue)s that name no security (Portfolio Performance needs one)")
                 return
             }
             let noteText = note + (t.note.map { ": \($0)" } ?? "")
             // A security named only by text: as its ISIN when it is one, else its ticker.
-            let isISIN = t.security.map { $0.utf8.count == 12 && $0.first!.isLetter && $0.dropFirst().first!.isLetter } ?? false
+            let isISIN = t.security.map(looksLikeISIN) ?? false
             try account.append { Self.row([date, time, type, "\(t.amount)", t.asset.description, nil, nil, nil,
                                           isISIN ? t.security : nil, isISIN ? nil : t.security, nil, noteText, "\(name) \(t.asset)",
                                           t.security == nil ? nil : name], to: &$0) }
@@ -131,8 +130,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     public func finish(_ report: ConversionReport) throws {
         try portfolio.flush()
         try account.flush()
-        for (what, n) in notCarried.sorted(by: { $0.key < $1.key }) { notes.append("not carried: \(n) \(what)") }
-        for (what, n) in writtenAs.sorted(by: { $0.key < $1.key }) { notes.append("written as Portfolio Performance can hold them: \(n) \(what)") }
+        notes = counts.notes("Portfolio Performance")
     }
 }
 

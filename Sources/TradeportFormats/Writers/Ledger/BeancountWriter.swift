@@ -12,7 +12,8 @@ public final class BeancountSink: ConversionSink, WriterNotes {
     private let output: OutputFile
     private let operations: OrderedOperations
     private var book: LedgerBook
-    private let commodities: CommodityNames
+    /// Each asset's commodity, decided at the end when every asset is known.
+    private var commodities: [AssetCode: String] = [:]
     public private(set) var notes: [String] = []
 
     public init(output: OutputFile, options: WriteOptions) throws {
@@ -24,12 +25,7 @@ public final class BeancountSink: ConversionSink, WriterNotes {
         }
         self.output = output
         operations = try OrderedOperations()
-        let commodities = CommodityNames()
-        self.commodities = commodities
-        book = LedgerBook(accounts: options.accounts, dates: options.dates, atCost: true) { text in
-            if let asset = AssetCode(text), let name = commodities.known(asset) { return name }
-            return Beancount.accountPart(text)
-        }
+        book = LedgerBook(accounts: options.accounts, dates: options.dates, atCost: true, part: Beancount.accountPart)
     }
 
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
@@ -45,7 +41,8 @@ public final class BeancountSink: ConversionSink, WriterNotes {
         // two codes that make the same name are told apart the same way on every run.
         var all = book.assets
         for check in report.reconciliation { if let a = AssetCode(check.asset) { all.insert(a) } }
-        commodities.assign(all.sorted())
+        commodities = Beancount.commodityNames(all.sorted())
+        book.assetNames = commodities
 
         var body = OutputBuffer(capacity: 1 << 16)
         let statements = book.statements(report.reconciliation)
@@ -63,32 +60,30 @@ public final class BeancountSink: ConversionSink, WriterNotes {
         // file in any order.
         let first = book.opened.values.min() ?? CalendarDate(year: 1970, month: 1, day: 1)!
         for asset in all.sorted() {
-            guard let name = commodities.known(asset) else { continue }
-            Beancount.raw("\(first) commodity \(name)\n  tradeport-asset: ", to: &body)
+            guard let name = commodities[asset] else { continue }
+            body.append(utf8: "\(first) commodity \(name)\n  tradeport-asset: ")
             Beancount.string(asset.description, to: &body)
-            Beancount.raw("\n", to: &body)
+            body.append(utf8: "\n")
         }
-        Beancount.raw("\n", to: &body)
+        body.append(utf8: "\n")
         for (account, date) in book.opened.sorted(by: { $0.key < $1.key }) {
             // Lots are closed first in, first out; an account holding no lots is not affected.
-            Beancount.raw("\(date) open \(account)\(account.hasPrefix("Assets:") ? " \"FIFO\"" : "")\n", to: &body)
+            body.append(utf8: "\(date) open \(account)\(account.hasPrefix("Assets:") ? " \"FIFO\"" : "")\n")
         }
         try output.append { $0.append(body.bytes) }
         try output.flush()
-        notes = book.notes
+        notes = book.counts.notes("Beancount")
     }
 }
 
-/// Names of commodities that fit Beancount's rules, one per asset code.
-final class CommodityNames: @unchecked Sendable {
-    private var names: [AssetCode: String] = [:]
-
-    func known(_ asset: AssetCode) -> String? { names[asset] }
-
-    func assign(_ assets: [AssetCode]) {
+enum Beancount {
+    /// A commodity per asset code, decided for all at once in the order of the codes, so that two
+    /// codes that make the same name are told apart (`-2`, `-3`, …) the same way on every run.
+    static func commodityNames(_ assets: [AssetCode]) -> [AssetCode: String] {
+        var names: [AssetCode: String] = [:]
         var taken: Set<String> = []
         for asset in assets {
-            let base = Beancount.commodity(asset.description)
+            let base = commodity(asset.description)
             var name = base
             var n = 2
             while taken.contains(name) {
@@ -98,10 +93,9 @@ final class CommodityNames: @unchecked Sendable {
             taken.insert(name)
             names[asset] = name
         }
+        return names
     }
-}
 
-enum Beancount {
     /// An asset code as a Beancount commodity: capitals, digits and `'._-` inside, a capital
     /// first, a capital or digit last, at most 24 characters (what Beancount 2 allows too).
     static func commodity(_ code: String) -> String {
@@ -131,11 +125,6 @@ enum Beancount {
         return String(chars)
     }
 
-    static func raw(_ text: String, to out: inout OutputBuffer) {
-        var t = text
-        t.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
-    }
-
     /// A string in double quotes; quotes and backslashes escaped, line breaks as spaces.
     static func string(_ text: String, to out: inout OutputBuffer) {
         out.append(UInt8(ascii: "\""))
@@ -150,61 +139,65 @@ enum Beancount {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func amount(_ a: LedgerAmount, _ names: CommodityNames, to out: inout OutputBuffer) {
+    static func amount(_ a: LedgerAmount, _ names: [AssetCode: String], to out: inout OutputBuffer) {
         a.number.appendText(to: &out)
-        raw(" " + (names.known(a.asset) ?? commodity(a.asset.description)), to: &out)
+        out.append(utf8: " " + (names[a.asset] ?? commodity(a.asset.description)))
     }
 
     static func header(_ report: ConversionReport, notAsserted: [String], to out: inout OutputBuffer) {
-        raw("; Written by tradeport from ", to: &out)
-        raw(report.sources.map(\.path).joined(separator: ", "), to: &out)
-        raw("\n; Cost per unit and total cost are exact; a total cost's share per unit may need the tolerance below.\n", to: &out)
-        raw("option \"inferred_tolerance_default\" \"*:0.000000001\"\n", to: &out)
-        for line in notAsserted { raw("; not asserted: \(line.replacingNewlines)\n", to: &out) }
-        raw("\n", to: &out)
+        out.append(utf8: "; Written by tradeport from ")
+        out.append(utf8: report.sources.map(\.path).joined(separator: ", ").oneLine)
+        out.append(utf8: "\n; Cost per unit and total cost are exact; a total cost's share per unit may need the tolerance below.\n")
+        out.append(utf8: "option \"inferred_tolerance_default\" \"*:0.000000001\"\n")
+        for line in notAsserted { out.append(utf8: "; not asserted: \(line.oneLine)\n") }
+        out.append(utf8: "\n")
     }
 
-    static func append(_ a: LedgerAssertion, _ names: CommodityNames, to out: inout OutputBuffer) {
-        raw("\(a.date) balance \(a.account)  ", to: &out)
+    static func append(_ a: LedgerAssertion, _ names: [AssetCode: String], to out: inout OutputBuffer) {
+        out.append(utf8: "\(a.date) balance \(a.account)  ")
         amount(a.amount, names, to: &out)
-        raw("\n  note: ", to: &out)
+        out.append(utf8: "\n  note: ")
         string(a.comment, to: &out)
-        raw("\n\n", to: &out)
+        out.append(utf8: "\n\n")
     }
 
-    static func append(_ entry: LedgerEntry, _ names: CommodityNames, to out: inout OutputBuffer) {
-        raw("\(entry.date) * ", to: &out)
+    static func append(_ entry: LedgerEntry, _ names: [AssetCode: String], to out: inout OutputBuffer) {
+        out.append(utf8: "\(entry.date) * ")
         string(entry.narration, to: &out)
-        raw("\n", to: &out)
+        out.append(utf8: "\n")
         for (key, value) in entry.meta {
-            raw("  \(key): ", to: &out)
+            out.append(utf8: "  \(key): ")
             string(value, to: &out)
-            raw("\n", to: &out)
+            out.append(utf8: "\n")
         }
         for p in entry.postings {
-            raw("  \(p.account)", to: &out)
+            out.append(utf8: "  \(p.account)")
             if let a = p.amount {
-                raw("  ", to: &out)
+                out.append(utf8: "  ")
                 amount(a, names, to: &out)
                 switch p.cost {
                 case .none, .totalPrice: break
                 case .lot(let c):
-                    raw(" {", to: &out); amount(c, names, to: &out); raw("}", to: &out)
+                    out.append(utf8: " {")
+                    amount(c, names, to: &out)
+                    out.append(utf8: "}")
                 case .lotTotal(let c):
-                    raw(" {{", to: &out); amount(c, names, to: &out); raw("}}", to: &out)
+                    out.append(utf8: " {{")
+                    amount(c, names, to: &out)
+                    out.append(utf8: "}}")
                 case .closing(let price):
-                    raw(" {} @ ", to: &out); amount(price, names, to: &out)
+                    out.append(utf8: " {} @ ")
+                    amount(price, names, to: &out)
                 }
-                if case .totalPrice(let t) = p.cost { raw(" @@ ", to: &out); amount(t, names, to: &out) }
+                if case .totalPrice(let t) = p.cost {
+                    out.append(utf8: " @@ ")
+                    amount(t, names, to: &out)
+                }
             }
-            raw("\n", to: &out)
+            out.append(utf8: "\n")
         }
-        raw("\n", to: &out)
+        out.append(utf8: "\n")
     }
-}
-
-extension String {
-    var replacingNewlines: String { String(map { $0 == "\n" || $0 == "\r" ? " " : $0 }) }
 }
 
 /// Ledger in Beancount's language (`--to beancount`).

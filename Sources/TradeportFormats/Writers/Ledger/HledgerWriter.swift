@@ -31,9 +31,9 @@ public final class HledgerSink: ConversionSink, WriterNotes {
         // decimal-mark before any amount; the declarations at the end, when every account and
         // commodity is known (hledger reads them wherever they are).
         try output.append { out in
-            Hledger.raw("; Written by tradeport from \(Hledger.clean(report.sources.map(\.path).joined(separator: ", ")))\n", to: &out)
-            for line in statements.notAsserted { Hledger.raw("; not asserted: \(Hledger.clean(line))\n", to: &out) }
-            Hledger.raw("decimal-mark .\n\n", to: &out)
+            out.append(utf8: "; Written by tradeport from \(report.sources.map(\.path).joined(separator: ", ").oneLine)\n")
+            for line in statements.notAsserted { out.append(utf8: "; not asserted: \(line.oneLine)\n") }
+            out.append(utf8: "decimal-mark .\n\n")
         }
         // Opening entries and assertions go among the operations by date (hledger check ordereddates).
         try book.write(operations, dated: statements.dated, into: &body, output: output) { item, out in
@@ -44,12 +44,12 @@ public final class HledgerSink: ConversionSink, WriterNotes {
         }
         var assets = book.assets
         for check in report.reconciliation { if let a = AssetCode(check.asset) { assets.insert(a) } }
-        for asset in assets.sorted() { Hledger.raw("commodity \(Hledger.symbol(asset))\n", to: &body) }
-        Hledger.raw("\n", to: &body)
-        for account in book.opened.keys.sorted() { Hledger.raw("account \(account)\n", to: &body) }
+        for asset in assets.sorted() { body.append(utf8: "commodity \(Hledger.symbol(asset))\n") }
+        body.append(utf8: "\n")
+        for account in book.opened.keys.sorted() { body.append(utf8: "account \(account)\n") }
         try output.append { $0.append(body.bytes) }
         try output.flush()
-        notes = book.notes
+        notes = book.counts.notes("hledger")
     }
 }
 
@@ -74,43 +74,36 @@ enum Hledger {
         return out.isEmpty ? "-" : out
     }
 
-    /// Text for a description or a comment: one line.
-    static func clean(_ text: String) -> String { String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }) }
-
-    static func raw(_ text: String, to out: inout OutputBuffer) {
-        var t = text
-        t.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
-    }
 
     static func amount(_ a: LedgerAmount, to out: inout OutputBuffer) {
         a.number.appendText(to: &out)
-        raw(" " + symbol(a.asset), to: &out)
+        out.append(utf8: " " + symbol(a.asset))
     }
 
     static func append(_ a: LedgerAssertion, to out: inout OutputBuffer) {
-        raw("\(a.date) Balance assertion\n    ; \(clean(a.comment))\n    \(a.account)  0 \(symbol(a.amount.asset)) = ", to: &out)
+        out.append(utf8: "\(a.date) Balance assertion\n    ; \(a.comment.oneLine)\n    \(a.account)  0 \(symbol(a.amount.asset)) = ")
         amount(a.amount, to: &out)
-        raw("\n\n", to: &out)
+        out.append(utf8: "\n\n")
     }
 
     static func append(_ entry: LedgerEntry, to out: inout OutputBuffer) {
         // A description ends at ';' (a comment) and a '|' splits payee from note.
-        raw("\(entry.date) \(clean(entry.narration).replacingOccurrences(of: ";", with: ",").replacingOccurrences(of: "|", with: "/"))\n", to: &out)
+        out.append(utf8: "\(entry.date) \(entry.narration.oneLine.replacingOccurrences(of: ";", with: ",").replacingOccurrences(of: "|", with: "/"))\n")
         for (key, value) in entry.meta {
             // A tag's value ends at a comma.
-            raw("    ; \(key): \(clean(value).replacingOccurrences(of: ",", with: " "))\n", to: &out)
+            out.append(utf8: "    ; \(key): \(value.oneLine.replacingOccurrences(of: ",", with: " "))\n")
         }
         for p in entry.postings {
             guard let a = p.amount else { continue }
-            raw("    \(p.account)  ", to: &out)
+            out.append(utf8: "    \(p.account)  ")
             amount(a, to: &out)
             if case .totalPrice(let t) = p.cost {
-                raw(" @@ ", to: &out)
+                out.append(utf8: " @@ ")
                 amount(t, to: &out)
             }
-            raw("\n", to: &out)
+            out.append(utf8: "\n")
         }
-        raw("\n", to: &out)
+        out.append(utf8: "\n")
     }
 }
 

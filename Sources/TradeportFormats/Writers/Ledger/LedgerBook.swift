@@ -70,8 +70,13 @@ struct LedgerBook {
     /// movement, an opening balance: units without a cost); otherwise, and in hledger, the base
     /// is valued at the trade's total price.
     let atCost: Bool
-    /// How an asset or portfolio is put into an account name.
+    /// How a portfolio's or asset's name is made part of an account name.
     let part: (String) -> String
+    /// An asset's own name in the target, where it has one (Beancount's commodities): the part
+    /// its accounts take instead of `part` of its code. Set before any entry is made.
+    var assetNames: [AssetCode: String] = [:]
+    /// Account names made so far, by role, portfolio and asset.
+    private var names: [AccountKey: String] = [:]
 
     /// Assets that are money somewhere in the conversion (a quote, a fee, what a transaction
     /// moves): they go to `cash` accounts, every other asset to `securities`.
@@ -89,12 +94,16 @@ struct LedgerBook {
     private var held: [Key: ExactDecimal] = [:]
     /// Accounts used, with the first date each is used on.
     private(set) var opened: [String: CalendarDate] = [:]
-    /// Transactions not written because they moved nothing, by status.
-    private(set) var notComplete: [String: Int] = [:]
-    /// Trades not written because their value is beyond 38 digits.
-    private(set) var unvalued = 0
+    /// What is not written: transactions that moved nothing, trades whose value is beyond 38 digits.
+    private(set) var counts = TargetCounts()
 
     private struct Key: Hashable {
+        var portfolio: String
+        var asset: AssetCode
+    }
+
+    private struct AccountKey: Hashable {
+        var role: AccountNames.Role
         var portfolio: String
         var asset: AssetCode
     }
@@ -145,7 +154,14 @@ struct LedgerBook {
     // MARK: Accounts
 
     mutating func account(_ role: AccountNames.Role, _ portfolio: String, _ asset: AssetCode, on date: CalendarDate) -> String {
-        let name = accounts.name(role, portfolio: portfolio, asset: asset.description, part: part)
+        let key = AccountKey(role: role, portfolio: portfolio, asset: asset)
+        let name: String
+        if let made = names[key] {
+            name = made
+        } else {
+            name = accounts.name(role, portfolio: part(portfolio), asset: assetNames[asset] ?? part(asset.description))
+            names[key] = name
+        }
         if let first = opened[name] {
             if date < first { opened[name] = date }
         } else {
@@ -175,7 +191,7 @@ struct LedgerBook {
         switch operation {
         case .trade(let t):
             guard var value = t.amount ?? t.quantity.multiplied(by: t.price) else {
-                unvalued += 1
+                counts.notCarried("trades whose quantity × price is beyond 38 digits")
                 return nil
             }
             let buy = t.side == .buy
@@ -233,7 +249,7 @@ struct LedgerBook {
             }
         case .transaction(let t):
             guard t.status == .complete else {
-                notComplete[t.status.rawValue, default: 0] += 1
+                counts.notCarried("\(t.status.rawValue) transactions (no money moved)")
                 return nil
             }
             if let e = t.externalId { meta.append(("external-id", e)) }
@@ -350,18 +366,12 @@ struct LedgerBook {
         for statement in dated[next...] { write(statement, &body) }
     }
 
-    /// What was not written, for the summary.
-    var notes: [String] {
-        var out: [String] = []
-        for (status, n) in notComplete.sorted(by: { $0.key < $1.key }) {
-            out.append("\(n) \(status) transaction\(n == 1 ? "" : "s") not written: no money moved")
-        }
-        if unvalued > 0 { out.append("\(unvalued) trade\(unvalued == 1 ? "" : "s") not written: quantity × price beyond 38 digits") }
-        return out
-    }
 }
 
 extension String {
+    /// The text on one line: line breaks and tabs as spaces (a ledger's descriptions and comments).
+    var oneLine: String { String(map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }) }
+
     /// The text with its first letter in capitals (`dividend-charge` → `Dividend-charge`).
     var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -17,9 +17,7 @@ final class OrderedOperations {
 
     private let spool: Spool
     private var entries: [Entry] = []
-    private(set) var portfolioNames: [String] = []
-    private var portfolioIndex: [String: UInt32] = [:]
-    private var last: (String, UInt32)?
+    private var portfolios = PortfolioNumbers()
 
     init() throws {
         spool = try Spool()
@@ -38,25 +36,9 @@ final class OrderedOperations {
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the writer holds")
         }
-        let number: UInt32
-        if let last, last.0 == portfolio {
-            number = last.1
-        } else if let found = portfolioIndex[portfolio] {
-            number = found
-        } else {
-            number = UInt32(portfolioNames.count)
-            portfolioNames.append(portfolio)
-            portfolioIndex[portfolio] = number
-        }
-        last = (portfolio, number)
-        let kind: UInt32
-        switch operation {
-        case .trade: kind = 0
-        case .transaction: kind = 1 << 30
-        case .movement: kind = 2 << 30
-        }
+        let number = portfolios.number(portfolio)
         entries.append(Entry(time: operation.time.secondsSinceEpoch, nanoseconds: operation.time.nanoseconds,
-                             portfolioAndKind: number | kind, place: UInt64(offset) << 24 | UInt64(length)))
+                             portfolioAndKind: number | operation.kindBits, place: UInt64(offset) << 24 | UInt64(length)))
     }
 
     /// Every operation, by time, then in the order it arrived; with its portfolio.
@@ -79,7 +61,7 @@ final class OrderedOperations {
             case 1: operation = .transaction(try CashTransaction(json: value))
             default: operation = .movement(try Movement(json: value))
             }
-            try body(operation, portfolioNames[Int(e.portfolioAndKind & 0x3FFF_FFFF)])
+            try body(operation, portfolios.names[Int(e.portfolioAndKind & 0x3FFF_FFFF)])
         }
     }
 }
