@@ -80,6 +80,14 @@ enum Hledger {
         out.append(utf8: " " + symbol(a.asset))
     }
 
+    /// `text` on one line (breaks and tabs as spaces), each ASCII byte put through `replace`:
+    /// one pass over the bytes, no intermediate strings.
+    static func appendOneLine(_ text: String, to out: inout OutputBuffer, _ replace: (UInt8) -> UInt8) {
+        for b in text.utf8 {
+            out.append(b == 0x0A || b == 0x0D || b == 0x09 ? UInt8(ascii: " ") : replace(b))
+        }
+    }
+
     static func append(_ a: LedgerAssertion, to out: inout OutputBuffer) {
         out.append(utf8: "\(a.date) Balance assertion\n    ; \(a.comment.oneLine)\n    \(a.account)  0 \(symbol(a.amount.asset)) = ")
         amount(a.amount, to: &out)
@@ -87,11 +95,15 @@ enum Hledger {
     }
 
     static func append(_ entry: LedgerEntry, to out: inout OutputBuffer) {
+        out.append(utf8: "\(entry.date) ")
         // A description ends at ';' (a comment) and a '|' splits payee from note.
-        out.append(utf8: "\(entry.date) \(entry.narration.oneLine.replacingOccurrences(of: ";", with: ",").replacingOccurrences(of: "|", with: "/"))\n")
+        appendOneLine(entry.narration, to: &out) { $0 == UInt8(ascii: ";") ? UInt8(ascii: ",") : $0 == UInt8(ascii: "|") ? UInt8(ascii: "/") : $0 }
+        out.append(UInt8(ascii: "\n"))
         for (key, value) in entry.meta {
             // A tag's value ends at a comma.
-            out.append(utf8: "    ; \(key): \(value.oneLine.replacingOccurrences(of: ",", with: " "))\n")
+            out.append(utf8: "    ; \(key): ")
+            appendOneLine(value, to: &out) { $0 == UInt8(ascii: ",") ? UInt8(ascii: " ") : $0 }
+            out.append(UInt8(ascii: "\n"))
         }
         for p in entry.postings {
             guard let a = p.amount else { continue }
