@@ -3,6 +3,8 @@
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
+#include <libxml/xmlerror.h>
+#include <libxml/globals.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +18,17 @@ struct cx_xml_parser {
     cx_characters_fn characters;
 };
 
-void cx_fail(cx_common *p, const char *message, int line) {
+// Records the first error; the parse ends when the chunk being fed returns.
+static void cx_record(cx_common *p, const char *message, int line) {
     if (p->failed) return;
     p->failed = 1;
     p->error_line = line;
     snprintf(p->error, sizeof p->error, "%s", message);
+}
+
+void cx_fail(cx_common *p, const char *message, int line) {
+    if (p->failed) return;
+    cx_record(p, message, line);
     xmlStopParser(p->context);
 }
 
@@ -83,7 +91,10 @@ static void on_structured_error(void *user, xmlErrorPtr error) {
     snprintf(message, sizeof message, "%s", error->message ? error->message : "malformed XML");
     size_t n = strlen(message);
     while (n > 0 && (message[n - 1] == '\n' || message[n - 1] == ' ')) message[--n] = 0;
-    cx_fail(p, message, error->line);
+    // Not stopped from here: libxml2 reports some errors (an encoding it cannot convert) from
+    // inside its input handling, where halting the parser under it crashes libxml2 2.9. A fatal
+    // error ends the parse by itself; the feed stops at the recorded error when the chunk returns.
+    cx_record(p, message, error->line);
 }
 
 // A push parser context with the safety callbacks and the given element and text callbacks.
@@ -114,9 +125,32 @@ xmlParserCtxtPtr cx_create_context(void *owner, startElementNsSAX2Func start, en
     return context;
 }
 
+// libxml2 reports some errors without a parser context (an encoding it cannot convert, say)
+// through its per-thread handlers, whose default prints to standard error. While a chunk is
+// parsed they go to this part's handler instead, so they become its located error.
+static void on_global_error(void *user, xmlErrorPtr error) {
+    xmlParserCtxtPtr c = (xmlParserCtxtPtr)user;
+    if (c == NULL || error == NULL) return;
+    // Such errors carry no line: the parser's is where it stands.
+    if (error->line == 0 && c->input != NULL) error->line = c->input->line;
+    on_structured_error(user, error);
+}
+
+static void cx_silent_generic(void *user, const char *message, ...) {
+    (void)user; (void)message;
+}
+
 int cx_feed(cx_common *p, const char *bytes, int length, int is_last) {
     if (p->failed) return 1;
+    xmlStructuredErrorFunc previous = xmlStructuredError;
+    void *previous_context = xmlStructuredErrorContext;
+    xmlGenericErrorFunc previous_generic = xmlGenericError;
+    void *previous_generic_context = xmlGenericErrorContext;
+    xmlSetStructuredErrorFunc(p->context, on_global_error);
+    xmlSetGenericErrorFunc(NULL, cx_silent_generic);
     int status = xmlParseChunk(p->context, bytes, length, is_last);
+    xmlSetStructuredErrorFunc(previous_context, previous);
+    xmlSetGenericErrorFunc(previous_generic_context, previous_generic);
     if (p->failed) return 1;
     if (status != 0) {
         const xmlError *e = xmlCtxtGetLastError(p->context);

@@ -30,7 +30,8 @@ enum SummaryText {
                     let field = e.field.map { " \($0):" } ?? ""
                     lines.append("  \(r.source)\(column):\(field) \(e.message)")
                 }
-                lines.append("      row: \(r.raw)")
+                // On a terminal a row is shown up to 300 characters; the output keeps what the reject carries.
+                lines.append("      row: " + (r.raw.count > 300 ? r.raw.prefix(300) + "… (\(r.raw.utf8.count) bytes)" : r.raw))
             }
         }
         if !written {

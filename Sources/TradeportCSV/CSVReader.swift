@@ -42,6 +42,23 @@ public struct CSVDialect: Sendable, Hashable {
     }
 }
 
+/// How long a record and a field may be. A record past either is handed over cut, as a
+/// `tooLong` record naming the limit, and the reader goes on at the next record: memory stays
+/// bounded whatever a file holds (a file with no line break, a quote never closed).
+public struct CSVLimits: Sendable, Hashable {
+    /// Most bytes of one record, line breaks inside quoted fields included.
+    public var maxRecordBytes: Int
+    /// Most bytes of one field.
+    public var maxFieldBytes: Int
+
+    public init(maxRecordBytes: Int = 4 << 20, maxFieldBytes: Int = 1 << 20) {
+        self.maxRecordBytes = max(maxRecordBytes, 16)
+        self.maxFieldBytes = max(maxFieldBytes, 1)
+    }
+
+    public static let `default` = CSVLimits()
+}
+
 /// One field's bytes: a range in the input buffer, or in the reader's scratch buffer for a quoted
 /// field whose `""` had to be unescaped.
 public struct CSVFieldSpan: Sendable {
@@ -57,8 +74,11 @@ public struct CSVRecord {
     /// The record's bytes as they stand in the file, without the line break.
     public let raw: UnsafeRawBufferPointer
     /// Why the record is not well-formed CSV (an unterminated quote, text after a closing
-    /// quote), or `nil`.
+    /// quote, a record or field past the limits), or `nil`.
     public let malformation: String?
+    /// Whether the record went past the reader's limits: then it has no fields to read (one empty
+    /// field), `raw` holds its first bytes only, and `malformation` says which limit.
+    public let tooLong: Bool
     let spans: UnsafeBufferPointer<CSVFieldSpan>
     let base: UnsafeRawPointer
     let scratch: UnsafeRawPointer?
@@ -82,6 +102,9 @@ public struct CSVRecord {
         String(validating: self[i], as: UTF8.self)
     }
 
+    /// How many of a too-long record's first bytes `raw` keeps.
+    public static let keptBytes = 4096
+
     /// The raw text of the record (invalid UTF-8 replaced), for messages.
     public var rawText: String { String(decoding: raw, as: UTF8.self) }
 }
@@ -91,6 +114,7 @@ public struct CSVRecord {
 /// its buffer, so memory stays at the chunk size whatever the file's size.
 public final class CSVReader {
     public let dialect: CSVDialect
+    public let limits: CSVLimits
     private let readChunk: (UnsafeMutableRawBufferPointer) throws -> Int
     private var buffer: [UInt8]
     private var start = 0  // first unconsumed byte
@@ -103,8 +127,10 @@ public final class CSVReader {
 
     /// - Parameter read: fills the buffer it is given with the next bytes and returns how many;
     ///   0 at the end of the input.
-    public init(dialect: CSVDialect, chunkSize: Int = 1 << 20, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+    public init(dialect: CSVDialect, chunkSize: Int = 1 << 20, limits: CSVLimits = .default,
+                read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
         self.dialect = dialect
+        self.limits = limits
         self.readChunk = read
         self.buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))
         spans.reserveCapacity(32)
@@ -170,11 +196,18 @@ public final class CSVReader {
                     guard let parsed = Self.parseRecord(b, from: position, end: limit, final: final, dialect: dialect,
                                                         spans: &spans, scratch: &scratch)
                     else { break }
-                    try spans.withUnsafeBufferPointer { s in
-                        try scratch.withUnsafeBytes { sc in
-                            try body(CSVRecord(
-                                line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
-                                malformation: parsed.malformation, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
+                    if parsed.recordEnd - position > limits.maxRecordBytes {
+                        // Whole in the buffer, yet past the limit (a chunk larger than the limit).
+                        try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, body)
+                    } else if let long = spans.firstIndex(where: { $0.end - $0.start > limits.maxFieldBytes }) {
+                        try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: long, body)
+                    } else {
+                        try spans.withUnsafeBufferPointer { s in
+                            try scratch.withUnsafeBytes { sc in
+                                try body(CSVRecord(
+                                    line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
+                                    malformation: parsed.malformation, tooLong: false, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
+                            }
                         }
                     }
                     line += parsed.lines
@@ -184,10 +217,99 @@ public final class CSVReader {
             let progressed = position > start
             start = position
             if start < end && !progressed {
+                if end - start > limits.maxRecordBytes {
+                    // A record past the limit, not yet ended: hand over its first bytes, then
+                    // drop the rest of it as it streams by.
+                    let first = buffer.withUnsafeBytes { b in
+                        Array(UnsafeRawBufferPointer(rebasing: b[start..<(start + min(CSVRecord.keptBytes, end - start))]))
+                    }
+                    let lines = try skipRecord()
+                    try first.withUnsafeBytes { b in
+                        try handOverTooLong(b, from: 0, bytes: nil, line: line, body)
+                    }
+                    line += lines
+                    continue
+                }
                 // The buffer ends inside a record: read more. At the end of the input the next
                 // pass parses with `final` set and takes what there is.
                 _ = try refill()
             }
+        }
+    }
+
+    /// Hands over a record past the limits: its first bytes as `raw`, one empty field, and a
+    /// malformation naming the limit (`bytes`: its length when known; `field`: the 0-based field
+    /// past the field limit).
+    private func handOverTooLong(_ b: UnsafeRawBufferPointer, from: Int, bytes: Int?, line: Int, field: Int? = nil,
+                                 _ body: (CSVRecord) throws -> Void) throws {
+        let message: String
+        if let field {
+            message = "field \(field + 1) is longer than \(Self.size(limits.maxFieldBytes)), the most a field may hold; the record is not read"
+        } else {
+            let length = bytes.map { " (\($0) bytes)" } ?? ""
+            message = "the record is longer than \(Self.size(limits.maxRecordBytes))\(length), the most a record may hold; it is not read"
+        }
+        let kept = min(bytes ?? CSVRecord.keptBytes, CSVRecord.keptBytes, b.count - from)
+        let empty = [CSVFieldSpan(start: 0, end: 0, unescaped: false)]
+        try empty.withUnsafeBufferPointer { s in
+            try body(CSVRecord(line: line, raw: UnsafeRawBufferPointer(rebasing: b[from..<(from + kept)]), malformation: message,
+                               tooLong: true, spans: s, base: b.baseAddress!, scratch: nil))
+        }
+    }
+
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : bytes >= 1 << 10 && bytes % (1 << 10) == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+    }
+
+    /// Reads past the record that starts at `start` (through its ending line break, outside
+    /// quotes), keeping no more than a chunk in memory; returns the line breaks it consumed.
+    private func skipRecord() throws -> Int {
+        enum State { case fieldStart, unquoted, quoted, afterQuote }
+        var state = State.fieldStart
+        let delimiter = dialect.delimiter
+        let quote = dialect.quote
+        var lines = 0
+        var sawCR = false
+        while true {
+            if start >= end {
+                end = 0
+                start = 0
+                if try !refill() { return lines + (sawCR ? 1 : 0) }
+            }
+            var i = start
+            let done: Bool = buffer.withUnsafeBytes { b in
+                while i < end {
+                    let c = b[i]
+                    if sawCR {
+                        // A record ended at a CR; an LF right after belongs to it.
+                        if c == 0x0A { i += 1 }
+                        lines += 1
+                        return true
+                    }
+                    i += 1
+                    switch state {
+                    case .quoted:
+                        if c == quote {
+                            state = .afterQuote
+                        } else if c == 0x0A || (c == 0x0D && (i >= end || b[i] != 0x0A)) {
+                            lines += 1
+                        }
+                    case .fieldStart, .unquoted, .afterQuote:
+                        if c == 0x0A { lines += 1; return true }
+                        if c == 0x0D { sawCR = true; continue }
+                        if c == delimiter {
+                            state = .fieldStart
+                        } else if quote != nil, c == quote, state != .unquoted {
+                            state = .quoted  // a field's opening quote, or `""` inside a quoted one
+                        } else {
+                            state = .unquoted
+                        }
+                    }
+                }
+                return false
+            }
+            start = i
+            if done { return lines }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TradeportCore
 
 /// A bulk load for `tradeport push --manifest`: per server portfolio, the inputs it is made of.
 ///
@@ -51,6 +52,13 @@ public struct PushManifest: Decodable, Sendable {
             throw PushPlanError( "cannot read the manifest \(path)")
         }
         var manifest: PushManifest
+        // Read as JSON first by the project's own strict reader, for a located message (Foundation's
+        // names no place, and takes trailing commas).
+        do {
+            _ = try JSONValue.parse(data)
+        } catch {
+            throw PushPlanError("\(path): not a valid manifest: malformed JSON at \(error.located(in: data))")
+        }
         do {
             manifest = try JSONDecoder().decode(PushManifest.self, from: data)
         } catch let error as DecodingError {

@@ -90,6 +90,12 @@ public struct TestWorkbook {
         public init(_ text: String) { self.text = text }
     }
 
+    /// An ISO 8601 date cell (`t="d"`), its value as given.
+    public struct ISODate {
+        public let text: String
+        public init(_ text: String) { self.text = text }
+    }
+
     /// `<row>` elements for rows given as column → value maps (rows numbered from 1).
     public static func sheetData(_ rows: [[Int: Any]]) -> String {
         var xml = ""
@@ -104,6 +110,8 @@ public struct TestWorkbook {
                     xml += "<c r=\"\(ref)\"><v>\(number)</v></c>"
                 case let number as Number:
                     xml += "<c r=\"\(ref)\"><v>\(number.text)</v></c>"
+                case let date as ISODate:
+                    xml += "<c r=\"\(ref)\" t=\"d\"><v>\(escape(date.text))</v></c>"
                 default:
                     continue
                 }

@@ -65,6 +65,45 @@ public struct XLSXDateTime: Sendable, Hashable, CustomStringConvertible {
         return (days, (fraction * 86_400 * 2 + scale) / (scale * 2))
     }
 
+    /// The date and time of an ISO 8601 cell (`t="d"`), read whole: `YYYY-MM-DD`, optionally
+    /// followed by `THH:MM`, `THH:MM:SS` and a fraction of zeros (`.000`). Nil for anything else:
+    /// a time past 23:59:59, a day the calendar lacks, a fraction of a second, a zone (a sheet's
+    /// dates have none, and shifting one would guess), trailing text.
+    public init?(iso bytes: UnsafeRawBufferPointer) {
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= bytes.count else { return nil }
+            var v = 0
+            for i in at..<(at + count) {
+                let d = Int(bytes[i]) - 48
+                guard d >= 0 && d <= 9 else { return nil }
+                v = v * 10 + d
+            }
+            return v
+        }
+        guard bytes.count >= 10, let y = digits(0, 4), bytes[4] == UInt8(ascii: "-"), let m = digits(5, 2),
+              bytes[7] == UInt8(ascii: "-"), let d = digits(8, 2), m >= 1, m <= 12, d >= 1, y >= 1,
+              CivilCalendar.date(days: CivilCalendar.days(year: Int64(y), month: Int64(m), day: Int64(d))) == (Int64(y), Int64(m), Int64(d))
+        else { return nil }
+        var h = 0, mi = 0, sec = 0
+        if bytes.count > 10 {
+            guard bytes[10] == UInt8(ascii: "T"), let hh = digits(11, 2), bytes.count >= 16, bytes[13] == UInt8(ascii: ":"),
+                  let mm = digits(14, 2), hh < 24, mm < 60 else { return nil }
+            (h, mi) = (hh, mm)
+            var i = 16
+            if i < bytes.count {
+                guard bytes[i] == UInt8(ascii: ":"), let ss = digits(i + 1, 2), ss < 60 else { return nil }
+                sec = ss
+                i += 3
+                if i < bytes.count {
+                    guard bytes[i] == UInt8(ascii: "."), i + 1 < bytes.count else { return nil }
+                    for k in (i + 1)..<bytes.count where bytes[k] != UInt8(ascii: "0") { return nil }
+                    i = bytes.count
+                }
+            }
+        }
+        self.init(year: y, month: m, day: d, hour: h, minute: mi, second: sec)
+    }
+
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
     }

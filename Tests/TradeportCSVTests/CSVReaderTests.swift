@@ -4,12 +4,13 @@ import Testing
 extension CSVReaderTests {
     /// Reads `text` with `dialect`, feeding the reader `feed` bytes at a time into a buffer of
     /// `chunk`, and returns each record's line, fields and malformation.
-    static func read(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max)
+    static func read(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max,
+                     limits: CSVLimits = .default)
     throws -> [(line: Int, fields: [String], malformation: String?)]
 {
     let bytes = Array(text.utf8)
     var offset = 0
-    let reader = CSVReader(dialect: dialect, chunkSize: chunk) { buffer in
+    let reader = CSVReader(dialect: dialect, chunkSize: chunk, limits: limits) { buffer in
         let n = min(buffer.count, bytes.count - offset, feed)
         for i in 0..<n { buffer[i] = bytes[offset + i] }
         offset += n
@@ -31,6 +32,24 @@ func records(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 
 
 @Suite("CSV reader")
 struct CSVReaderTests {
+    /// A record or field past the limits is handed over as one record saying so, whatever the
+    /// chunk size, and reading goes on at the next record with its line number right.
+    @Test(arguments: [16, 20, 64, 1 << 20])
+    func recordsAndFieldsPastTheLimitsAreCut(chunk: Int) throws {
+        let limits = CSVLimits(maxRecordBytes: 40, maxFieldBytes: 12)
+        let long = String(repeating: "x", count: 100)
+        let text = "a;b\n\(long)\nc;d\n\"q;\n\(long)\n\"\"\(long)\";z\ne;f\n0123456789abcdef;g\nh;i\r\n\(long)\rj;k"
+        for feed in [1, 7, Int.max] {
+            let r = try CSVReaderTests.read(text, chunk: chunk, feed: feed, limits: limits)
+            let record = "the record is longer than 40 bytes"
+            #expect(r.map(\.line) == [1, 2, 3, 4, 7, 8, 9, 10, 11], "chunk \(chunk), feed \(feed)")
+            #expect(r.map(\.fields) == [["a", "b"], [""], ["c", "d"], [""], ["e", "f"], [""], ["h", "i"], [""], ["j", "k"]], "chunk \(chunk), feed \(feed)")
+            #expect(r[1].malformation?.hasPrefix(record) == true && r[3].malformation?.hasPrefix(record) == true)
+            #expect(r[5].malformation == "field 1 is longer than 12 bytes, the most a field may hold; the record is not read")
+            #expect(r[7].malformation?.hasPrefix(record) == true)
+        }
+    }
+
     @Test func splitsFieldsAndLines() throws {
         let r = try records("a;b;c\n1;2;3")
         #expect(r.map(\.fields) == [["a", "b", "c"], ["1", "2", "3"]])

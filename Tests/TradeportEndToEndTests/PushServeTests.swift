@@ -317,7 +317,7 @@ struct PushServeTests {
         let server = try ServerProcess()
         defer { server.kill() }
         _ = try await server.register("alice")
-        let expired = TokenSigner(secret: Array(ServerProcess.secret.utf8)).token(for: "alice", now: Int64(Date().timeIntervalSince1970) - 7200)
+        let expired = try await TokenSigner(secret: Array(ServerProcess.secret.utf8)).token(for: "alice", now: Int64(Date().timeIntervalSince1970) - 7200)
         let renewed = try Push.run(["--split-accounts"] + examples, server: server, environment: ["TRADEPORT_TOKEN": expired])
         #expect(renewed.status == 0, "\(renewed.stderr)")
         #expect(renewed.stderr.contains("total: 13 sent"), "\(renewed.stderr)")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import AsyncHTTPClient
 import NIOCore
@@ -84,12 +85,36 @@ struct ServeAPITests {
         await alice.shutdown()
     }
 
-    @Test func tokenTimesAreReadFromTheirTextWithoutAFloat() {
-        #expect(TokenSigner.seconds("1700000000") == 1_700_000_000)
-        #expect(TokenSigner.seconds("1700000000.75") == 1_700_000_000)
-        #expect(TokenSigner.seconds("1.7e9") == nil)
-        #expect(TokenSigner.seconds("17.") == nil)
-        #expect(TokenSigner.seconds("99999999999999999999") == nil)
+    /// A token is HS256 or nothing: `none`, another HMAC and RS256 (the secret taken for a public
+    /// key) are refused by their header, whatever their signature.
+    @Test func tokensOfAnotherAlgorithmAreRefused() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        _ = try await server.register("alice")
+        func b64(_ bytes: [UInt8]) -> String {
+            Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        let payload = b64(Array(#"{"sub":"alice","iat":\#(now),"exp":\#(now + 3600)}"#.utf8))
+        let key = SymmetricKey(data: Array(ServerProcess.secret.utf8))
+        for alg in ["none", "HS512", "RS256", "hs256"] {
+            let input = b64(Array(#"{"alg":"\#(alg)","typ":"JWT"}"#.utf8)) + "." + payload
+            let mac = b64(Array(HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: key)))
+            for token in [input + ".", input + "." + mac] {
+                let answer = try await BalancesClient(base: server.base, token: token, retry: RetryPolicy(attempts: 1)).shutdownAfter {
+                    try await $0.call(.GET, "/portfolios")
+                }
+                #expect(answer.status == 401 && BalancesClient.message(answer).contains("not HS256"), "\(alg): \(answer.status)")
+            }
+        }
+        // The same claims under HS256 with that signature are good: the refusals above are the header's.
+        let input = b64(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) + "." + payload
+        let good = input + "." + b64(Array(HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: key)))
+        let answer = try await BalancesClient(base: server.base, token: good, retry: RetryPolicy(attempts: 1)).shutdownAfter {
+            try await $0.call(.GET, "/portfolios")
+        }
+        #expect(answer.status == 200)
     }
 
     @Test func callsWithoutOrWithABadOrExpiredTokenAreRefused() async throws {
@@ -97,9 +122,9 @@ struct ServeAPITests {
         defer { server.kill() }
         _ = try await server.register("alice")
         let signer = TokenSigner(secret: Array(ServerProcess.secret.utf8))
-        let expired = signer.token(for: "alice", now: Int64(Date().timeIntervalSince1970) - 3601)
-        let otherSecret = TokenSigner(secret: Array("another secret".utf8)).token(for: "alice")
-        let unknownUser = signer.token(for: "nobody")
+        let expired = try await signer.token(for: "alice", now: Int64(Date().timeIntervalSince1970) - 3601)
+        let otherSecret = try await TokenSigner(secret: Array("another secret".utf8)).token(for: "alice")
+        let unknownUser = try await signer.token(for: "nobody")
         let tokens: [String?] = [nil, "garbage", "a.b.c", expired, otherSecret, unknownUser]
         for token in tokens {
             let client = BalancesClient(base: server.base, token: token, retry: RetryPolicy(attempts: 1))
@@ -170,6 +195,44 @@ struct ServeAPITests {
         // The same value id again is answered as a duplicate with the held record.
         guard case .alreadyPresent(let held) = try await alice.post(trade, portfolio: p.id) else { Issue.record("stored twice"); return }
         #expect(held == stored)
+        await alice.shutdown()
+    }
+
+    /// Text is never cut at a NUL character (a portfolio `a\u0000b` stored as `a`, value ids
+    /// `v\u0000a` and `v\u0000b` taken for one): it is refused with 400 naming where.
+    @Test func textWithANulCharacterIsRefusedNotCut() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        let named = try await alice.call(.POST, "/portfolios", body: Array(#"{"name": "a\u0000b"}"#.utf8))
+        #expect(named.status == 400 && BalancesClient.message(named).contains("name: the text holds a NUL character"), "\(BalancesClient.message(named))")
+        #expect(try await alice.portfolios().isEmpty)
+        let p = try await alice.createPortfolio(named: "a")
+        let q = [("portfolioId", "\(p.id)")]
+        for id in ["v\\u0000a", "v\\u0000b"] {
+            let body = Self.trade.replacingOccurrences(of: #""37605094""#, with: "\"\(id)\"")
+            let answer = try await alice.call(.POST, "/trades", query: q, body: Array(body.utf8))
+            #expect(answer.status == 400 && BalancesClient.message(answer).contains("tradeValueId: the text holds a NUL character"),
+                    "\(BalancesClient.message(answer))")
+        }
+        let batch = try await alice.call(.POST, "/trades/batch", query: q, body: Array("[\(Self.trade.replacingOccurrences(of: "eos-btc", with: "eos-b\\u0000tc"))]".utf8))
+        #expect(batch.status == 400 && BalancesClient.message(batch).contains("[0].instrument"), "\(BalancesClient.message(batch))")
+        let byName = try await alice.call(.GET, "/portfolios/by_name/a%00b")
+        #expect(byName.status == 400)
+        #expect(try await alice.records(TradeRecord.self, portfolio: p.id).isEmpty)
+        await alice.shutdown()
+    }
+
+    @Test func theDatabaseIsReadableByItsOwnerOnly() async throws {
+        let server = try ServerProcess()
+        defer { server.kill() }
+        let alice = server.client().with(token: try await server.register("alice"))
+        _ = try await alice.createPortfolio(named: "P")
+        for file in ["balances.sqlite", "balances.sqlite-wal", "balances.sqlite-shm"] {
+            var st = stat()
+            guard stat(server.directory + "/" + file, &st) == 0 else { continue }
+            #expect(st.st_mode & 0o777 == 0o600, "\(file): \(String(st.st_mode & 0o777, radix: 8))")
+        }
         await alice.shutdown()
     }
 

@@ -108,6 +108,27 @@ struct TinkoffReportTests {
         #expect(apple.id == "tinkoff-report:102")
     }
 
+    /// An ISO date cell (`t="d"`) is read whole: a real date with a real time of day, or a reject
+    /// naming the cell; never its first ten characters.
+    @Test(arguments: [
+        ("2021-02-05", true), ("2021-02-05T00:00:00", true), ("2021-02-05T10:15:30.000", true),
+        ("2021-01-01T99:99:99", false), ("2021-01-01Tgarbage", false), ("9999-12-31T24:00:00", false),
+        ("2021-02-30", false), ("2021-02-05T10:15:30Z", false), ("2021-02-05T10:15:30.5", false), ("2021-02-05 ", false),
+    ])
+    func isoDateCellsAreReadWhole(text: String, good: Bool) throws {
+        var rows = TinkoffFixture.report
+        rows[6][TinkoffFixture.layoutA[2]] = TestWorkbook.ISODate(text)
+        let doc = try TinkoffFixture.convert(rows)
+        if good {
+            #expect(doc.allTrades.first?.time.description == "2021-02-05T07:15:30Z")
+            #expect(!doc.rejected.contains { $0.source.row == 7 })
+        } else {
+            #expect(doc.allTrades.map(\.externalId) == ["102"])
+            let reject = try #require(doc.rejected.first { $0.source.row == 7 })
+            #expect(reject.errors.contains { $0.message.contains("'\(text)' is not a date") }, "\(reject.errors)")
+        }
+    }
+
     @Test("repo legs, pending deals, trade cash legs, planned rows and reference rows are skipped with their reasons")
     func skips() throws {
         let doc = try TinkoffFixture.convert(TinkoffFixture.report)

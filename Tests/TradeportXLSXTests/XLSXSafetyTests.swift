@@ -14,6 +14,25 @@ struct XLSXSafetyTests {
         #expect(error?.part == "xl/worksheets/sheet1.xml")
     }
 
+    /// A part in an encoding libxml2 cannot convert: the error is the reader's located one, and
+    /// nothing of libxml2's own reaches standard error. (Halting the parser from inside that error
+    /// crashed libxml2 2.9 with a segmentation fault: found by hand under attack, kept here.)
+    @Test("an encoding that cannot be converted is a located error, with nothing on standard error")
+    func unconvertibleEncoding() throws {
+        for encoding in ["EUC-JP", "Shift_JIS", "GB2312", "ISO-2022-JP"] {
+            var book = HostileWorkbooks.sheet("")
+            var xml = Data(#"<?xml version="1.0" encoding="\#(encoding)"?><worksheet xmlns="\#(TestWorkbook.mainNamespace)"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>"#.utf8)
+            xml.append(contentsOf: [0xFF, 0xFE, 0x80, 0x81, 0xFF])
+            xml.append(contentsOf: Data("</t></is></c></row></sheetData></worksheet>".utf8))
+            book.parts = book.parts.map { $0.path == "xl/worksheets/sheet1.xml" ? ($0.path, xml) : $0 }
+            let path = try book.writeTemporary()
+            let (error, stderr) = try capturingStandardError { xlsxError { _ = try readAll(path) } }
+            #expect(error?.kind == .malformed, "\(encoding): \(String(describing: error))")
+            #expect(error?.part == "xl/worksheets/sheet1.xml" && error?.line == 1, "\(encoding)")
+            #expect(!stderr.contains("encoding error") && !stderr.contains("conversion failed"), "\(encoding): \(stderr)")
+        }
+    }
+
     @Test("an external entity is refused; nothing is read from the file system or the network")
     func externalEntity() throws {
         let path = try HostileWorkbooks.sheet(HostileWorkbooks.externalEntity).writeTemporary()
@@ -151,4 +170,29 @@ struct XLSXSheetShapeTests {
         let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", data)]).writeTemporary()
         #expect(try readAll(path).first?.1.first?.text == "a\u{FFFD}b😀c")
     }
+}
+
+/// Runs `body` with standard error sent to a file, and gives back what was written there.
+func capturingStandardError<T>(_ body: () throws -> T) throws -> (T, String) {
+    let path = NSTemporaryDirectory() + "tradeport-stderr-\(UUID().uuidString)"
+    let file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    defer { unlink(path) }
+    fflush(nil)
+    let saved = dup(2)
+    dup2(file, 2)
+    let result: T
+    do {
+        result = try body()
+    } catch {
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        close(file)
+        throw error
+    }
+    fflush(nil)
+    dup2(saved, 2)
+    close(saved)
+    close(file)
+    return (result, (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
 }

@@ -8,7 +8,8 @@ import Darwin
 
 /// Where output goes: standard output, or a file written atomically (a temporary file beside it,
 /// renamed over it on `commit()`, removed on `discard()` or an interrupt), so a failed run never
-/// leaves a half-written file.
+/// leaves a half-written file. A temporary file is named `.NAME.tradeport-PID-XXXXXX` and locked
+/// while written; one left by a killed run is removed by the next run over the same target.
 public final class OutputFile {
     /// The path written, or `-` for standard output.
     public let path: String
@@ -112,9 +113,44 @@ public final class OutputFile {
         if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
             throw OutputError(path: path, message: "is a directory")
         }
-        let (fd, temp) = try createTemporaryFile("\(dir).\(name).tradeport-", errorPath: path)
+        let prefix = ".\(name).tradeport-"
+        removeStaleTemporaries(in: dir.isEmpty ? "." : dir, prefix: prefix)
+        let (fd, temp) = try createTemporaryFile("\(dir)\(prefix)\(getpid())-", errorPath: path)
+        // Held until the file is renamed or removed: the lock is what tells a later run that this
+        // writer is alive (the kernel drops it when the process dies, SIGKILL included).
+        _ = flock(fd, LOCK_EX | LOCK_NB)
         PendingOutputs.shared.add(temp)
         return (fd, temp)
+    }
+
+    /// Removes the temporary files `.NAME.tradeport-PID-XXXXXX` that earlier runs over the same
+    /// target left behind when they were killed. A file goes only when its writer is provably dead:
+    /// the process of its name is gone and nobody holds its lock. Anything else is left.
+    static func removeStaleTemporaries(in directory: String, prefix: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefixBytes = Array(prefix.utf8)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            guard name.count > prefixBytes.count, name.starts(with: prefixBytes) else { continue }
+            let rest = name[prefixBytes.count...]
+            guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), dash > rest.startIndex,
+                  rest[rest.startIndex..<dash].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                  let pid = Int32(String(decoding: rest[rest.startIndex..<dash], as: UTF8.self)), pid > 0,
+                  rest.count - (dash - rest.startIndex) == 7
+            else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = directory + "/" + String(decoding: name, as: UTF8.self)
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { continue }
+            var st = stat()
+            if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid(), flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                unlink(path)
+            }
+            close(fd)
+        }
     }
 }
 

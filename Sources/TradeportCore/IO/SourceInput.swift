@@ -37,8 +37,14 @@ public final class SourceInput {
         } else {
             var st = stat()
             guard stat(path, &st) == 0 else { throw InputError(path: path, errno: errno) }
-            if (st.st_mode & S_IFMT) == S_IFDIR { throw InputError(path: path, message: "is a directory") }
-            isRegular = (st.st_mode & S_IFMT) == S_IFREG
+            let type = st.st_mode & S_IFMT
+            if type == S_IFDIR { throw InputError(path: path, message: "is a directory") }
+            isRegular = type == S_IFREG
+            // A named pipe, socket or device would hang in open() or read without end; one the
+            // shell opened for this run (`<(cmd)`, /dev/stdin) is a stream that is meant.
+            if !isRegular && !Self.isOpenDescriptor(path) {
+                throw InputError(path: path, message: "is not a regular file (\(Self.describe(type))); to read a stream, give `-` and pipe it to standard input")
+            }
             fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw InputError(path: path, errno: errno) }
             ownsDescriptor = true
@@ -65,6 +71,22 @@ public final class SourceInput {
         hasher.update(data: buffer)
         bytesRead = filled
         probe = FormatProbe(name: path, head: buffer, isWholeInput: eof, filePath: isRegular ? path : nil)
+    }
+
+    /// Whether `path` names a descriptor already open in this process (`/dev/fd/N`, `/proc/self/fd/N`,
+    /// `/dev/stdin`): what a shell's process substitution hands over.
+    static func isOpenDescriptor(_ path: String) -> Bool {
+        path == "/dev/stdin" || path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/self/fd/")
+    }
+
+    static func describe(_ type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a file"
+        }
     }
 
     /// An input held in memory (an upload), named `name` in locations and messages.

@@ -63,6 +63,21 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public let message: String
 
     public var description: String { "malformed JSON at byte \(offset): \(message)" }
+
+    /// The 1-based line and column (in bytes) of the problem in the text `bytes` it was found in.
+    public func lineAndColumn(in bytes: some Collection<UInt8>) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        for b in bytes.prefix(offset) {
+            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+
+    /// The problem with its place in `bytes`: `line 3, column 17 (byte 52): …`.
+    public func located(in bytes: some Collection<UInt8>) -> String {
+        let at = lineAndColumn(in: bytes)
+        return "line \(at.line), column \(at.column) (byte \(offset)): \(message)"
+    }
 }
 
 extension JSONValue {

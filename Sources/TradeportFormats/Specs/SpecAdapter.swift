@@ -181,6 +181,11 @@ public struct SpecAdapter: FormatAdapter {
             try reader.forEachRecord { record in
                 line += 1
                 if line <= csv.skipLines || record.isEmptyLine { return }
+                if record.tooLong {
+                    let error = FieldError(column: nil, field: nil, message: record.malformation ?? "the record is too long")
+                    try emit(.rejected(RejectedRow(source: state.origin.at(record.line), raw: record.rawText, errors: [error])), { record.rawText })
+                    return
+                }
                 if let n = csv.fields, record.count != n, state.headerFound {
                     let message = "expected \(n) fields separated by \(Self.delimiterName(resolved.delimiter)), found \(record.count)"
                     var errors = [FieldError(column: nil, field: nil, message: message)]

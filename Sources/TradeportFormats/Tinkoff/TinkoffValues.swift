@@ -145,7 +145,8 @@ struct TinkoffValues {
                 }
             }
         case .isoDate:
-            if let date = CalendarDate(iso: Array(cell.bytes.prefix(10))) { return date }
+            // The whole value: a date cell with a time of day is still that day.
+            if let d = XLSXDateTime(iso: cell.bytes), let date = CalendarDate(year: d.year, month: d.month, day: d.day) { return date }
         default:
             break
         }
@@ -159,6 +160,8 @@ struct TinkoffValues {
         switch cell.kind {
         case .date, .number:
             if let d = XLSXDateTime(serial: cell.bytes, system: dateSystem) { return (d.hour, d.minute, d.second) }
+        case .isoDate:
+            if let d = XLSXDateTime(iso: cell.bytes) { return (d.hour, d.minute, d.second) }
         case .string:
             let hourDigits = b.count == 8 || b.count == 5 ? 2 : (b.count == 7 || b.count == 4 ? 1 : 0)
             if hourDigits > 0, let h = DecimalDigits.value(b, 0, hourDigits), b[hourDigits] == UInt8(ascii: ":"),

@@ -26,8 +26,9 @@ struct JSONStreamScanner {
 
     /// Whether the value at a path is handed over whole.
     let wants: ([Step]) -> Bool
-    /// Receives a value asked for: its path, its bytes and the line it starts on.
-    let take: ([Step], [UInt8], Int) throws -> Void
+    /// Receives a value asked for: its path, its bytes, and the line and column (1-based, in
+    /// bytes) it starts at.
+    let take: ([Step], [UInt8], Int, Int) throws -> Void
 
     private var stack: [Container] = []
     private var line = 1
@@ -50,11 +51,12 @@ struct JSONStreamScanner {
     private var captureInString = false
     private var captureEscaped = false
     private var captureLine = 0
+    private var captureColumn = 0
     private var capturePath: [Step] = []
     /// The most a value handed over may hold.
     static let captureLimit = 16 << 20
 
-    init(wants: @escaping ([Step]) -> Bool, take: @escaping ([Step], [UInt8], Int) throws -> Void) {
+    init(wants: @escaping ([Step]) -> Bool, take: @escaping ([Step], [UInt8], Int, Int) throws -> Void) {
         self.wants = wants
         self.take = take
     }
@@ -113,7 +115,7 @@ struct JSONStreamScanner {
         capturing = false
         let bytes = capture
         capture = []
-        try take(capturePath, bytes, captureLine)
+        try take(capturePath, bytes, captureLine, captureColumn)
         valueDone()
     }
 
@@ -129,6 +131,7 @@ struct JSONStreamScanner {
         capturing = true
         capturePath = here
         captureLine = line
+        captureColumn = column
         capture = [first]
         captureInString = first == 0x22
         captureEscaped = false
@@ -262,7 +265,7 @@ struct JSONStreamScanner {
         let text = token
         if literalCaptured {
             literalCaptured = false
-            try take(capturePath, text, captureLine)
+            try take(capturePath, text, captureLine, captureColumn)
             valueDone()
             return
         }

@@ -30,7 +30,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
         var scanner = JSONStreamScanner(wants: { path in
             if path == [.member("tradeport")] { found = true }
             return false
-        }, take: { _, _, _ in })
+        }, take: { _, _, _, _ in })
         try? head[i...].withUnsafeBytes { try scanner.feed($0) }
         return found ? .document : nil
     }
@@ -54,7 +54,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
         func raw(_ bytes: [UInt8]) -> String { String(decoding: bytes.prefix(64 << 10), as: UTF8.self) }
         /// One operation, skipped or rejected row: its object (`parsed`, when already parsed), its
         /// kind, and its portfolio.
-        func row(_ bytes: [UInt8], parsed: JSONValue? = nil, kind: String, portfolio: String?, line: Int) throws {
+        func row(_ bytes: [UInt8], parsed: JSONValue? = nil, kind: String, portfolio: String?, line: Int, column: Int = 1) throws {
             let location = locations.at(line)
             let value: JSONValue
             if let parsed {
@@ -63,7 +63,11 @@ public struct TradeportJSONAdapter: FormatAdapter {
                 do {
                     value = try JSONValue.parse(bytes)
                 } catch {
-                    try emit(.rejected(RejectedRow(source: location, raw: raw(bytes), errors: [FieldError(column: nil, field: nil, message: "\(error)")])), { raw(bytes) })
+                    // Where in the file: the value starts at `line`, `column`.
+                    let at = error.lineAndColumn(in: bytes)
+                    let where_ = "line \(line + at.line - 1), column \(at.line == 1 ? column + at.column - 1 : at.column)"
+                    let message = "malformed JSON at \(where_): \(error.message)"
+                    try emit(.rejected(RejectedRow(source: location, raw: raw(bytes), errors: [FieldError(column: nil, field: nil, message: message)])), { raw(bytes) })
                     return
                 }
             }
@@ -157,7 +161,7 @@ public struct TradeportJSONAdapter: FormatAdapter {
             // Operations under portfolios[i].trades / .transactions / .movements, the portfolio's name read
             // first (convert writes it first; operations before it wait for it).
             var names: [Int: String] = [:]
-            var waiting: [(index: Int, bytes: [UInt8], kind: String, line: Int)] = []
+            var waiting: [(index: Int, bytes: [UInt8], kind: String, line: Int, column: Int)] = []
             var scanner = JSONStreamScanner(wants: { path in
                 switch path.count {
                 case 2: return path[0] == .member("skipped") || path[0] == .member("rejected")
@@ -169,9 +173,9 @@ public struct TradeportJSONAdapter: FormatAdapter {
                     return false
                 default: return false
                 }
-            }, take: { path, bytes, line in
+            }, take: { path, bytes, line, column in
                 if path.count == 2, case .member(let list) = path[0] {
-                    try row(bytes, kind: list == "skipped" ? "skipped" : "rejected", portfolio: nil, line: line)
+                    try row(bytes, kind: list == "skipped" ? "skipped" : "rejected", portfolio: nil, line: line, column: column)
                     return
                 }
                 guard case .element(let index) = path[1] else { return }
@@ -180,15 +184,15 @@ public struct TradeportJSONAdapter: FormatAdapter {
                         throw InputError(path: input.path, message: "line \(line): portfolios[\(index)].name is not a text")
                     }
                     names[index] = name
-                    for w in waiting where w.index == index { try row(w.bytes, kind: w.kind, portfolio: name, line: w.line) }
+                    for w in waiting where w.index == index { try row(w.bytes, kind: w.kind, portfolio: name, line: w.line, column: w.column) }
                     waiting.removeAll { $0.index == index }
                     return
                 }
                 let kind = path[2] == .member("trades") ? "trade" : path[2] == .member("transactions") ? "transaction" : "movement"
                 if let name = names[index] {
-                    try row(bytes, kind: kind, portfolio: name, line: line)
+                    try row(bytes, kind: kind, portfolio: name, line: line, column: column)
                 } else {
-                    waiting.append((index, bytes, kind, line))
+                    waiting.append((index, bytes, kind, line, column))
                 }
             })
             do {

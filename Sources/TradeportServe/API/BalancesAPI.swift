@@ -43,6 +43,7 @@ struct BalancesAPI: Sendable {
                 let owner = try await caller(request)
                 let raw = context.parameters.get("name") ?? ""
                 let name = raw.removingPercentEncoding ?? raw
+                if name.utf8.contains(0) { throw APIError.badRequest("name: \(Self.nulRefusal)") }
                 guard let p = try await store.portfolio(named: name, owner: owner) else {
                     throw APIError.notFound("no portfolio named '\(name)'")
                 }
@@ -159,19 +160,19 @@ struct BalancesAPI: Sendable {
                 let portfolio = try await requestPortfolio(request)
                 let format = request.uri.queryParameters["csvFileFormat"].map(String.init) ?? "Dsx"
                 guard format.lowercased() == "dsx" else { throw APIError.badRequest("csvFileFormat: only Dsx is read, not '\(format)'") }
-                guard let contentType = request.headers[.contentType], let boundary = MultipartForm.boundary(contentType: contentType) else {
+                guard let contentType = request.headers[.contentType] else {
                     throw APIError.badRequest("expected a multipart/form-data body with a part named 'file'")
                 }
-                let form: MultipartForm
+                let file: UploadForm.File
                 do {
-                    form = try MultipartForm(body: try await bytes(request), boundary: boundary)
-                } catch let e as MultipartForm.Malformed {
+                    guard let found = try UploadForm.file(contentType: contentType, body: try await bytes(request)) else {
+                        throw APIError.badRequest("expected a multipart/form-data body with a part named 'file'")
+                    }
+                    file = found
+                } catch let e as UploadForm.Malformed {
                     throw APIError.badRequest("malformed multipart body: \(e.description)")
                 }
-                guard let file = form.parts.first(where: { $0.name == "file" }) else {
-                    throw APIError.badRequest("expected a multipart/form-data body with a part named 'file'")
-                }
-                let result = await offload { Result { try UploadedExport(bytes: file.body, resource: resource, filename: file.filename) } }
+                let result = await offload { Result { try UploadedExport(bytes: file.bytes, resource: resource, filename: file.filename) } }
                 let export: UploadedExport
                 switch result {
                 case .success(let e): export = e
@@ -237,7 +238,7 @@ struct BalancesAPI: Sendable {
         guard try await store.addUser(username: username, email: email, passwordHash: hash) else {
             throw APIError(status: .conflict, message: "the username '\(username)' is taken")
         }
-        return tokenResponse(username)
+        return try await tokenResponse(username)
     }
 
     private func logIn(_ request: Request) async throws -> Response {
@@ -249,14 +250,14 @@ struct BalancesAPI: Sendable {
         let hash = user?.passwordHash ?? unknownUserHash
         let valid = await offload { Bcrypt.verify(password, hash: hash) }
         guard user != nil, valid else { throw APIError.unauthorized("bad credentials") }
-        return tokenResponse(username)
+        return try await tokenResponse(username)
     }
 
-    private func tokenResponse(_ username: String) -> Response {
+    private func tokenResponse(_ username: String) async throws -> Response {
         var w = JSONWriter()
         w.beginObject()
         w.key("username"); w.string(username)
-        w.key("token"); w.string(signer.token(for: username))
+        w.key("token"); w.string(try await signer.token(for: username))
         w.endObject()
         return jsonResponse(.ok, w.bytes)
     }
@@ -268,7 +269,7 @@ struct BalancesAPI: Sendable {
         }
         let username: String
         do {
-            username = try signer.subject(of: String(header.dropFirst(6)))
+            username = try await signer.subject(of: String(header.dropFirst(6)))
         } catch {
             throw APIError.unauthorized(error.description)
         }
@@ -308,11 +309,36 @@ struct BalancesAPI: Sendable {
 
     private func json(_ request: Request) async throws -> JSONValue {
         let body = try await bytes(request)
+        let value: JSONValue
         do {
-            return try JSONValue.parse(body)
+            value = try JSONValue.parse(body)
         } catch {
             throw APIError.badRequest(error.description)
         }
+        if let at = Self.nulCharacter(in: value, at: "") { throw APIError.badRequest("\(at): \(Self.nulRefusal)") }
+        return value
+    }
+
+    static let nulRefusal = "the text holds a NUL character (\\u0000), which is not stored"
+
+    /// Where a string of `value` (or a member name) holds U+0000, or nil. Refused rather than
+    /// stored: PostgreSQL's text cannot hold it, and C strings would end there.
+    static func nulCharacter(in value: JSONValue, at path: String) -> String? {
+        switch value {
+        case .string(let s): return s.utf8.contains(0) ? (path.isEmpty ? "the body" : path) : nil
+        case .array(let items):
+            for (i, item) in items.enumerated() {
+                if let at = nulCharacter(in: item, at: "\(path)[\(i)]") { return at }
+            }
+        case .object(let members):
+            for (key, item) in members {
+                let here = path.isEmpty ? key : path + "." + key
+                if key.utf8.contains(0) { return here }
+                if let at = nulCharacter(in: item, at: here) { return at }
+            }
+        default: break
+        }
+        return nil
     }
 
     /// `"created": […], "existing": […]` of a batch or an upload.

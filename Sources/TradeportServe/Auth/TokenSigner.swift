@@ -1,16 +1,20 @@
-import TradeportCore
 import Crypto
+import ExtrasBase64
 import Foundation
-import TradeportBalances
+import JWTKit
 
-/// Signs and checks the API's tokens: JWTs with HS256, the username as subject, and an expiry
-/// (an hour by default), as the original server's.
+/// Signs and checks the API's tokens through vapor/jwt-kit: JWTs with HS256, the username as
+/// subject, and an expiry (an hour by default), as the original server's. A token whose header names
+/// another algorithm is refused before its signature is looked at (no `none`, no RS256 with the
+/// secret as a key).
 public struct TokenSigner: Sendable {
-    private let key: SymmetricKey
+    private let key: HMACKey
     public let lifetime: Int64
 
+    /// A secret shorter than HS256's 32 bytes is stretched to them through SHA-256 (jwt-kit, as
+    /// RFC 7518 asks, wants a key at least as long as the hash).
     public init(secret: [UInt8], lifetime: Int64 = 3600) {
-        key = SymmetricKey(data: secret)
+        key = HMACKey(from: secret.count >= 32 ? secret : Array(SHA256.hash(data: secret)))
         self.lifetime = lifetime
     }
 
@@ -28,61 +32,55 @@ public struct TokenSigner: Sendable {
         }
     }
 
+    /// What a token says: its user, when it was issued and until when it is good.
+    struct Claims: JWTPayload {
+        var sub: SubjectClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {
+            try exp.verifyNotExpired()
+        }
+    }
+
+    /// The keys, made per call: a collection is an actor, and a signer stays a plain value.
+    private func keys() async -> JWTKeyCollection {
+        await JWTKeyCollection().add(hmac: key, digestAlgorithm: .sha256)
+    }
+
     /// A token for `username`, issued at `now` (seconds since 1970).
-    public func token(for username: String, now: Int64 = Int64(Date().timeIntervalSince1970)) -> String {
-        let header = Self.base64URL(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-        var payload = JSONWriter()
-        payload.beginObject()
-        payload.key("sub"); payload.string(username)
-        payload.key("iat"); payload.number(now)
-        payload.key("exp"); payload.number(now + lifetime)
-        payload.endObject()
-        let signingInput = header + "." + Self.base64URL(payload.bytes)
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)
-        return signingInput + "." + Self.base64URL(Array(mac))
+    public func token(for username: String, now: Int64 = Int64(Date().timeIntervalSince1970)) async throws -> String {
+        let claims = Claims(
+            sub: SubjectClaim(value: username),
+            iat: IssuedAtClaim(value: Date(timeIntervalSince1970: TimeInterval(now))),
+            exp: ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(now + lifetime))))
+        return try await keys().sign(claims)
     }
 
     /// The username a valid, unexpired token was issued for.
-    public func subject(of token: String, now: Int64 = Int64(Date().timeIntervalSince1970)) throws(Refusal) -> String {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Self.decodeBase64URL(parts[0]),
-              let payloadBytes = Self.decodeBase64URL(parts[1]), let signature = Self.decodeBase64URL(parts[2]),
-              let header = try? JSONValue.parse(headerBytes), let payload = try? JSONValue.parse(payloadBytes)
-        else { throw .malformed }
-        guard case .string(let algorithm)? = header["alg"] else { throw .malformed }
+    public func subject(of token: String) async throws(Refusal) -> String {
+        let bytes = Array(token.utf8)
+        let header: JWTHeader
+        do {
+            let parts = try DefaultJWTParser().getTokenParts(bytes)
+            let decoded = try Base64.decode(bytes: parts.header, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+            header = try JSONDecoder().decode(JWTHeader.self, from: Data(decoded))
+        } catch {
+            throw .malformed
+        }
+        guard let algorithm = header.alg else { throw .malformed }
         guard algorithm == "HS256" else { throw .unsupportedAlgorithm(algorithm) }
-        let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
-            throw .badSignature
+        do {
+            return try await keys().verify(bytes, as: Claims.self).sub.value
+        } catch let error as JWTError {
+            switch error.errorType {
+            case .signatureVerificationFailed: throw .badSignature
+            case .claimVerificationFailure: throw .expired
+            default: throw .malformed
+            }
+        } catch {
+            throw .malformed
         }
-        guard case .string(let subject)? = payload["sub"], case .number(let expText)? = payload["exp"],
-              let exp = Self.seconds(expText)
-        else { throw .malformed }
-        guard now < exp else { throw .expired }
-        return subject
-    }
-
-    /// A NumericDate's whole seconds: digits, with an optional fraction that is dropped (a JWT may
-    /// carry one). Read from the text, never through a binary float; exponents are refused.
-    public static func seconds(_ text: String) -> Int64? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = Int64(parts[0]) else { return nil }
-        if parts.count == 2 {
-            guard !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        }
-        return whole
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decodeBase64URL(_ text: Substring) -> [UInt8]? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s).map { Array($0) }
     }
 
     /// The secret: `TRADEPORT_JWT_SECRET` when set, else the one kept in `directory/jwt-secret`,

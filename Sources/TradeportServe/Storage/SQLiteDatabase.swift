@@ -24,6 +24,12 @@ final class SQLiteDatabase {
 
     /// Opens (creating when missing) the database file at `path`.
     init(path: String) throws {
+        // The file holds the users' password hashes: readable by the owner only. SQLite gives its
+        // -wal and -shm files the database's mode.
+        if path != ":memory:" {
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK else {
@@ -76,7 +82,15 @@ final class SQLiteDatabase {
             switch value {
             case .null: rc = sqlite3_bind_null(s, index)
             case .integer(let v): rc = sqlite3_bind_int64(s, index, v)
-            case .text(let t): rc = sqlite3_bind_text(s, index, t, -1, SQLITE_TRANSIENT_VALUE)
+            case .text(let t):
+                // Bound with its length: a NUL inside the text is kept, not taken for its end.
+                var text = t
+                rc = text.withUTF8 { utf8 in
+                    guard let base = utf8.baseAddress, utf8.count > 0 else { return sqlite3_bind_text(s, index, "", 0, SQLITE_TRANSIENT_VALUE) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                        sqlite3_bind_text(s, index, $0, Int32(utf8.count), SQLITE_TRANSIENT_VALUE)
+                    }
+                }
             }
             guard rc == SQLITE_OK else { throw error(rc) }
         }

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TradeportCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The defects a robustness campaign found, each as its reproduction.
+@Suite("Hardening: what an attacker or a careless user found")
+struct HardeningTests {
+    static let example = CLI.repositoryRoot + "/formats/samples/dsx-trades-example.csv"
+
+    @Test("a named pipe as input is refused at once with exit 2; a stream the shell opened is read")
+    func namedPipe() throws {
+        let dir = try CLI.temporaryDirectory()
+        let fifo = dir + "/f.csv"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = Date()
+        let r = try CLI.run(["convert", fifo, "-o", dir + "/out.json"], timeout: 20)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(r.status == 2 && r.stderr.contains("is not a regular file (a named pipe)"), "\(r.stderr)")
+        #expect(CLI.entries(dir) == ["f.csv"])
+        // /dev/stdin is a descriptor this run was given: read as the stream it is.
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.example))
+        let piped = try CLI.run(["convert", "--format", "dsx-trades", "--jsonl", "/dev/stdin"], input: data)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"kind":"trade""#) }.count == 6)
+        let device = try CLI.run(["convert", "/dev/zero"], timeout: 20)
+        #expect(device.status == 2 && device.stderr.contains("a character device"), "\(device.stderr)")
+    }
+
+    @Test("malformed JSON given to push names its line and column: a manifest, an operation in a document")
+    func jsonErrorsArePlaced() throws {
+        let dir = try CLI.temporaryDirectory()
+        try Data(#"{"portfolios": [{"name": "a",\#n  "inputs": [{"path": x.csv"}]}]}"#.utf8).write(to: URL(fileURLWithPath: dir + "/m.json"))
+        try Data(#"{"portfolios": [{"name": "a", "inputs": [{"path": "x.csv"}]},]}"#.utf8).write(to: URL(fileURLWithPath: dir + "/trailing.json"))
+        let environment = ["TRADEPORT_USERNAME": "u", "TRADEPORT_PASSWORD": "p"]
+        let m = try CLI.run(["push", "--manifest", "m.json", "--server", "http://127.0.0.1:1/bcv"], in: dir, environment: environment)
+        #expect(m.status == 2 && m.stderr.contains("m.json: not a valid manifest: malformed JSON at line 2, column 23 (byte 52)"), "\(m.stderr)")
+        let trailing = try CLI.run(["push", "--manifest", "trailing.json", "--server", "http://127.0.0.1:1/bcv"], in: dir, environment: environment)
+        #expect(trailing.status == 2 && trailing.stderr.contains("line 1, column 62"), "\(trailing.stderr)")
+        // An operation of a canonical document that is not JSON: rejected at its place in the file.
+        let converted = try CLI.run(["convert", Self.example, "-o", dir + "/good.json"])
+        #expect(converted.status == 0)
+        let text = try String(contentsOfFile: dir + "/good.json", encoding: .utf8)
+        try text.replacingOccurrences(of: #""side":"sell""#, with: #""side":"sell" "x""#)
+            .write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lineIndex = try #require(lines.firstIndex { $0.contains(#""side":"sell""#) })
+        let line = String(lines[lineIndex])
+        let start = try #require(line.range(of: #""side":"sell""#)).lowerBound
+        let column = line.utf8.distance(from: line.startIndex, to: start) + #""side":"sell" "#.utf8.count + 1
+        let r = try CLI.run(["convert", dir + "/bad.json", "-o", dir + "/out.json"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("malformed JSON at line \(lineIndex + 1), column \(column): expected ',' or '}' in an object"), "\(r.stderr)")
+    }
+
+    @Test("a CSV line past the limit is a located reject of bounded size, and memory stays bounded")
+    func longLine() throws {
+        let dir = try CLI.temporaryDirectory()
+        let lines = try String(contentsOfFile: Self.example, encoding: .utf8).split(separator: "\n")
+        var data = Data((lines[0...1].joined(separator: "\n") + "\n").utf8)
+        data.append(Data(repeating: UInt8(ascii: "x"), count: 24 << 20))
+        data.append(Data(("\n" + lines[2...].joined(separator: "\n") + "\n").utf8))
+        try data.write(to: URL(fileURLWithPath: dir + "/long.csv"))
+        var quote = Data((lines[0] + "\n\"").utf8)
+        quote.append(Data(repeating: UInt8(ascii: "y"), count: 24 << 20))
+        try quote.write(to: URL(fileURLWithPath: dir + "/unclosed.csv"))
+        for (name, row) in [("long.csv", 3), ("unclosed.csv", 2)] {
+            let arguments = ["convert", "--format", "dsx-trades", dir + "/" + name, "-o", dir + "/\(name).json"]
+            let (r, peak) = CLI.canMeasureMemory ? try CLI.runMeasured(arguments) : (try CLI.run(arguments), 0)
+            #expect(r.status == 1, "\(r.stderr)")
+            #expect(peak < 120 << 20, "\(name): peak \(peak >> 20) MB")
+            let doc = try CLI.decode(file: dir + "/\(name).json")
+            let reject = try #require(doc.rejected.first)
+            #expect(reject.source.row == row)
+            #expect(reject.errors.map(\.message) == ["the record is longer than 4 MiB, the most a record may hold; it is not read"])
+            #expect(reject.raw.utf8.count <= 4096)
+            #expect(doc.allTrades.count == (name == "long.csv" ? 6 : 1))
+            let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/\(name).json")
+            #expect((attributes[.size] as? Int ?? .max) < 64 << 10)
+        }
+    }
+
+    @Test("a temporary file left by a killed run is removed by the next run over the same target; a live one is kept")
+    func staleTemporaryFiles() throws {
+        let dir = try CLI.temporaryDirectory()
+        // A process that is gone: a child that has exited and been reaped.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = dir + "/.out.json.tradeport-\(gone.processIdentifier)-AbC123"
+        let alive = dir + "/.out.json.tradeport-\(getpid())-XyZ789"
+        let otherTarget = dir + "/.other.json.tradeport-\(gone.processIdentifier)-QwE456"
+        for path in [dead, alive, otherTarget] { #expect(FileManager.default.createFile(atPath: path, contents: Data("partial".utf8))) }
+        let r = try CLI.run(["convert", Self.example, "-o", dir + "/out.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(CLI.entries(dir) == [".other.json.tradeport-\(gone.processIdentifier)-QwE456", ".out.json.tradeport-\(getpid())-XyZ789", "out.json"])
+    }
+}
