@@ -3,6 +3,7 @@ import HummingbirdBcrypt
 import Hummingbird
 import Logging
 import NIOCore
+import PostgresNIO
 
 /// `tradeport serve`: the balances API over a SQLite file.
 public enum BalancesServer {
@@ -10,8 +11,8 @@ public enum BalancesServer {
         public var host = "127.0.0.1"
         /// 0 picks a free port (the one chosen is reported to `onListening`).
         public var port = 9999
-        /// The SQLite file, created with its directory on first start.
-        public var databasePath = "tradeport-data/balances.sqlite"
+        /// The SQLite file, created with its directory on first start, or a `postgres://` URL.
+        public var database = "tradeport-data/balances.sqlite"
         /// The path every call is under; `bcv`, `/bcv/` and `//bcv` all mean `/bcv`.
         public var contextPath = "/bcv"
         /// No uniqueness rule and no batch endpoint, as the original server.
@@ -22,6 +23,11 @@ public enum BalancesServer {
         public var logLevel: Logger.Level = .warning
 
         public init() {}
+
+        /// `database` as it may be printed (without a password).
+        public var databaseDescription: String {
+            (try? DatabaseLocation(database, environment: environment))?.description ?? DatabaseLocation.redacted(database)
+        }
 
         /// `contextPath` as the routes are under it: `/bcv`, or empty for the root.
         public var normalizedContextPath: String {
@@ -38,31 +44,68 @@ public enum BalancesServer {
     /// Opens the store and serves until the process is stopped. `onListening` gets the bound
     /// port once the server accepts connections.
     public static func run(_ configuration: Configuration, onListening: @escaping @Sendable (Int) -> Void) async throws {
-        let path = configuration.databasePath
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
+        var logger = Logger(label: "tradeport.serve")
+        logger.logLevel = configuration.logLevel
+        switch try DatabaseLocation(configuration.database, environment: configuration.environment) {
+        case .sqlite(let path):
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                } catch {
+                    throw ServeError("cannot create the data directory \(directory): \(error.localizedDescription)")
+                }
+            }
+            let store: SQLiteStore
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                store = try SQLiteStore(path: path)
             } catch {
-                throw ServeError("cannot create the data directory \(directory): \(error.localizedDescription)")
+                throw ServeError("cannot open the database \(path): \(error)")
+            }
+            let secret = try TokenSigner.secret(environment: configuration.environment, directory: directory.isEmpty ? "." : directory)
+            try await serve(configuration, store: store, secret: secret, logger: logger, onListening: onListening)
+        case .postgres(let host, let port, let user, let password, let database, let tls):
+            let tlsMode: PostgresClient.Configuration.TLS = switch tls {
+            case "disable": .disable
+            case "require": .require(.makeClientConfiguration())
+            default: .prefer(.makeClientConfiguration())
+            }
+            let client = PostgresClient(
+                configuration: .init(host: host, port: port, username: user, password: password, database: database, tls: tlsMode),
+                backgroundLogger: logger)
+            // The store's queries log only errors: a lease before the client's run loop has
+            // started (at start-up) is expected, not a warning for the user.
+            var storeLogger = logger
+            storeLogger.logLevel = max(logger.logLevel, .error)
+            let store = PostgresStore(client: client, logger: storeLogger)
+            let location = DatabaseLocation.postgres(host: host, port: port, user: user, password: nil, database: database, tls: tls).description
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                defer { group.cancelAll() }
+                let secret: [UInt8]
+                do {
+                    try await store.prepare()
+                    if let text = configuration.environment["TRADEPORT_JWT_SECRET"], !text.isEmpty {
+                        secret = Array(text.utf8)
+                    } else {
+                        secret = try await store.sharedSecret()
+                    }
+                } catch {
+                    throw ServeError("cannot open the database \(location): \(String(reflecting: error))")
+                }
+                try await serve(configuration, store: store, secret: secret, logger: logger, onListening: onListening)
             }
         }
-        let store: BalancesStore
-        do {
-            store = try BalancesStore(path: path)
-        } catch {
-            throw ServeError("cannot open the database \(path): \(error)")
-        }
-        let secret = try TokenSigner.secret(environment: configuration.environment, directory: directory.isEmpty ? "." : directory)
+    }
+
+    private static func serve(_ configuration: Configuration, store: any BalancesStorage, secret: [UInt8],
+                              logger: Logger, onListening: @escaping @Sendable (Int) -> Void) async throws {
         let api = BalancesAPI(
             store: store, signer: TokenSigner(secret: secret, lifetime: configuration.tokenLifetime),
             bcryptCost: configuration.bcryptCost, compatOriginal: configuration.compatOriginal,
             unknownUserHash: Bcrypt.hash(UUID().uuidString, cost: configuration.bcryptCost))
         let router = Router()
         api.register(on: router, contextPath: configuration.normalizedContextPath)
-
-        var logger = Logger(label: "tradeport.serve")
-        logger.logLevel = configuration.logLevel
         let app = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "tradeport"),

@@ -82,6 +82,35 @@ struct HardeningTests {
         }
     }
 
+    /// `-o /dev/null` (or a named pipe) is written in place: the atomic rename replaced the
+    /// device itself with a regular file when run as root (found while attacking defect 4).
+    @Test("an output that is a device or a pipe is written in place, not replaced")
+    func deviceOutput() throws {
+        var before = stat()
+        #expect(stat("/dev/null", &before) == 0)
+        let r = try CLI.run(["convert", Self.example, "-o", "/dev/null"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var after = stat()
+        #expect(stat("/dev/null", &after) == 0)
+        #expect(after.st_mode & S_IFMT == S_IFCHR && after.st_rdev == before.st_rdev)
+        let dir = try CLI.temporaryDirectory()
+        let fifo = dir + "/out.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo]
+        let pipe = Pipe()
+        reader.standardOutput = pipe
+        try reader.run()
+        let w = try CLI.run(["convert", Self.example, "--jsonl", "-o", fifo], timeout: 30)
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        #expect(w.status == 0, "\(w.stderr)")
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix(#"{"kind":"trade""#) }.count == 6)
+        var st = stat()
+        #expect(stat(fifo, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO)
+    }
+
     @Test("a temporary file left by a killed run is removed by the next run over the same target; a live one is kept")
     func staleTemporaryFiles() throws {
         let dir = try CLI.temporaryDirectory()

@@ -32,8 +32,9 @@ struct ServeAPITests {
         return (p.id, Int64(tid)!, Int64(xid)!)
     }
 
-    @Test func oneUserCannotReadWriteOrDeleteAnothersData() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func oneUserCannotReadWriteOrDeleteAnothersData(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice"))
         let mallory = server.client().with(token: try await server.register("mallory"))
@@ -66,8 +67,9 @@ struct ServeAPITests {
         await mallory.shutdown()
     }
 
-    @Test func aPortfolioIsRenamedKeepingItsIdAndOperations() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func aPortfolioIsRenamedKeepingItsIdAndOperations(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice"))
         let (p, _, _) = try await seed(alice)
@@ -87,8 +89,9 @@ struct ServeAPITests {
 
     /// A token is HS256 or nothing: `none`, another HMAC and RS256 (the secret taken for a public
     /// key) are refused by their header, whatever their signature.
-    @Test func tokensOfAnotherAlgorithmAreRefused() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func tokensOfAnotherAlgorithmAreRefused(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         _ = try await server.register("alice")
         func b64(_ bytes: [UInt8]) -> String {
@@ -117,8 +120,9 @@ struct ServeAPITests {
         #expect(answer.status == 200)
     }
 
-    @Test func callsWithoutOrWithABadOrExpiredTokenAreRefused() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func callsWithoutOrWithABadOrExpiredTokenAreRefused(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         _ = try await server.register("alice")
         let signer = TokenSigner(secret: Array(ServerProcess.secret.utf8))
@@ -144,8 +148,9 @@ struct ServeAPITests {
         await login.shutdown()
     }
 
-    @Test func malformedJSONAndUnknownValuesGetA4xxWithAMessage() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func malformedJSONAndUnknownValuesGetA4xxWithAMessage(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice"))
         let p = try await alice.createPortfolio(named: "P")
@@ -178,8 +183,9 @@ struct ServeAPITests {
         await alice.shutdown()
     }
 
-    @Test func quotesAndSQLInValuesAreStoredVerbatim() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func quotesAndSQLInValuesAreStoredVerbatim(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice'; DROP TABLE users;--"))
         let name = #"O'Brien "Family"; DROP TABLE portfolios;-- /%20 ?&=#"#
@@ -200,8 +206,9 @@ struct ServeAPITests {
 
     /// Text is never cut at a NUL character (a portfolio `a\u0000b` stored as `a`, value ids
     /// `v\u0000a` and `v\u0000b` taken for one): it is refused with 400 naming where.
-    @Test func textWithANulCharacterIsRefusedNotCut() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func textWithANulCharacterIsRefusedNotCut(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice"))
         let named = try await alice.call(.POST, "/portfolios", body: Array(#"{"name": "a\u0000b"}"#.utf8))
@@ -223,7 +230,7 @@ struct ServeAPITests {
         await alice.shutdown()
     }
 
-    @Test func theDatabaseIsReadableByItsOwnerOnly() async throws {
+    @Test func theSQLiteDatabaseIsReadableByItsOwnerOnly() async throws {
         let server = try ServerProcess()
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice"))
@@ -236,8 +243,9 @@ struct ServeAPITests {
         await alice.shutdown()
     }
 
-    @Test func batchesAnswerWhatWasCreatedAndWhatExisted() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func batchesAnswerWhatWasCreatedAndWhatExisted(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice"))
         let p = try await alice.createPortfolio(named: "P")
@@ -275,8 +283,9 @@ struct ServeAPITests {
         #expect(try await root.register("alice").isEmpty == false)
     }
 
-    @Test func zeroSecondsAreDroppedAsTheOriginalDoes() async throws {
-        let server = try ServerProcess()
+    @Test(arguments: Backend.available)
+    func zeroSecondsAreDroppedAsTheOriginalDoes(backend: Backend) async throws {
+        let server = try ServerProcess(backend: backend)
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice"))
         let p = try await alice.createPortfolio(named: "P")
@@ -311,9 +320,9 @@ extension ServeAPITests {
         }
     }
 
-    @Test(arguments: [false, true])
-    func anUploadedDSXExportIsStoredAndARepeatedUploadOnlyByTheOriginal(compat: Bool) async throws {
-        let server = try ServerProcess(compat: compat)
+    @Test(arguments: Backend.available, [false, true])
+    func anUploadedDSXExportIsStoredAndARepeatedUploadOnlyByTheOriginal(backend: Backend, compat: Bool) async throws {
+        let server = try ServerProcess(compat: compat, backend: backend)
         defer { server.kill() }
         let alice = server.client().with(token: try await server.register("alice"))
         let p = try await alice.createPortfolio(named: "P")

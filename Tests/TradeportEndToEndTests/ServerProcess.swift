@@ -4,6 +4,30 @@ import TradeportPush
 import Glibc
 #endif
 
+/// What a test server keeps its data in. PostgreSQL is tested when `TRADEPORT_TEST_POSTGRES`
+/// names a server (`postgres://USER:PASSWORD@127.0.0.1:5432/postgres?sslmode=disable`, as
+/// `.ci/run` starts one); each server gets a database of its own there.
+enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite, postgres
+
+    var description: String { rawValue }
+
+    static let postgresURL: String? = ProcessInfo.processInfo.environment["TRADEPORT_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// The backends this machine can test: SQLite always, PostgreSQL when one is named.
+    static let available: [Backend] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+
+    /// A new, empty PostgreSQL database's URL.
+    static func newPostgresDatabase() throws -> String {
+        guard let url = postgresURL, var components = URLComponents(string: url) else { throw ServerProcess.ServerStartFailure(log: "no TRADEPORT_TEST_POSTGRES") }
+        let name = "tp_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let r = try CLI.shell("psql", [url, "-qc", "CREATE DATABASE \(name)"])
+        guard r.status == 0 else { throw ServerProcess.ServerStartFailure(log: "psql: \(r.output)") }
+        components.path = "/" + name
+        return components.string!
+    }
+}
+
 /// A real `tradeport serve` on a loopback port with its own database, for a test.
 final class ServerProcess: @unchecked Sendable {
     /// The secret the test servers sign tokens with, so that tests can make expired ones.
@@ -13,6 +37,9 @@ final class ServerProcess: @unchecked Sendable {
     let directory: String
     let port: Int
     let compat: Bool
+    let backend: Backend
+    /// The SQLite file or the PostgreSQL URL the server keeps its data in.
+    let database: String
     private let logPath: String
 
     /// The URL the server says it listens on: `http://127.0.0.1:PORT/bcv`.
@@ -20,15 +47,19 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts a server on a free port (`--port 0`) over `directory/balances.sqlite` (a new
     /// directory when `nil`), with `arguments` besides, and waits until it listens.
-    init(directory: String? = nil, compat: Bool = false, arguments: [String] = []) throws {
+    /// On PostgreSQL (`backend`), the database is a new one unless `database` names one (a
+    /// second instance over the same data).
+    init(directory: String? = nil, compat: Bool = false, arguments: [String] = [], backend: Backend = .sqlite, database: String? = nil) throws {
         self.directory = try directory ?? CLI.temporaryDirectory()
+        self.backend = backend
+        self.database = try database ?? (backend == .postgres ? Backend.newPostgresDatabase() : self.directory + "/balances.sqlite")
         self.compat = compat
         logPath = self.directory + "/serve-\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = ["serve", "--port", "0", "--database", self.directory + "/balances.sqlite", "--bcrypt-cost", "4"]
+        process.arguments = ["serve", "--port", "0", "--database", self.database, "--bcrypt-cost", "4"]
             + (compat ? ["--compat-original"] : []) + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TRADEPORT_JWT_SECRET"] = Self.secret

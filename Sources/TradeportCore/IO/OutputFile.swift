@@ -28,11 +28,27 @@ public final class OutputFile {
         self.held = held
     }
 
-    /// Output to a file at `path`, atomically.
+    /// Output to a file at `path`, atomically. A target that exists and is not a regular file
+    /// (`/dev/null`, a named pipe, a terminal) is written in place: renaming a file over it would
+    /// replace the device or pipe itself.
     public static func atomic(path: String) throws -> OutputFile {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            let type = st.st_mode & S_IFMT
+            if type != S_IFREG && type != S_IFDIR {
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
+                let file = OutputFile(path: path, fd: fd, temporaryPath: nil, held: nil)
+                file.closesDescriptor = true
+                return file
+            }
+        }
         let (fd, temp) = try makeTemporary(near: path)
         return OutputFile(path: path, fd: fd, temporaryPath: temp, held: nil)
     }
+
+    /// Whether `commit()` and `discard()` close `fd` (a device or pipe written in place).
+    private var closesDescriptor = false
 
     /// Output to standard output. With `holdUntilCommit`, bytes are kept in a temporary file and
     /// copied out only on `commit()` (for `--strict`, where a failed run must print nothing).
@@ -89,6 +105,8 @@ public final class OutputFile {
             }
         } else if let held {
             try held.forEachChunk { try writeAll(1, $0, path: "-") }
+        } else if closesDescriptor {
+            close(fd)
         }
     }
 
@@ -101,6 +119,8 @@ public final class OutputFile {
             close(fd)
             unlink(temp)
             PendingOutputs.shared.remove(temp)
+        } else if closesDescriptor {
+            close(fd)
         }
     }
 

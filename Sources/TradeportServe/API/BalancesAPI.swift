@@ -7,7 +7,7 @@ import TradeportBalances
 /// The balances API's routes (see the shared `balances-api.md`), plus what the original lacked:
 /// duplicate posts answered as such, and batch posts.
 struct BalancesAPI: Sendable {
-    let store: BalancesStore
+    let store: any BalancesStorage
     let signer: TokenSigner
     let bcryptCost: UInt8
     /// Emulate the original server: no uniqueness rule, no batch endpoint.

@@ -7,13 +7,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
     public let message: String
     public var description: String { "SQLite error \(code): \(message)" }
-}
-
-/// A value bound to or read from a statement.
-enum SQLValue: Sendable, Hashable {
-    case null
-    case integer(Int64)
-    case text(String)
+    /// A UNIQUE (or other) constraint refused the statement.
+    var isConstraintViolation: Bool { code & 0xFF == SQLITE_CONSTRAINT }
 }
 
 /// One SQLite connection with its prepared statements, kept by text. Not thread-safe: the store
@@ -135,22 +130,21 @@ final class SQLiteDatabase {
     }
 
     /// A result row, valid only inside the `row` closure.
-    struct Row {
+    struct Row: StoredRow {
         let statement: OpaquePointer
 
-        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func integer(_ column: Int) -> Int64 { sqlite3_column_int64(statement, Int32(column)) }
 
-        func optionalText(_ column: Int32) -> String? {
+        func optionalText(_ column: Int) -> String? {
+            let column = Int32(column)
             guard sqlite3_column_type(statement, column) != SQLITE_NULL, let p = sqlite3_column_text(statement, column) else { return nil }
             let count = Int(sqlite3_column_bytes(statement, column))
             return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
         }
 
-        func text(_ column: Int32) -> String { optionalText(column) ?? "" }
-
-        /// A decimal in the canonical text the store writes (`-0.0025`), read from the column's
-        /// bytes; `nil` for NULL or any other text.
-        func optionalDecimal(_ column: Int32) -> ExactDecimal? {
+        /// Read from the column's bytes, without a string in between.
+        func optionalDecimal(_ column: Int) -> ExactDecimal? {
+            let column = Int32(column)
             guard sqlite3_column_type(statement, column) != SQLITE_NULL, let p = sqlite3_column_text(statement, column) else { return nil }
             let count = Int(sqlite3_column_bytes(statement, column))
             guard case .success(let value) = ExactDecimal.parse(UnsafeRawBufferPointer(start: p, count: count), style: .canonical) else {

@@ -2,8 +2,8 @@ import TradeportBalances
 import TradeportCore
 
 /// A trade or a transaction as the store keeps it: its table's statements (constants, prepared
-/// once and found again by their text), its values for an insert, and how a row reads back. The
-/// store and the routes handle both kinds through this.
+/// once and found again by their text; `?` placeholders, numbered for PostgreSQL), its values for
+/// an insert, and how a row reads back. Both stores and the routes handle both kinds through this.
 protocol StoredRecord: OperationRecord {
     /// `trade` or `transaction`, for messages.
     static var noun: String { get }
@@ -11,16 +11,18 @@ protocol StoredRecord: OperationRecord {
     static var selectAll: String { get }
     /// One record; binds its id and the portfolio.
     static var selectById: String { get }
-    /// The first record with a value id; binds the portfolio and the value id.
-    static var selectByValueId: String { get }
-    /// Binds the portfolio, then `bindings`.
+    /// The record holding a value key; binds the portfolio and the key.
+    static var selectByValueKey: String { get }
+    /// Binds the portfolio, then `bindings`, then the value key (the value id when the store
+    /// deduplicates, else NULL). Stores nothing when the portfolio holds the key already (the
+    /// database's unique index says so, whichever process asks); returns the new row's id.
     static var insert: String { get }
     /// Binds the id and the portfolio.
     static var delete: String { get }
     /// The values `insert` takes after the portfolio.
     var bindings: [SQLValue] { get }
     /// A row of one of the `select` statements.
-    init(row: SQLiteDatabase.Row) throws
+    init(row: some StoredRow) throws
     /// The records of this kind an uploaded export holds.
     static func records(of export: UploadedExport) -> [Self]
 }
@@ -34,11 +36,11 @@ extension TradeRecord: StoredRecord {
         """
     static let selectAll = "SELECT \(columns) FROM trades WHERE portfolio_id = ? ORDER BY id"
     static let selectById = "SELECT \(columns) FROM trades WHERE id = ? AND portfolio_id = ?"
-    static let selectByValueId = "SELECT \(columns) FROM trades WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1"
+    static let selectByValueKey = "SELECT \(columns) FROM trades WHERE portfolio_id = ? AND value_key = ?"
     static let insert = """
         INSERT INTO trades (portfolio_id, date_time, instrument, trade_type, traded_quantity, \
-        traded_quantity_currency, traded_price, traded_price_currency, commission, commission_currency, value_id) \
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        traded_quantity_currency, traded_price, traded_price_currency, commission, commission_currency, value_id, value_key) \
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (portfolio_id, value_key) DO NOTHING RETURNING id
         """
     static let delete = "DELETE FROM trades WHERE id = ? AND portfolio_id = ?"
 
@@ -51,10 +53,10 @@ extension TradeRecord: StoredRecord {
         ]
     }
 
-    init(row: SQLiteDatabase.Row) throws {
+    init(row: some StoredRow) throws {
         guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTradeType(rawValue: row.text(3)),
               let quantity = row.optionalDecimal(4), let price = row.optionalDecimal(6)
-        else { throw SQLiteError(code: 0, message: "trade \(row.integer(0)) is stored in a form this server cannot read") }
+        else { throw StorageError("trade \(row.integer(0)) is stored in a form this server cannot read") }
         self.init(
             id: row.integer(0), dateTime: dateTime, instrument: row.text(2), tradeType: type,
             tradedQuantity: quantity, tradedQuantityCurrency: row.text(5), tradedPrice: price,
@@ -71,10 +73,11 @@ extension TransactionRecord: StoredRecord {
     private static let columns = "id, date_time, transaction_type, currency, amount, commission, transaction_status, value_id"
     static let selectAll = "SELECT \(columns) FROM transactions WHERE portfolio_id = ? ORDER BY id"
     static let selectById = "SELECT \(columns) FROM transactions WHERE id = ? AND portfolio_id = ?"
-    static let selectByValueId = "SELECT \(columns) FROM transactions WHERE portfolio_id = ? AND value_id = ? ORDER BY id LIMIT 1"
+    static let selectByValueKey = "SELECT \(columns) FROM transactions WHERE portfolio_id = ? AND value_key = ?"
     static let insert = """
         INSERT INTO transactions (portfolio_id, date_time, transaction_type, currency, amount, commission, \
-        transaction_status, value_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        transaction_status, value_id, value_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) \
+        ON CONFLICT (portfolio_id, value_key) DO NOTHING RETURNING id
         """
     static let delete = "DELETE FROM transactions WHERE id = ? AND portfolio_id = ?"
 
@@ -85,10 +88,10 @@ extension TransactionRecord: StoredRecord {
         ]
     }
 
-    init(row: SQLiteDatabase.Row) throws {
+    init(row: some StoredRow) throws {
         guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTransactionType(rawValue: row.text(2)),
               let amount = row.optionalDecimal(4)
-        else { throw SQLiteError(code: 0, message: "transaction \(row.integer(0)) is stored in a form this server cannot read") }
+        else { throw StorageError("transaction \(row.integer(0)) is stored in a form this server cannot read") }
         self.init(
             id: row.integer(0), dateTime: dateTime, transactionType: type, currency: row.text(3), amount: amount,
             commission: row.optionalDecimal(5), transactionValueId: row.optionalText(7))
