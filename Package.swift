@@ -109,6 +109,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The libFuzzer harnesses (fuzz/run.sh builds them with -DFUZZING and the fuzzer sanitizer;
+        // built normally, the executable replays inputs through a harness).
+        .executableTarget(
+            name: "TradeportFuzz",
+            dependencies: [
+                "TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportFormats", "TradeportBalances", "TradeportServe",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         // Helpers for testing a format adapter in a few lines (what a new adapter's tests use).
         .target(
             name: "TradeportTestKit",

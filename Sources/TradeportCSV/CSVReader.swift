@@ -217,7 +217,9 @@ public final class CSVReader {
             let progressed = position > start
             start = position
             if start < end && !progressed {
-                if end - start > limits.maxRecordBytes {
+                // The record's bytes so far, without a CR that may begin its line break.
+                let held = end - start - (buffer[end - 1] == 0x0D ? 1 : 0)
+                if held > limits.maxRecordBytes {
                     // A record past the limit, not yet ended: hand over its first bytes, then
                     // drop the rest of it as it streams by.
                     let first = buffer.withUnsafeBytes { b in
@@ -270,11 +272,13 @@ public final class CSVReader {
         let quote = dialect.quote
         var lines = 0
         var sawCR = false
+        // A CR inside quotes that ended a chunk: a line break of its own unless an LF follows.
+        var quotedCR = false
         while true {
             if start >= end {
                 end = 0
                 start = 0
-                if try !refill() { return lines + (sawCR ? 1 : 0) }
+                if try !refill() { return lines + (sawCR || quotedCR ? 1 : 0) }
             }
             var i = start
             let done: Bool = buffer.withUnsafeBytes { b in
@@ -287,12 +291,18 @@ public final class CSVReader {
                         return true
                     }
                     i += 1
+                    if quotedCR {
+                        quotedCR = false
+                        if c != 0x0A { lines += 1 }
+                    }
                     switch state {
                     case .quoted:
                         if c == quote {
                             state = .afterQuote
-                        } else if c == 0x0A || (c == 0x0D && (i >= end || b[i] != 0x0A)) {
+                        } else if c == 0x0A {
                             lines += 1
+                        } else if c == 0x0D {
+                            if i >= end { quotedCR = true } else if b[i] != 0x0A { lines += 1 }
                         }
                     case .fieldStart, .unquoted, .afterQuote:
                         if c == 0x0A { lines += 1; return true }

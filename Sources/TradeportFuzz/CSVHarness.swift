@@ -6,9 +6,12 @@ import TradeportFormats
 ///
 /// The first byte picks the dialect: the delimiter is `;`, `,` or tab by `b % 3`, fields are quoted
 /// with `"` when `b / 3` is even (else never), and the tiny chunk is `16 + (b / 6) % 49` bytes; when
-/// `b >= 192` the built-in formats also try to detect the rest, and the one detected reads it.
+/// `b >= 240` the built-in formats also try to detect the rest, and the one detected reads it.
 /// The rest is read twice, from a big buffer and through a tiny one that the source fills a few
-/// bytes at a time, and both readings must hand over the same records.
+/// bytes at a time, and both readings must hand over the same records. Then the same twice with
+/// small limits (a record of `16 + b % 200` bytes, a field of `1 + (b / 7) % 64`): both readings
+/// agree, the records within the limits are those read without them, at the same lines, and a
+/// record is too long exactly when it is longer than a limit.
 enum CSVHarness {
     static let delimiters: [UInt8] = [UInt8(ascii: ";"), UInt8(ascii: ","), 0x09]
     static let registry = FormatRegistry.builtIn
@@ -18,45 +21,73 @@ enum CSVHarness {
         let body = UnsafeRawBufferPointer(rebasing: input[1...])
         let dialect = CSVDialect(delimiter: delimiters[Int(control) % 3], quote: (control / 3) % 2 == 0 ? UInt8(ascii: "\"") : nil)
         let tiny = 16 + Int(control / 6) % 49
+        let atMost = 1 + Int(control % 7)
 
-        let whole = read(body, dialect: dialect, chunkSize: 1 << 16, readAtMost: Int.max)
-        let pieces = read(body, dialect: dialect, chunkSize: tiny, readAtMost: 1 + Int(control % 7))
-        if whole != pieces {
-            let common = min(whole.digest.count, pieces.digest.count)
-            let at = (0..<common).first { whole.digest[$0] != pieces.digest[$0] } ?? common
-            preconditionFailure("""
-                the records differ between a \(1 << 16)-byte buffer (\(whole.records) records) and a \(tiny)-byte one \
-                filled \(1 + Int(control % 7)) bytes at a time (\(pieces.records) records), first at digest byte \(at)
+        let whole = read(body, dialect: dialect, limits: .default, chunkSize: 1 << 16, readAtMost: Int.max)
+        let pieces = read(body, dialect: dialect, limits: .default, chunkSize: tiny, readAtMost: atMost)
+        same(whole, pieces, "a \(1 << 16)-byte buffer and a \(tiny)-byte one filled \(atMost) bytes at a time")
+
+        let limits = CSVLimits(maxRecordBytes: 16 + Int(control) % 200, maxFieldBytes: 1 + Int(control / 7) % 64)
+        let limited = read(body, dialect: dialect, limits: limits, chunkSize: 1 << 16, readAtMost: Int.max)
+        let limitedPieces = read(body, dialect: dialect, limits: limits, chunkSize: tiny, readAtMost: atMost)
+        same(limited, limitedPieces, """
+            a \(1 << 16)-byte buffer and a \(tiny)-byte one filled \(atMost) bytes at a time, with limits of \
+            \(limits.maxRecordBytes) bytes a record and \(limits.maxFieldBytes) a field
+            """)
+        precondition(limited.lines == whole.lines, """
+            with limits of \(limits.maxRecordBytes) bytes a record and \(limits.maxFieldBytes) a field, records start at \
+            lines \(limited.lines.prefix(20)), without at \(whole.lines.prefix(20))
+            """)
+        for i in limited.lines.indices {
+            let expected = whole.recordBytes[i] > limits.maxRecordBytes || whole.longestField[i] > limits.maxFieldBytes
+            precondition(limited.tooLong[i] == expected, """
+                the record at line \(whole.lines[i]) (\(whole.recordBytes[i]) bytes, its longest field \
+                \(whole.longestField[i])) is \(limited.tooLong[i] ? "" : "not ")too long for limits of \
+                \(limits.maxRecordBytes) bytes a record and \(limits.maxFieldBytes) a field
                 """)
+            if !expected {
+                precondition(limited.contents[i] == whole.contents[i], "the record at line \(whole.lines[i]) reads differently with limits")
+            }
         }
 
         if let sniffed = CSVDialect.sniffDelimiter(Array(body)) {
             precondition(delimiters.contains(sniffed), "sniffDelimiter answered \(sniffed), not one of ; , tab")
         }
 
-        if control >= 192 { detectAndRead(body) }
+        if control >= 240 { detectAndRead(body) }
     }
 
-    /// What a reading handed over, as bytes to compare.
+    /// What a reading handed over, record by record.
     struct Reading: Equatable {
-        var digest: [UInt8] = []
-        var records = 0
+        var lines: [Int] = []
+        var tooLong: [Bool] = []
+        /// The fields, malformation and raw bytes of each record (nothing for a too-long one).
+        var contents: [[UInt8]] = []
+        var recordBytes: [Int] = []
+        var longestField: [Int] = []
+    }
 
-        mutating func append(_ value: Int) {
-            withUnsafeBytes(of: UInt64(truncatingIfNeeded: value).littleEndian) { digest.append(contentsOf: $0) }
-        }
+    static func same(_ a: Reading, _ b: Reading, _ what: String) {
+        guard a != b else { return }
+        let common = min(a.lines.count, b.lines.count)
+        let at = (0..<common).first { a.lines[$0] != b.lines[$0] || a.tooLong[$0] != b.tooLong[$0] || a.contents[$0] != b.contents[$0] } ?? common
+        let line = at < a.lines.count ? a.lines[at] : (at < b.lines.count ? b.lines[at] : -1)
+        preconditionFailure("""
+            the records differ between \(what): \(a.lines.count) and \(b.lines.count) records, the first difference \
+            at record \(at + 1) (line \(line))
+            """)
+    }
 
-        mutating func append(_ bytes: UnsafeRawBufferPointer) {
-            append(bytes.count)
-            digest.append(contentsOf: bytes)
-        }
+    /// Appends `value` to `bytes` as 8 bytes.
+    static func append(_ value: Int, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: UInt64(truncatingIfNeeded: value).littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Reads `body` with a reader of `chunkSize` bytes whose source hands over at most `readAtMost`
     /// bytes a call, checking every record.
-    static func read(_ body: UnsafeRawBufferPointer, dialect: CSVDialect, chunkSize: Int, readAtMost: Int) -> Reading {
+    static func read(_ body: UnsafeRawBufferPointer, dialect: CSVDialect, limits: CSVLimits, chunkSize: Int, readAtMost: Int) -> Reading {
         var offset = 0
-        let reader = CSVReader(dialect: dialect, chunkSize: chunkSize) { buffer in
+        let reader = CSVReader(dialect: dialect, chunkSize: chunkSize, limits: limits) { buffer in
             let n = min(buffer.count, body.count - offset, readAtMost)
             if n > 0 {
                 buffer.baseAddress!.copyMemory(from: body.baseAddress! + offset, byteCount: n)
@@ -65,23 +96,39 @@ enum CSVHarness {
             return n
         }
         var reading = Reading()
-        var lastLine = 0
         do {
             try reader.forEachRecord { record in
-                precondition(record.line > lastLine, "record at line \(record.line) after one at line \(lastLine)")
-                lastLine = record.line
-                check(record, dialect: dialect)
-                reading.records += 1
-                reading.append(record.line)
-                reading.append(record.count)
-                for i in 0..<record.count { reading.append(record[i]) }
-                if let malformation = record.malformation {
-                    reading.append(1)
-                    reading.digest.append(contentsOf: malformation.utf8)
+                if let last = reading.lines.last {
+                    precondition(record.line > last, "a record at line \(record.line) after one at line \(last)")
                 } else {
-                    reading.append(0)
+                    precondition(record.line >= 1, "the first record at line \(record.line)")
                 }
-                reading.append(record.raw)
+                check(record, dialect: dialect, limits: limits)
+                reading.lines.append(record.line)
+                reading.tooLong.append(record.tooLong)
+                // A too-long record's raw bytes are its first ones only, as many as the buffer held.
+                reading.recordBytes.append(record.tooLong ? -1 : record.raw.count)
+                var content: [UInt8] = []
+                var longest = 0
+                if !record.tooLong {
+                    append(record.count, to: &content)
+                    for i in 0..<record.count {
+                        let field = record[i]
+                        longest = max(longest, field.count)
+                        append(field.count, to: &content)
+                        content.append(contentsOf: field)
+                    }
+                    if let malformation = record.malformation {
+                        append(1, to: &content)
+                        content.append(contentsOf: malformation.utf8)
+                    } else {
+                        append(0, to: &content)
+                    }
+                    append(record.raw.count, to: &content)
+                    content.append(contentsOf: record.raw)
+                }
+                reading.contents.append(content)
+                reading.longestField.append(longest)
             }
         } catch {
             preconditionFailure("reading from memory threw: \(error)")
@@ -91,9 +138,17 @@ enum CSVHarness {
     }
 
     /// What holds of every record whatever the input.
-    static func check(_ record: CSVRecord, dialect: CSVDialect) {
+    static func check(_ record: CSVRecord, dialect: CSVDialect, limits: CSVLimits) {
         precondition(record.count >= 1, "a record without fields")
         let raw = record.raw
+        if record.tooLong {
+            precondition(record.count == 1 && record[0].isEmpty, "a too-long record with fields")
+            precondition(record.malformation != nil, "a too-long record without a malformation")
+            precondition(raw.count <= CSVRecord.keptBytes, "a too-long record keeps \(raw.count) bytes")
+            blackHole(checksum(raw) &+ UInt32(truncatingIfNeeded: record.rawText.utf8.count))
+            return
+        }
+        precondition(raw.count <= limits.maxRecordBytes, "a record of \(raw.count) bytes within a limit of \(limits.maxRecordBytes)")
         precondition(record.isEmptyLine == raw.isEmpty)
         if raw.isEmpty {
             precondition(record.count == 1 && record[0].isEmpty, "an empty line is not one empty field")
@@ -102,6 +157,7 @@ enum CSVHarness {
         var acc: UInt32 = 0
         for i in 0..<record.count {
             let field = record[i]
+            precondition(field.count <= limits.maxFieldBytes, "a field of \(field.count) bytes within a limit of \(limits.maxFieldBytes)")
             total += field.count
             acc = acc &+ checksum(field)
             if let text = record.string(i) { precondition(text.utf8.count == field.count) }

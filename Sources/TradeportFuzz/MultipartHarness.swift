@@ -8,9 +8,10 @@ import TradeportServe
 /// The first line of the input (up to `\n`, at most 200 bytes, a trailing `\r` dropped) is the
 /// Content-Type header's value; when it does not start with `multipart`,
 /// `multipart/form-data; boundary=X` is used instead. The rest is the body. Reading it twice gives
-/// the same answer; a file found is bytes of the body as they stand there. The file is then read as
-/// the DSX export the upload endpoint takes (transactions when its filename says so, else trades) and
-/// mapped to the server's records, which must write and read back equal.
+/// the same answer; a file found is bytes of the body as they stand there. One file in eight (by a
+/// checksum of its bytes: a conversion is slow under the address sanitizer) is then read as the DSX
+/// export the upload endpoint takes (transactions when its filename says so, else trades) and mapped
+/// to the server's records, which must write and read back equal.
 enum MultipartHarness {
     static let fallbackContentType = "multipart/form-data; boundary=X"
     static let registry = FormatRegistry.builtIn
@@ -45,7 +46,9 @@ enum MultipartHarness {
             precondition(body.firstRange(of: content) != nil, "the file's bytes are not bytes of the body")
         }
         if let filename { precondition(!filename.isEmpty, "an empty filename, not nil") }
-        readUpload(content, transactions: filename?.lowercased().contains("transaction") == true)
+        if content.withUnsafeBytes({ checksum($0) }) % 8 == 0 {
+            readUpload(content, transactions: filename?.lowercased().contains("transaction") == true)
+        }
     }
 
     static func parse(_ contentType: String, _ body: [UInt8]) -> Outcome {

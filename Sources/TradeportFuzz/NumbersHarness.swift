@@ -9,8 +9,10 @@ import TradeportXLSX
 /// The whole input is one value, read as: an `ExactDecimal` in several number styles (and what a
 /// value read in one style means must be what its canonical text means), a JSON number, a sheet's
 /// number (`XLSXNumber.plain`), a date serial and an ISO date of a sheet, a `YYYY-MM-DD` date, an
-/// RFC 3339 instant, the balances server's date-time; and as the time, amount and fee of a one-row
-/// file read by a spec (one of a few, by the input's length) with the notations specs allow.
+/// RFC 3339 instant, the balances server's date-time; and, for one input in eight (by a checksum of
+/// its bytes: a spec's read allocates megabytes, which the address sanitizer makes slow), as the time,
+/// amount and fee of a one-row file read by a spec (one of a few, by the input's length) with the
+/// notations specs allow.
 enum NumbersHarness {
     static let styles: [NumberStyle] = {
         let styles: [NumberStyle] = [
@@ -55,7 +57,7 @@ enum NumbersHarness {
         if let date = XLSXDateTime(iso: input) { checkDateTime(date) }
 
         checkDates(text)
-        readWithSpec(input)
+        if checksum(input) % 8 == 0 { readWithSpec(input) }
     }
 
     // MARK: Decimals

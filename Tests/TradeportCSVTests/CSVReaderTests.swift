@@ -50,6 +50,21 @@ struct CSVReaderTests {
         }
     }
 
+    /// Found by the fuzzer's harness and by reading it: a record of exactly the limit whose CR
+    /// ends the buffer is not too long; a CR inside a skipped record's quotes that ends a chunk,
+    /// with its LF in the next, is one line break.
+    @Test(arguments: [1, 3, 17, Int.max])
+    func theLimitsAtALineBreak(feed: Int) throws {
+        let limits = CSVLimits(maxRecordBytes: 16, maxFieldBytes: 16)
+        let exact = try CSVReaderTests.read(String(repeating: "a", count: 16) + "\r", chunk: 16, feed: feed, limits: limits)
+        #expect(exact.map(\.fields) == [[String(repeating: "a", count: 16)]] && exact[0].malformation == nil, "feed \(feed)")
+        for split in 1...40 {
+            let text = "\"" + String(repeating: "q", count: split) + "\r\n" + String(repeating: "r", count: 30) + "\"\nz\n"
+            let r = try CSVReaderTests.read(text, chunk: 16, feed: feed, limits: limits)
+            #expect(r.last?.fields == ["z"] && r.last?.line == 3, "split \(split), feed \(feed): \(r.map(\.line))")
+        }
+    }
+
     @Test func splitsFieldsAndLines() throws {
         let r = try records("a;b;c\n1;2;3")
         #expect(r.map(\.fields) == [["a", "b", "c"], ["1", "2", "3"]])

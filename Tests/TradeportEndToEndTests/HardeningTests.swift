@@ -10,6 +10,21 @@ import Glibc
 struct HardeningTests {
     static let example = CLI.repositoryRoot + "/formats/samples/dsx-trades-example.csv"
 
+    /// What the fuzzers found stays found: every input under fuzz/regressions/TARGET (and the
+    /// seeds) replayed through its harness by the normally built TradeportFuzz.
+    @Test("the fuzzers' findings and seeds replay through their harnesses")
+    func fuzzRegressions() throws {
+        let replay = URL(fileURLWithPath: CLI.executable).deletingLastPathComponent().appendingPathComponent("TradeportFuzz").path
+        guard FileManager.default.isExecutableFile(atPath: replay) else { return }
+        for kind in ["regressions", "seeds"] {
+            let root = CLI.repositoryRoot + "/fuzz/" + kind
+            for target in CLI.entries(root) where target != "sheet-parser" {
+                let r = try CLI.shell(replay, [target, root + "/" + target])
+                #expect(r.status == 0 && r.output.hasPrefix("ok "), "\(kind)/\(target): \(r.output)")
+            }
+        }
+    }
+
     @Test("a named pipe as input is refused at once with exit 2; a stream the shell opened is read")
     func namedPipe() throws {
         let dir = try CLI.temporaryDirectory()
