@@ -118,6 +118,9 @@ struct HardeningTests {
         reader.standardOutput = pipe
         try reader.run()
         let w = try CLI.run(["convert", Self.example, "--jsonl", "-o", fifo], timeout: 30)
+        // Should the run never have opened the pipe, release the reader waiting on it.
+        let release = open(fifo, O_WRONLY | O_NONBLOCK)
+        if release >= 0 { close(release) }
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         reader.waitUntilExit()
         #expect(w.status == 0, "\(w.stderr)")
