@@ -29,8 +29,6 @@ cd "$root"
 scratch=.build-fuzz
 corpus=$scratch/corpus/$target
 artifacts=$scratch/artifacts/$target
-mkdir -p "$corpus" "$artifacts"
-
 # 1. Build.
 if [[ $target == sheet-parser ]]; then
     binary=$scratch/sheet-parser-fuzz
@@ -56,6 +54,8 @@ else
     fi
 fi
 [[ -x $binary ]] || { echo "fuzz $target: no binary at $binary (build it, or unset TRADEPORT_FUZZ_NO_BUILD)" >&2; exit 1; }
+# Made after the build: a first `swift build` into a new scratch path clears what it finds there.
+mkdir -p "$corpus" "$artifacts"
 
 # 2. Seeds: copied into the working corpus only when missing (the corpus grows run after run).
 python3 - "$target" "$corpus" <<'PY'
