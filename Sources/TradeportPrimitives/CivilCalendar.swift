@@ -14,6 +14,16 @@ public enum CivilCalendar {
         return era * 146_097 + doe - 719_468
     }
 
+    /// How many days `month` (1–12) of `year` has.
+    @inlinable
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// The calendar date `days` after 1970-01-01 (before it when negative): month 1–12, day 1–31.
     @inlinable
     public static func date(days: Int64) -> (year: Int64, month: Int64, day: Int64) {

@@ -46,7 +46,8 @@ public enum BalancesServer {
     public static func run(_ configuration: Configuration, onListening: @escaping @Sendable (Int) -> Void) async throws {
         var logger = Logger(label: "tradeport.serve")
         logger.logLevel = configuration.logLevel
-        switch try DatabaseLocation(configuration.database, environment: configuration.environment) {
+        let location = try DatabaseLocation(configuration.database, environment: configuration.environment)
+        switch location {
         case .sqlite(let path):
             let directory = (path as NSString).deletingLastPathComponent
             if !directory.isEmpty {
@@ -78,7 +79,6 @@ public enum BalancesServer {
             var storeLogger = logger
             storeLogger.logLevel = max(logger.logLevel, .error)
             let store = PostgresStore(client: client, logger: storeLogger)
-            let location = DatabaseLocation.postgres(host: host, port: port, user: user, password: nil, database: database, tls: tls).description
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
                 defer { group.cancelAll() }
@@ -91,7 +91,7 @@ public enum BalancesServer {
                         secret = try await store.sharedSecret()
                     }
                 } catch {
-                    throw ServeError("cannot open the database \(location): \(String(reflecting: error))")
+                    throw ServeError("cannot open the database \(location.description): \(String(reflecting: error))")
                 }
                 try await serve(configuration, store: store, secret: secret, logger: logger, onListening: onListening)
             }

@@ -82,7 +82,7 @@ public struct XLSXDateTime: Sendable, Hashable, CustomStringConvertible {
         }
         guard bytes.count >= 10, let y = digits(0, 4), bytes[4] == UInt8(ascii: "-"), let m = digits(5, 2),
               bytes[7] == UInt8(ascii: "-"), let d = digits(8, 2), m >= 1, m <= 12, d >= 1, y >= 1,
-              CivilCalendar.date(days: CivilCalendar.days(year: Int64(y), month: Int64(m), day: Int64(d))) == (Int64(y), Int64(m), Int64(d))
+              d <= CivilCalendar.daysIn(month: m, year: y)
         else { return nil }
         var h = 0, mi = 0, sec = 0
         if bytes.count > 10 {

@@ -21,11 +21,15 @@ public final class OutputFile {
     private var finished = false
     private static let flushSize = 1 << 20
 
-    private init(path: String, fd: Int32, temporaryPath: String?, held: Spool?) {
+    /// Whether `commit()` and `discard()` close `fd` (a device or pipe written in place).
+    private let closesDescriptor: Bool
+
+    private init(path: String, fd: Int32, temporaryPath: String?, held: Spool?, closesDescriptor: Bool = false) {
         self.path = path
         self.fd = fd
         self.temporaryPath = temporaryPath
         self.held = held
+        self.closesDescriptor = closesDescriptor
     }
 
     /// Output to a file at `path`, atomically. A target that exists and is not a regular file
@@ -38,17 +42,12 @@ public final class OutputFile {
             if type != S_IFREG && type != S_IFDIR {
                 let fd = open(path, O_WRONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
-                let file = OutputFile(path: path, fd: fd, temporaryPath: nil, held: nil)
-                file.closesDescriptor = true
-                return file
+                return OutputFile(path: path, fd: fd, temporaryPath: nil, held: nil, closesDescriptor: true)
             }
         }
         let (fd, temp) = try makeTemporary(near: path)
         return OutputFile(path: path, fd: fd, temporaryPath: temp, held: nil)
     }
-
-    /// Whether `commit()` and `discard()` close `fd` (a device or pipe written in place).
-    private var closesDescriptor = false
 
     /// Output to standard output. With `holdUntilCommit`, bytes are kept in a temporary file and
     /// copied out only on `commit()` (for `--strict`, where a failed run must print nothing).

@@ -83,6 +83,13 @@ public struct TokenSigner: Sendable {
         }
     }
 
+    /// A new secret: 32 random bytes as 64 hex digits (what the secret file and PostgreSQL's
+    /// `settings` keep).
+    static func newSecret() -> [UInt8] {
+        let key = SymmetricKey(size: .bits256)
+        return Array(key.withUnsafeBytes { $0.map { String(format: "%02x", $0) } }.joined().utf8)
+    }
+
     /// The secret: `TRADEPORT_JWT_SECRET` when set, else the one kept in `directory/jwt-secret`,
     /// generated (32 random bytes, readable by the owner only) on first start.
     public static func secret(environment: [String: String], directory: String) throws -> [UInt8] {
@@ -91,9 +98,7 @@ public struct TokenSigner: Sendable {
         if let data = FileManager.default.contents(atPath: path), !data.isEmpty {
             return Array(data)
         }
-        let key = SymmetricKey(size: .bits256)
-        let bytes = key.withUnsafeBytes { Array($0) }
-        let hex = Array(bytes.map { String(format: "%02x", $0) }.joined().utf8)
+        let hex = newSecret()
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(hex), attributes: [.posixPermissions: 0o600]) else {
             throw ServeError("cannot write the token secret to \(path)")

@@ -59,10 +59,9 @@ extension StoredRow {
     func text(_ column: Int) -> String { optionalText(column) ?? "" }
 
     func optionalDecimal(_ column: Int) -> ExactDecimal? {
-        guard let text = optionalText(column) else { return nil }
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { raw -> ExactDecimal? in
-            guard case .success(let value) = ExactDecimal.parse(UnsafeRawBufferPointer(raw), style: .canonical) else { return nil }
+        guard var text = optionalText(column) else { return nil }
+        return text.withUTF8 { utf8 -> ExactDecimal? in
+            guard case .success(let value) = ExactDecimal.parse(UnsafeRawBufferPointer(utf8), style: .canonical) else { return nil }
             return value
         }
     }

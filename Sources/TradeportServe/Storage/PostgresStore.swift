@@ -63,7 +63,7 @@ final class PostgresStore: BalancesStorage {
 
     /// The token secret all instances over this database share: made by the first to ask.
     func sharedSecret() async throws -> [UInt8] {
-        let made = SymmetricKeyText.random()
+        let made = String(decoding: TokenSigner.newSecret(), as: UTF8.self)
         try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO settings (name, value) VALUES ('jwt-secret', $1) ON CONFLICT (name) DO NOTHING",
                                               binds: Self.binds([.text(made)])), logger: logger)
         guard let stored = try await first("SELECT value FROM settings WHERE name = 'jwt-secret'", [], { $0.text(0) }) else {
@@ -261,14 +261,6 @@ struct PostgresStoredRow: StoredRow {
         case .integer(let i): return String(i)
         case .null: return nil
         }
-    }
-}
-
-/// 32 random bytes as hex: a token secret.
-enum SymmetricKeyText {
-    static func random() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 }
 
