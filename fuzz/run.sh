@@ -29,6 +29,8 @@ cd "$root"
 scratch=.build-fuzz
 corpus=$scratch/corpus/$target
 artifacts=$scratch/artifacts/$target
+# The C harness's build log goes here before anything else has made the folder (a clean clone).
+mkdir -p "$scratch"
 # 1. Build.
 if [[ $target == sheet-parser ]]; then
     binary=$scratch/sheet-parser-fuzz
@@ -48,9 +50,9 @@ else
     binary=$scratch/release/TradeportFuzz
     if [[ ${TRADEPORT_FUZZ_NO_BUILD:-0} != 1 ]]; then
         echo "fuzz: building TradeportFuzz (release, fuzzer and address sanitizers) in $scratch" >&2
-        swift build -c release --scratch-path "$scratch" --product TradeportFuzz \
-            -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
-            -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld
+        # TRADEPORT_FUZZ=1: Package.swift instruments the project's own modules only (see there).
+        TRADEPORT_FUZZ=1 swift build -c release --scratch-path "$scratch" --product TradeportFuzz \
+            -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
     fi
 fi
 [[ -x $binary ]] || { echo "fuzz $target: no binary at $binary (build it, or unset TRADEPORT_FUZZ_NO_BUILD)" >&2; exit 1; }
