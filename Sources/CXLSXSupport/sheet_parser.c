@@ -137,7 +137,12 @@ uint32_t cx_unescape(unsigned char *b, uint32_t count) {
             unit = unit << 4 | d;
         }
         if (!ok) {
-            high = 0;
+            if (high) {
+                // The high surrogate's low half looked as if it followed but is not an escape:
+                // the high half alone is U+FFFD (3 bytes written where its 7 were read).
+                b[write++] = 0xEF; b[write++] = 0xBF; b[write++] = 0xBD;
+                high = 0;
+            }
             b[write++] = b[read++];
             continue;
         }
@@ -181,6 +186,10 @@ static void start_row(cx_sheet_parser *p, const xmlChar **attributes, int count)
             return;
         }
         p->row_number = number;
+    } else if (p->row_number >= 1048576) {
+        // Rows without `r` count on from the last one; a sheet has 1048576 rows at most.
+        cx_fail(&p->common, "a row past row 1048576, the last one a sheet can have", xmlSAX2GetLineNumber(p->common.context));
+        return;
     } else {
         p->row_number += 1;
     }

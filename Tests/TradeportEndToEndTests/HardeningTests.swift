@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TradeportServe
 import TradeportCore
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,36 @@ struct HardeningTests {
                 let r = try CLI.shell(replay, [target, root + "/" + target])
                 #expect(r.status == 0 && r.output.hasPrefix("ok "), "\(kind)/\(target): \(r.output)")
             }
+        }
+    }
+
+    @Test("an upload may hold any byte in its content and header values; a header name past ASCII is refused, not a crash")
+    func uploadBytesPastASCII() throws {
+        let content = Array("Дата;Сделка\r\n2021-03-01;покупка\r\n".utf8) + [0xFF, 0x80, 0x0D, 0x0A]
+        func body(_ name: [UInt8] = Array("Content-Disposition".utf8), filename: String = "сделки.csv") -> [UInt8] {
+            Array("preamble\r\n--BOUNDARY\r\n".utf8) + name
+                + Array(": form-data; name=\"file\"; filename=\"\(filename)\"\r\nContent-Type: text/csv\r\n\r\n".utf8)
+                + content + Array("\r\n--BOUNDARY--\r\n".utf8)
+        }
+        let type = "multipart/form-data; boundary=BOUNDARY"
+        let file = try UploadForm.file(contentType: type, body: body())
+        #expect(file?.bytes == content)
+        #expect(file?.filename == "сделки.csv")
+
+        var badName = Array("Content-Disposition".utf8)
+        badName.insert(0xC3, at: 3)
+        #expect(throws: UploadForm.Malformed.self) { try UploadForm.file(contentType: type, body: body(badName)) }
+        do {
+            _ = try UploadForm.file(contentType: type, body: body(badName))
+        } catch {
+            #expect(error.description.contains("header name holds a byte that is not ASCII (0xC3 at byte 25)"), "\(error)")
+        }
+        // The bodies the fuzzer found taking serve down: refused.
+        for name in ["multipart-nonascii-header", "name-across-lines"] {
+            let input = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CLI.repositoryRoot + "/fuzz/regressions/multipart/" + name)))
+            let newline = input.firstIndex(of: 0x0A)!
+            let contentType = String(decoding: input[..<newline], as: UTF8.self)
+            #expect(throws: UploadForm.Malformed.self) { try UploadForm.file(contentType: contentType, body: Array(input[(newline + 1)...])) }
         }
     }
 

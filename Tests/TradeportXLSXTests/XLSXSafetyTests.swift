@@ -169,6 +169,24 @@ struct XLSXSheetShapeTests {
         let data = "<row r=\"1\"><c t=\"inlineStr\"><is><t>a_xD800_b_xD83D__xDE00_c</t></is></c></row>"
         let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", data)]).writeTemporary()
         #expect(try readAll(path).first?.1.first?.text == "a\u{FFFD}b😀c")
+
+        // A high half followed by what starts like a low half's escape but is not one (found by
+        // the sheet-parser fuzzer): the high half is U+FFFD, the rest stays as written.
+        let broken = "<row r=\"1\"><c t=\"inlineStr\"><is><t>a_xD83D__xDCZZ_b</t></is></c></row>"
+        let brokenPath = try TestWorkbook.make(sheets: [("S", "sheet1.xml", broken)]).writeTemporary()
+        #expect(try readAll(brokenPath).first?.1.first?.text == "a\u{FFFD}_xDCZZ_b")
+    }
+
+    @Test("rows without `r` count on from the last, and not past row 1048576")
+    func rowsWithoutNumbers() throws {
+        let counted = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"7\"><c><v>1</v></c></row><row><c><v>2</v></c></row>")]).writeTemporary()
+        #expect(try readAll(counted).map(\.0) == [7, 8])
+
+        let last = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1048576\"><c><v>1</v></c></row>")]).writeTemporary()
+        #expect(try readAll(last).map(\.0) == [1_048_576])
+
+        let past = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1048576\"><c><v>1</v></c></row><row><c><v>2</v></c></row>")]).writeTemporary()
+        #expect(xlsxError { _ = try readAll(past) }?.message.contains("past row 1048576") == true)
     }
 }
 

@@ -28,13 +28,11 @@ public enum UploadForm {
         // RFC 2046: 1 to 70 characters.
         guard boundary.utf8.count <= 70 else { throw Malformed(description: "the boundary is longer than 70 characters") }
 
-        // multipart-kit 4.7.1 traps on a header-name byte of 0x80 or more, and it reads a name
-        // across line breaks until a ':', so no check short of its own parse can tell which bytes
-        // it will take for a name (fuzz/regressions/multipart: two such bodies took serve down).
-        // Until the parser is fixed or replaced, a body holding any byte past ASCII is refused:
-        // the uploads it takes are DSX exports, which are ASCII.
-        if let at = body.firstIndex(where: { $0 >= 0x80 }) {
-            throw Malformed(description: "the body holds a byte that is not ASCII (0x\(String(body[at], radix: 16, uppercase: true)) at byte \(at)), which this server's multipart reader cannot take safely")
+        // multipart-kit 4.7.1 traps on a header-name byte of 0x80 or more (it looks the byte up in
+        // a 128-entry table): such a body is refused before the kit sees it. Content and header
+        // values may hold any byte (a Cyrillic file, a UTF-8 filename).
+        if let at = nonASCIIHeaderName(body, boundary: Array(boundary.utf8)) {
+            throw Malformed(description: "a part's header name holds a byte that is not ASCII (0x\(String(body[at], radix: 16, uppercase: true)) at byte \(at))")
         }
 
         var found: File?
@@ -62,6 +60,55 @@ public enum UploadForm {
         }
         guard complete else { throw Malformed(description: "no part ends with the boundary") }
         return found
+    }
+
+    /// The offset of a byte ≥ 0x80 where multipart-kit's parser could read a header name, else nil.
+    ///
+    /// The kit reads headers only after a boundary it matched, and every boundary it matches is
+    /// the text `--BOUNDARY` (`\r\n--BOUNDARY` between parts, `--BOUNDARY` in the preamble). Its
+    /// header block then ends at the first `\r\n\r\n`: a value runs to a CR (an LF alone is part of
+    /// it), a CR must be followed by LF, and a name holds no CR. So every name it reads starts just
+    /// after a `\r\n` between an occurrence of `--BOUNDARY` and the `\r\n\r\n` after it, and runs to
+    /// a `:` or a CR. Those runs are checked: a superset of what the kit reads as names, exact for
+    /// the body a client sends, whose content never holds `--BOUNDARY`.
+    static func nonASCIIHeaderName(_ body: [UInt8], boundary: [UInt8]) -> Int? {
+        let marker = [UInt8(ascii: "-"), UInt8(ascii: "-")] + boundary
+        let cr: UInt8 = 0x0D, lf: UInt8 = 0x0A, colon = UInt8(ascii: ":")
+        var from = 0
+        while let start = find(marker, in: body, from: from) {
+            var i = start + marker.count
+            // The block: up to the first CR LF that an empty name follows.
+            while i < body.count {
+                if body[i] == cr, i + 1 < body.count, body[i + 1] == lf {
+                    // A name starts after this CR LF (an empty one ends the block).
+                    var j = i + 2
+                    while j < body.count, body[j] != colon, body[j] != cr {
+                        if body[j] >= 0x80 { return j }
+                        j += 1
+                    }
+                    if j == i + 2 { break }
+                    i = j
+                } else {
+                    i += 1
+                }
+            }
+            // An occurrence that ends inside this block has its block inside this one: each byte is
+            // looked at a bounded number of times, however many occurrences a body holds.
+            from = max(start + 1, i - marker.count + 1)
+        }
+        return nil
+    }
+
+    /// The first offset at or after `from` where `needle` occurs in `haystack`.
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        var i = from
+        let last = haystack.count - needle.count
+        while i <= last {
+            if haystack[i] == first, haystack[i ..< i + needle.count].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// The `Content-Disposition` value of a part named `file`, else nil.
