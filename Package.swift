@@ -50,7 +50,7 @@ let package = Package(
             dependencies: ["TradeportPrimitives", "TradeportFields", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: fuzzSwift
         ),
-        .target(name: "TradeportCSV", swiftSettings: fuzzSwift),
+        .target(name: "TradeportCSV", dependencies: ["TradeportPrimitives"], swiftSettings: fuzzSwift),
         // libxml2 and zlib from the system (Debian: libxml2-dev, zlib1g-dev), seen only by the C
         // target below: its header is the XLSX reader's whole view of them.
         .systemLibrary(

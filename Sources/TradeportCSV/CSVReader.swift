@@ -1,3 +1,5 @@
+import TradeportPrimitives
+
 /// How a CSV file separates and quotes its fields.
 public struct CSVDialect: Sendable, Hashable {
     /// The byte between fields: `;`, `,` or a tab.
@@ -132,7 +134,7 @@ public final class CSVReader {
         self.dialect = dialect
         self.limits = limits
         self.readChunk = read
-        self.buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))
+        self.buffer = [UInt8](uninitializedBytes: max(chunkSize, 16))
         spans.reserveCapacity(32)
     }
 

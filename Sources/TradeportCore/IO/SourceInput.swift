@@ -1,3 +1,5 @@
+import TradeportPrimitives
+
 import Crypto
 #if canImport(Glibc)
 import Glibc
@@ -51,7 +53,7 @@ public final class SourceInput {
         }
         self.fd = fd
         isRegularFile = isRegular
-        var buffer = [UInt8](repeating: 0, count: FormatProbe.size)
+        var buffer = [UInt8](uninitializedBytes: FormatProbe.size)
         var filled = 0
         var eof = false
         while filled < buffer.count {

@@ -1,3 +1,5 @@
+import TradeportPrimitives
+
 import TradeportCore
 import TradeportCSV
 import TradeportSpec
@@ -51,7 +53,7 @@ public struct SpecAdapter: FormatAdapter {
             return n
         }
         var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var chunk = [UInt8](uninitializedBytes: 1 << 16)
         while let n = try? chunk.withUnsafeMutableBytes({ try transcoder.read(into: $0) }), n > 0 {
             out.append(contentsOf: chunk[..<n])
         }
@@ -69,7 +71,8 @@ public struct SpecAdapter: FormatAdapter {
         }
         let resolved = dialect(csv, head: head)
         var offset = 0
-        let reader = CSVReader(dialect: resolved) { buffer in
+        // The head is at most the probe's size: a buffer of that (not the 1 MiB of a whole file).
+        let reader = CSVReader(dialect: resolved, chunkSize: head.count + 16) { buffer in
             let n = min(buffer.count, head.count - offset)
             head.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
             offset += n

@@ -1,3 +1,5 @@
+import TradeportPrimitives
+
 import TradeportCore
 import TradeportSpec
 
@@ -10,7 +12,7 @@ final class TextTranscoder {
     private let encoding: TextEncoding
     private let path: String
     private let source: (UnsafeMutableRawBufferPointer) throws -> Int
-    private var input = [UInt8](repeating: 0, count: 1 << 19)
+    private var input = [UInt8](uninitializedBytes: 1 << 19)
     private var pending: [UInt8] = []  // UTF-8 made but not handed over yet
     private var pendingOffset = 0
     private var carry: [UInt8] = []  // an odd UTF-16 byte, or a high surrogate's two bytes
