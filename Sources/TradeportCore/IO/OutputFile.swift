@@ -150,10 +150,13 @@ public final class OutputFile {
         defer { closedir(dir) }
         let prefixBytes = Array(prefix.utf8)
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix { $0 != 0 })
+            // Only a name that starts with the prefix is copied out (a directory may hold many
+            // thousands of other entries: /tmp, a downloads folder).
+            let candidate = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8]? in
+                guard raw.starts(with: prefixBytes) else { return nil }
+                return Array(raw.prefix { $0 != 0 })
             }
-            guard name.count > prefixBytes.count, name.starts(with: prefixBytes) else { continue }
+            guard let name = candidate, name.count > prefixBytes.count else { continue }
             let rest = name[prefixBytes.count...]
             guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), dash > rest.startIndex,
                   rest[rest.startIndex..<dash].allSatisfy({ $0 >= 48 && $0 <= 57 }),
