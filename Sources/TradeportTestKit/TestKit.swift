@@ -1,15 +1,49 @@
 import Foundation
 import TradeportCore
 import TradeportFormats
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Helpers that let a format's tests be a few lines each: write a small input, run it through an
 /// adapter and the whole conversion, and look at the canonical document that comes out.
 public enum TestKit {
-    /// A new empty directory under the system's temporary directory.
-    public static func makeTemporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "tradeport-test-" + UUID().uuidString
+    /// A new empty directory for a test: under this process's own root in the system's temporary
+    /// directory, which is removed when the process exits.
+    public static func makeTemporaryDirectory(prefix: String = "test") throws -> String {
+        let path = root + "/" + prefix + "-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
+    }
+
+    private static let rootPrefix = "tradeport-tests-"
+
+    /// `TMPDIR/tradeport-tests-PID`: every temporary directory of this test process is in it.
+    /// Made on first use, removed at exit; the roots of test processes that are gone (killed, so
+    /// that their exit handler never ran) are removed then too. A run used to leave some 240
+    /// directories and 115 MB behind.
+    private static let root: String = {
+        let base = NSTemporaryDirectory()
+        removeRootsOfEndedProcesses(in: base)
+        let path = base + rootPrefix + String(getpid())
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { TestKit.removeOwnRoot() }
+        return path
+    }()
+
+    private static func removeOwnRoot() {
+        try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + rootPrefix + String(getpid()))
+    }
+
+    private static func removeRootsOfEndedProcesses(in base: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(rootPrefix) {
+            guard let pid = Int32(name.dropFirst(rootPrefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: base + name)
+            }
+        }
     }
 
     /// Writes `contents` to a new file named `name` in a temporary directory; returns its path.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TradeportTestKit
 @testable import TradeportCore
 
 @Suite("Duplicate index and atomic output")
@@ -26,8 +27,7 @@ struct OperationIndexTests {
     }
 
     @Test func outputIsAllOrNothing() throws {
-        let dir = NSTemporaryDirectory() + "tradeport-out-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try TestKit.makeTemporaryDirectory(prefix: "out")
         let path = dir + "/out.json"
         let discarded = try OutputFile.atomic(path: path)
         try discarded.append { $0.append("partial") }

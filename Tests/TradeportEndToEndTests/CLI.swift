@@ -1,4 +1,5 @@
 import Foundation
+import TradeportTestKit
 import TradeportCore
 
 /// Runs the built `tradeport` executable, as a user would.
@@ -127,9 +128,7 @@ enum CLI {
     }
 
     static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "tradeport-e2e-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TestKit.makeTemporaryDirectory(prefix: "e2e")
     }
 
     static func entries(_ directory: String) -> [String] {
