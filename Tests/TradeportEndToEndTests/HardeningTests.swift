@@ -51,9 +51,11 @@ struct HardeningTests {
         for name in ["multipart-nonascii-header", "name-across-lines", "header-name-high-bytes"] {
             let input = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CLI.repositoryRoot + "/fuzz/regressions/multipart/" + name)))
             let newline = input.firstIndex(of: 0x0A)!
-            // The harness's layout: a first line that does not start with `multipart` means boundary X.
-            let header = String(decoding: input[..<newline], as: UTF8.self)
-            let contentType = header.hasPrefix("multipart") ? header : "multipart/form-data; boundary=X"
+            // MultipartHarness's layout: the first line is the Content-Type (its CR dropped), and one
+            // that does not start with `multipart` in any case means its fallback, boundary X.
+            var header = String(decoding: input[..<newline], as: UTF8.self)
+            if header.hasSuffix("\r") { header.removeLast() }
+            let contentType = header.lowercased().hasPrefix("multipart") ? header : "multipart/form-data; boundary=X"
             #expect(throws: UploadForm.Malformed.self) { try UploadForm.file(contentType: contentType, body: Array(input[(newline + 1)...])) }
         }
     }
