@@ -177,11 +177,9 @@ asan="detect_leaks=0"
 # No stack trace kept per allocation (the readers allocate per row, and recording each cost about a
 # fifth of the Swift targets' time, measured with perf): a report still shows where the bad access
 # was; replay the input with malloc_context_size=30 for where its memory came from. A smaller
-# quarantine keeps recycling cheap. Each thread's fake stack (where stack-use-after-return is caught)
-# is 64 KB a frame size, not 1 MB: the readers start threads per sheet and per conversion, and each
-# new thread walked fresh pages of its fake stack (page faults were some 9% of the workbook target's
-# samples; a replay of its corpus takes about 18% less CPU). The caller's ASAN_OPTIONS come last, so
-# they win.
+# quarantine keeps recycling cheap. A fake stack (stack-use-after-return) of 64 KB a frame size, not
+# 1 MB, since the readers start threads per input (figures in fuzz/README.md). The caller's
+# ASAN_OPTIONS come last, so they win.
 export ASAN_OPTIONS="$asan:abort_on_error=0:symbolize=1:malloc_context_size=0:quarantine_size_mb=16:max_uar_stack_size_log=16${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
 export TRADEPORT_FUZZ_TARGET=$target
