@@ -104,11 +104,14 @@ final class XLSXPackage {
         if totalInflated + declared > limits.maxTotalBytes {
             throw XLSXError(.unsafe, "the workbook inflates to more than \(limits.maxTotalBytes) bytes in all", part: part)
         }
+        // ZIPFoundation allocates and zeroes a buffer of this size for every chunk it inflates: a
+        // part smaller than a chunk gets one of its own size, not 256 KiB.
+        let bufferSize = min(Self.chunkSize, max(4096, declared, compressed))
         var inflated = 0
         var crc: UInt32 = 0
         var bodyError: Error?
         do {
-            _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: true) { (data: Data) in
+            _ = try archive.extract(entry, bufferSize: bufferSize, skipCRC32: true) { (data: Data) in
                 inflated += data.count
                 if inflated > declared {
                     throw XLSXError(.corruptArchive, "inflates to more bytes than its header declares (\(declared))", part: part)
