@@ -129,11 +129,15 @@ public final class CSVReader {
 
     /// - Parameter read: fills the buffer it is given with the next bytes and returns how many;
     ///   0 at the end of the input.
-    public init(dialect: CSVDialect, chunkSize: Int = 1 << 20, limits: CSVLimits = .default,
+    /// - Parameter partWay: where a reader takes over an input part-way, at a record's start: the
+    ///   line its first byte is on (no BOM is looked for then).
+    public init(dialect: CSVDialect, chunkSize: Int = 1 << 20, limits: CSVLimits = .default, partWay firstLine: Int? = nil,
                 read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
         self.dialect = dialect
         self.limits = limits
         self.readChunk = read
+        line = firstLine ?? 1
+        checkedBOM = firstLine != nil
         self.buffer = [UInt8](uninitializedBytes: max(chunkSize, 16))
         spans.reserveCapacity(32)
     }
@@ -246,6 +250,11 @@ public final class CSVReader {
     /// past the field limit).
     private func handOverTooLong(_ b: UnsafeRawBufferPointer, from: Int, bytes: Int?, line: Int, field: Int? = nil,
                                  _ body: (CSVRecord) throws -> Void) throws {
+        try Self.handOverTooLong(b, from: from, bytes: bytes, line: line, field: field, limits: limits, body)
+    }
+
+    private static func handOverTooLong(_ b: UnsafeRawBufferPointer, from: Int, bytes: Int?, line: Int, field: Int?,
+                                        limits: CSVLimits, _ body: (CSVRecord) throws -> Void) rethrows {
         let message: String
         if let field {
             message = "field \(field + 1) is longer than \(Self.size(limits.maxFieldBytes)), the most a field may hold; the record is not read"
@@ -259,6 +268,46 @@ public final class CSVReader {
             try body(CSVRecord(line: line, raw: UnsafeRawBufferPointer(rebasing: b[from..<(from + kept)]), malformation: message,
                                tooLong: true, spans: s, base: b.baseAddress!, scratch: nil))
         }
+    }
+
+    /// Reads the records of `bytes`, a piece of a larger input that begins where a record begins
+    /// (a BOM is not looked for), numbering lines from `firstLine`, as `forEachRecord` reads them
+    /// (records and fields past `limits` included). Unless the piece is the input's last
+    /// (`final`), it stops at a record the piece does not hold whole: `end` is where that record
+    /// begins (`bytes.count` when none is cut) and `lines` the line breaks before it.
+    ///
+    /// What reading an input in pieces on several threads is built on: a piece cut after a line
+    /// break is read at once, and one cut inside a quoted field says so by its `end`.
+    public static func forEachRecord(
+        in b: UnsafeRawBufferPointer, firstLine: Int, final: Bool, dialect: CSVDialect, limits: CSVLimits = .default,
+        _ body: (CSVRecord) throws -> Void
+    ) rethrows -> (end: Int, lines: Int) {
+        var spans: [CSVFieldSpan] = []
+        spans.reserveCapacity(32)
+        var scratch: [UInt8] = []
+        var position = 0
+        var line = firstLine
+        while position < b.count {
+            guard let parsed = parseRecord(b, from: position, end: b.count, final: final, dialect: dialect,
+                                           spans: &spans, scratch: &scratch)
+            else { break }
+            if parsed.recordEnd - position > limits.maxRecordBytes {
+                try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: nil, limits: limits, body)
+            } else if let long = spans.firstIndex(where: { $0.end - $0.start > limits.maxFieldBytes }) {
+                try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: long, limits: limits, body)
+            } else {
+                try spans.withUnsafeBufferPointer { s in
+                    try scratch.withUnsafeBytes { sc in
+                        try body(CSVRecord(
+                            line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
+                            malformation: parsed.malformation, tooLong: false, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
+                    }
+                }
+            }
+            line += parsed.lines
+            position = parsed.next
+        }
+        return (position, line - firstLine)
     }
 
     static func size(_ bytes: Int) -> String {

@@ -11,6 +11,8 @@ import TradeportXLSX
 public struct SpecAdapter: FormatAdapter {
     public let spec: FormatSpec
     let plan: SpecPlan
+    /// The bytes of a piece of a CSV source read on a worker (see `readCSV`); smaller in tests.
+    var pieceSize = SpecAdapter.defaultPieceSize
     public var id: String { spec.id }
     public var summary: String { spec.description }
 
@@ -179,26 +181,7 @@ public struct SpecAdapter: FormatAdapter {
         case .csv(let csv):
             let resolved = dialect(csv, head: Self.utf8Head(input.probe, csv))
             let transcoder = TextTranscoder(encoding: csv.encoding, path: input.path) { buffer in try input.read(into: buffer) }
-            let reader = CSVReader(dialect: resolved) { buffer in try transcoder.read(into: buffer) }
-            var line = 0
-            try reader.forEachRecord { record in
-                line += 1
-                if line <= csv.skipLines || record.isEmptyLine { return }
-                if record.tooLong {
-                    let error = FieldError(column: nil, field: nil, message: record.malformation ?? "the record is too long")
-                    try emit(.rejected(RejectedRow(source: state.origin.at(record.line), raw: record.rawText, errors: [error])), { record.rawText })
-                    return
-                }
-                if let n = csv.fields, record.count != n, state.headerFound {
-                    let message = "expected \(n) fields separated by \(Self.delimiterName(resolved.delimiter)), found \(record.count)"
-                    var errors = [FieldError(column: nil, field: nil, message: message)]
-                    if let malformation = record.malformation { errors.insert(FieldError(column: nil, field: nil, message: malformation), at: 0) }
-                    try emit(.rejected(RejectedRow(source: state.origin.at(record.line), raw: record.rawText, errors: errors)), { record.rawText })
-                    return
-                }
-                try state.handle(record, number: record.line, ordinal: line - csv.skipLines, malformation: record.malformation,
-                                 header: csv.header, raw: { record.rawText }, emit: emit)
-            }
+            try readCSV(csv, dialect: resolved, state: &state, read: { buffer in try transcoder.read(into: buffer) }, emit: emit)
             try state.finish(csv.header, emit: emit)
         case .xlsx(let xlsx):
             try input.withSeekableFile { path in

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TradeportCore
+@testable import TradeportFormats
+import TradeportTestKit
+
+/// A CSV source read in pieces on several threads reads as it does in one go: the same
+/// operations, skips and rejects, with the same rows and raw text, whatever the piece size.
+@Suite("CSV sources read in pieces")
+struct PiecesTests {
+    static let sizes = [64, 97, 128, 211, 256, 1000, 4096]
+    static var dsx: SpecAdapter { BuiltIn.adapter("dsx-trades") as! SpecAdapter }
+
+    /// The document of `bytes` read in one go, and the piece sizes that read it otherwise.
+    func differences(_ adapter: SpecAdapter, _ bytes: [UInt8]) throws -> [Int] {
+        let path = try TestKit.writeTemporaryFile(Data(bytes))
+        var whole = adapter
+        whole.pieceSize = 0
+        let expected = try TestKit.convert(paths: [path], with: whole)
+        var differing: [Int] = []
+        for size in Self.sizes {
+            var pieces = adapter
+            pieces.pieceSize = size
+            if try TestKit.convert(paths: [path], with: pieces) != expected { differing.append(size) }
+        }
+        return differing
+    }
+
+    static func sample(_ name: String) throws -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../formats/samples/\(name)").standardized
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// DSX trades many times over: duplicates, bad rows, empty lines and long ones among them.
+    static func dsxLines() throws -> [String] {
+        let rows = try sample("dsx-trades-example.csv").split(whereSeparator: \.isNewline).map(String.init)
+        var lines: [String] = []
+        for k in 0..<40 {
+            for (i, row) in rows.enumerated() {
+                var fields = row.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                fields[12] = "\(k * 100 + i)"  // a new external id
+                switch (k * rows.count + i) % 11 {
+                case 3: fields[3] = "1,2,3"  // a bad number
+                case 5: fields[0] = "2021-02-30 8:00:00"  // no such day
+                case 7: fields.removeLast()  // a field short
+                case 9: fields[11] = String(repeating: "x", count: 150)  // a long account
+                default: break
+                }
+                lines.append(fields.joined(separator: ";"))
+                if (k + i) % 13 == 0 { lines.append("") }
+                if (k + i) % 17 == 0 { lines.append(row) }  // the same trade again: a duplicate
+            }
+        }
+        return lines
+    }
+
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func dsxTradesReadTheSameInPieces(lineBreak: String) throws {
+        let text = try Self.dsxLines().joined(separator: lineBreak) + lineBreak
+        #expect(try differences(Self.dsx, Array(text.utf8)) == [])
+    }
+
+    @Test func aByteOrderMarkAndNoLastLineBreak() throws {
+        let text = try Self.dsxLines().joined(separator: "\n")
+        #expect(try differences(Self.dsx, [0xEF, 0xBB, 0xBF] + Array(text.utf8)) == [])
+    }
+
+    @Test func aLineLongerThanAPieceIsReadInOneGoFromThere() throws {
+        var lines = try Self.dsxLines()
+        lines.insert(String(repeating: "7", count: 5000), at: 200)
+        #expect(try differences(Self.dsx, Array(lines.joined(separator: "\n").utf8)) == [])
+    }
+
+    /// Quoted fields with line breaks inside, under a header found among the first lines: a
+    /// piece cut inside quotes is not a place to cut, and the reading goes on in one go.
+    @Test func quotedLineBreaksUnderAHeader() throws {
+        let lines = try Self.sample("coinbase-example.csv").split(whereSeparator: \.isNewline).map(String.init)
+        var text = "Transactions\nUser,someone@example.com\n" + lines[0] + "\n"
+        for k in 0..<30 {
+            for (i, row) in lines.dropFirst().enumerated() {
+                // A new id, and on some rows a note over several lines.
+                var row = "\(k)x\(i)" + row.drop { $0 != "," }
+                if (k + i) % 4 == 0, let comma = row.lastIndex(of: ",") {
+                    row = row[..<comma] + ",\"Note \"\"quoted\"\"\nline two\r\nline three\""
+                }
+                text += row + "\n"
+            }
+        }
+        let adapter = try #require(BuiltIn.adapter("coinbase") as? SpecAdapter)
+        #expect(try differences(adapter, Array(text.utf8)) == [])
+    }
+}
