@@ -9,7 +9,8 @@ import TradeportFormats
 /// `b >= 240` the built-in formats also try to detect the rest, and the one detected reads it.
 /// The rest is read twice, from a big buffer and through a tiny one that the source fills a few
 /// bytes at a time (over the first 512 bytes, then as much as the reader asks for), and both
-/// readings must hand over the same records. Then the same twice with
+/// readings must hand over the same records; so must reading it in two pieces as a source read
+/// on several threads is (cut after a line break near `1 + b % 7` eighths). Then the same twice with
 /// small limits (a record of `16 + b % 200` bytes, a field of `1 + (b / 7) % 64`): both readings
 /// agree, the records within the limits are those read without them, at the same lines, and a
 /// record is too long exactly when it is longer than a limit.
@@ -28,6 +29,8 @@ enum CSVHarness {
         let whole = read(body, dialect: dialect, limits: .default, chunkSize: 1 << 16, readAtMost: Int.max)
         let pieces = read(body, dialect: dialect, limits: .default, chunkSize: tiny, readAtMost: atMost)
         same(whole, pieces, "a \(1 << 16)-byte buffer and a \(tiny)-byte one filled \(atMost) bytes at a time")
+        let fraction = 1 + Int(control % 7)
+        same(whole, readInTwoPieces(body, dialect: dialect, fraction: fraction), "a \(1 << 16)-byte buffer and two pieces cut near \(fraction)/8")
 
         let limits = CSVLimits(maxRecordBytes: 16 + Int(control) % 200, maxFieldBytes: 1 + Int(control / 7) % 64)
         let limited = read(body, dialect: dialect, limits: limits, chunkSize: 1 << 16, readAtMost: Int.max)
@@ -102,43 +105,72 @@ enum CSVHarness {
         }
         var reading = Reading()
         do {
-            try reader.forEachRecord { record in
-                if let last = reading.lines.last {
-                    precondition(record.line > last, "a record at line \(record.line) after one at line \(last)")
-                } else {
-                    precondition(record.line >= 1, "the first record at line \(record.line)")
-                }
-                check(record, dialect: dialect, limits: limits)
-                reading.lines.append(record.line)
-                reading.tooLong.append(record.tooLong)
-                // A too-long record's raw bytes are its first ones only, as many as the buffer held.
-                reading.recordBytes.append(record.tooLong ? -1 : record.raw.count)
-                var content: [UInt8] = []
-                var longest = 0
-                if !record.tooLong {
-                    append(record.count, to: &content)
-                    for i in 0..<record.count {
-                        let field = record[i]
-                        longest = max(longest, field.count)
-                        append(field.count, to: &content)
-                        content.append(contentsOf: field)
-                    }
-                    if let malformation = record.malformation {
-                        append(1, to: &content)
-                        content.append(contentsOf: malformation.utf8)
-                    } else {
-                        append(0, to: &content)
-                    }
-                    append(record.raw.count, to: &content)
-                    content.append(contentsOf: record.raw)
-                }
-                reading.contents.append(content)
-                reading.longestField.append(longest)
-            }
+            try reader.forEachRecord { record in collect(record, dialect: dialect, limits: limits, into: &reading) }
         } catch {
             preconditionFailure("reading from memory threw: \(error)")
         }
         precondition(offset == body.count, "the reader stopped at byte \(offset) of \(body.count)")
+        return reading
+    }
+
+    /// Checks `record` and adds what it holds to `reading`.
+    static func collect(_ record: CSVRecord, dialect: CSVDialect, limits: CSVLimits, into reading: inout Reading) {
+        if let last = reading.lines.last {
+            precondition(record.line > last, "a record at line \(record.line) after one at line \(last)")
+        } else {
+            precondition(record.line >= 1, "the first record at line \(record.line)")
+        }
+        check(record, dialect: dialect, limits: limits)
+        reading.lines.append(record.line)
+        reading.tooLong.append(record.tooLong)
+        // A too-long record's raw bytes are its first ones only, as many as the buffer held.
+        reading.recordBytes.append(record.tooLong ? -1 : record.raw.count)
+        var content: [UInt8] = []
+        var longest = 0
+        if !record.tooLong {
+            append(record.count, to: &content)
+            for i in 0..<record.count {
+                let field = record[i]
+                longest = max(longest, field.count)
+                append(field.count, to: &content)
+                content.append(contentsOf: field)
+            }
+            if let malformation = record.malformation {
+                append(1, to: &content)
+                content.append(contentsOf: malformation.utf8)
+            } else {
+                append(0, to: &content)
+            }
+            append(record.raw.count, to: &content)
+            content.append(contentsOf: record.raw)
+        }
+        reading.contents.append(content)
+        reading.longestField.append(longest)
+    }
+
+    /// Reads `body` in two pieces as reading in pieces does (`CSVReader.forEachRecord(in:)`): the
+    /// first cut after a line break near `fraction`/8 of it and read as not the last, the second
+    /// from where the first stopped (before a record it does not hold whole) to the end.
+    static func readInTwoPieces(_ body: UnsafeRawBufferPointer, dialect: CSVDialect, fraction: Int) -> Reading {
+        var b = body
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { b = UnsafeRawBufferPointer(rebasing: b[3...]) }
+        // After the last LF, or CR not followed by LF, at or before the target (as a piece is cut).
+        var cut = 0
+        var j = min(b.count * fraction / 8, b.count - 1)
+        while j >= 0 {
+            if b[j] == 0x0A || (b[j] == 0x0D && j + 1 < b.count && b[j + 1] != 0x0A) {
+                cut = j + 1
+                break
+            }
+            j -= 1
+        }
+        var reading = Reading()
+        let (end, lines) = CSVReader.forEachRecord(in: UnsafeRawBufferPointer(rebasing: b[..<cut]), firstLine: 1, final: false,
+                                                   dialect: dialect) { collect($0, dialect: dialect, limits: .default, into: &reading) }
+        precondition(end <= cut, "the first piece stopped at \(end), past its \(cut) bytes")
+        let (restEnd, _) = CSVReader.forEachRecord(in: UnsafeRawBufferPointer(rebasing: b[end...]), firstLine: 1 + lines, final: true,
+                                                   dialect: dialect) { collect($0, dialect: dialect, limits: .default, into: &reading) }
+        precondition(restEnd == b.count - end, "the last piece stopped at \(restEnd) of \(b.count - end) bytes")
         return reading
     }
 
