@@ -213,3 +213,41 @@ uint32_t cx_crc32(uint32_t crc, const unsigned char *bytes, size_t length) {
     }
     return crc;
 }
+
+struct cx_inflater {
+    z_stream stream;
+};
+
+cx_inflater *cx_inflater_new(void) {
+    cx_inflater *inflater = calloc(1, sizeof(cx_inflater));
+    if (inflater == NULL) return NULL;
+    // Negative window bits: raw deflate data, without a zlib header (as a ZIP entry holds it).
+    if (inflateInit2(&inflater->stream, -MAX_WBITS) != Z_OK) {
+        free(inflater);
+        return NULL;
+    }
+    return inflater;
+}
+
+void cx_inflater_free(cx_inflater *inflater) {
+    if (inflater == NULL) return;
+    inflateEnd(&inflater->stream);
+    free(inflater);
+}
+
+int cx_inflate(cx_inflater *inflater, const unsigned char *input, size_t input_length, size_t *input_used,
+               unsigned char *output, size_t output_length, size_t *output_made) {
+    z_stream *z = &inflater->stream;
+    uInt in = input_length > 0x40000000u ? 0x40000000u : (uInt)input_length;
+    uInt out = output_length > 0x40000000u ? 0x40000000u : (uInt)output_length;
+    z->next_in = (Bytef *)input;
+    z->avail_in = in;
+    z->next_out = output;
+    z->avail_out = out;
+    int rc = inflate(z, Z_NO_FLUSH);
+    *input_used = in - z->avail_in;
+    *output_made = out - z->avail_out;
+    if (rc == Z_STREAM_END) return 1;
+    if (rc == Z_OK || rc == Z_BUF_ERROR) return 0;
+    return -1;
+}

@@ -2,8 +2,9 @@ import CXLSXSupport
 import Foundation
 import ZIPFoundation
 
-/// The ZIP container of a workbook: entries by name, each inflated in chunks within the limits,
-/// its CRC checked with zlib's (ZIPFoundation's own CRC is a slow Swift loop on Linux).
+/// The ZIP container of a workbook: entries by name (ZIPFoundation reads the central directory),
+/// each read here from exactly its bytes and inflated by zlib in chunks within the limits, its CRC
+/// checked with zlib's (ZIPFoundation's own CRC is a slow Swift loop on Linux).
 final class XLSXPackage {
     private let archive: Archive
     let limits: XLSXLimits
@@ -12,9 +13,16 @@ final class XLSXPackage {
 
     static let chunkSize = 256 * 1024
 
+    /// The archive file, and its size: no entry's data may run past it.
+    private let path: String
+    private let fileSize: UInt64
+
     init(path: String, limits: XLSXLimits) throws {
         self.limits = limits
+        self.path = path
         try Self.checkSignature(path)
+        var st = stat()
+        fileSize = stat(path, &st) == 0 ? UInt64(clamping: st.st_size) : 0
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
@@ -87,6 +95,10 @@ final class XLSXPackage {
 
     /// `stream`, each chunk handed over as the buffer it was inflated into (at most `chunkSize`
     /// bytes), to keep without copying.
+    ///
+    /// The entry's bytes are read here, exactly those its headers give it, and inflated by zlib:
+    /// ZIPFoundation's reading on Linux goes on past an entry's compressed size and, when the file
+    /// ends before the deflate stream does, reads again for ever (a hang the workbook fuzzer found).
     func streamChunks(_ name: String, limit: Int? = nil, _ body: (Data) throws -> Void) throws {
         guard let entry = entries[Self.normalize(name)] else {
             throw XLSXError(.notAWorkbook, "the archive has no part \(name)")
@@ -104,30 +116,79 @@ final class XLSXPackage {
         if totalInflated + declared > limits.maxTotalBytes {
             throw XLSXError(.unsafe, "the workbook inflates to more than \(limits.maxTotalBytes) bytes in all", part: part)
         }
-        // ZIPFoundation allocates and zeroes a buffer of this size for every chunk it inflates: a
-        // part smaller than a chunk gets one of its own size, not 256 KiB.
+        let data = try dataRange(of: entry, part: part)
+        // A part smaller than a chunk gets a buffer of its own size, not 256 KiB.
         let bufferSize = min(Self.chunkSize, max(4096, declared, compressed))
         var inflated = 0
         var crc: UInt32 = 0
-        var bodyError: Error?
-        do {
-            _ = try archive.extract(entry, bufferSize: bufferSize, skipCRC32: true) { (data: Data) in
-                inflated += data.count
-                if inflated > declared {
-                    throw XLSXError(.corruptArchive, "inflates to more bytes than its header declares (\(declared))", part: part)
-                }
-                if inflated > limits.ratioGrace && inflated / compressed > limits.maxRatio {
-                    throw XLSXError(.unsafe, "inflates more than \(limits.maxRatio) times its compressed size (a ZIP bomb?)", part: part)
-                }
-                data.withUnsafeBytes { raw in
-                    crc = cx_crc32(crc, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
-                }
-                do { try body(data) } catch { bodyError = error; throw error }
+        func deliver(_ chunk: Data) throws {
+            inflated += chunk.count
+            if inflated > declared {
+                throw XLSXError(.corruptArchive, "inflates to more bytes than its header declares (\(declared))", part: part)
             }
-        } catch {
-            if let bodyError { throw bodyError }
-            if let error = error as? XLSXError { throw error }
-            throw XLSXError(.corruptArchive, "cannot be inflated: the archive is truncated or damaged (\(error))", part: part)
+            if inflated > limits.ratioGrace && inflated / compressed > limits.maxRatio {
+                throw XLSXError(.unsafe, "inflates more than \(limits.maxRatio) times its compressed size (a ZIP bomb?)", part: part)
+            }
+            chunk.withUnsafeBytes { raw in
+                crc = cx_crc32(crc, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+            }
+            try body(chunk)
+        }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw XLSXError(.notAWorkbook, "cannot open the file again to read it", part: part) }
+        defer { close(file) }
+        var position = data.start
+        var remaining = data.count
+        /// The next bytes of the entry's data, at most `count`; throws when the file ends first.
+        func readInput(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let n = pread(file, buffer.baseAddress!, min(buffer.count, remaining), off_t(position))
+            guard n > 0 else {
+                throw XLSXError(.corruptArchive, "ends \(remaining) bytes short of its data: the archive is truncated or damaged", part: part)
+            }
+            position += n
+            remaining -= n
+            return n
+        }
+        func newChunk() -> (Data, UnsafeMutableRawBufferPointer) {
+            // Not zeroed: every byte handed over is one written.
+            let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
+            return (Data(bytesNoCopy: raw.baseAddress!, count: bufferSize, deallocator: .custom { p, _ in p.deallocate() }), raw)
+        }
+        if data.stored {
+            while remaining > 0 {
+                var (chunk, raw) = newChunk()
+                let n = try readInput(into: raw)
+                chunk.count = n
+                try deliver(chunk)
+            }
+        } else {
+            guard let inflater = cx_inflater_new() else { throw XLSXError(.unsafe, "no memory to inflate", part: part) }
+            defer { cx_inflater_free(inflater) }
+            let input = UnsafeMutableRawBufferPointer.allocate(byteCount: min(bufferSize, max(data.count, 1)), alignment: 16)
+            defer { input.deallocate() }
+            var inputStart = 0, inputEnd = 0
+            var ended = false
+            while !ended {
+                if inputStart == inputEnd && remaining > 0 {
+                    inputEnd = try readInput(into: input)
+                    inputStart = 0
+                }
+                var (chunk, raw) = newChunk()
+                var used = 0, made = 0
+                let rc = cx_inflate(inflater, input.baseAddress!.assumingMemoryBound(to: UInt8.self) + inputStart, inputEnd - inputStart, &used,
+                                    raw.baseAddress!.assumingMemoryBound(to: UInt8.self), bufferSize, &made)
+                inputStart += used
+                guard rc >= 0 else {
+                    throw XLSXError(.corruptArchive, "cannot be inflated: its data is not deflate data (the archive is damaged)", part: part)
+                }
+                ended = rc == 1
+                if made > 0 {
+                    chunk.count = made
+                    try deliver(chunk)
+                } else if !ended && used == 0 && inputStart == inputEnd && remaining == 0 {
+                    throw XLSXError(.corruptArchive, "its deflate data ends before its stream does: the archive is truncated or damaged", part: part)
+                }
+            }
         }
         totalInflated += inflated
         if inflated != declared {
@@ -136,5 +197,47 @@ final class XLSXPackage {
         if crc != entry.checksum {
             throw XLSXError(.corruptArchive, "fails its CRC check: the archive is damaged", part: part)
         }
+    }
+
+    /// Where an entry's data is in the file: after its local header, as many bytes as its
+    /// compressed size (its size, when stored); refused when that runs past the file's end.
+    private func dataRange(of entry: Entry, part: String) throws -> (start: Int, count: Int, stored: Bool) {
+        guard let offset = Self.localHeaderOffset(of: entry) else {
+            throw XLSXError(.unsafe, "lies past the first 4 GiB of the file (ZIP64), which is not read", part: part)
+        }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw XLSXError(.notAWorkbook, "cannot open the file again to read it", part: part) }
+        defer { close(file) }
+        var header = [UInt8](repeating: 0, count: 30)
+        let n = header.withUnsafeMutableBytes { pread(file, $0.baseAddress!, 30, off_t(offset)) }
+        func u16(_ at: Int) -> Int { Int(header[at]) | Int(header[at + 1]) << 8 }
+        guard n == 30, header[0] == 0x50, header[1] == 0x4B, header[2] == 0x03, header[3] == 0x04 else {
+            throw XLSXError(.corruptArchive, "has no local header where the central directory puts it (byte \(offset)): the archive is damaged", part: part)
+        }
+        let method = u16(8)
+        guard method == 0 || method == 8 else {
+            throw XLSXError(.corruptArchive, "is compressed by method \(method), not deflate (8) or stored (0)", part: part)
+        }
+        let start = Int(offset) + 30 + u16(26) + u16(28)
+        let count = Int(clamping: method == 0 ? entry.uncompressedSize : entry.compressedSize)
+        if UInt64(start) + UInt64(count) > fileSize {
+            throw XLSXError(.corruptArchive, "its data runs past the end of the file (byte \(UInt64(start) + UInt64(count)) of \(fileSize)): the archive is truncated or damaged", part: part)
+        }
+        return (start, count, method == 0)
+    }
+}
+
+extension XLSXPackage {
+    /// Where `entry`'s local header is in the file, from the central directory record ZIPFoundation
+    /// read (internal there, so read by reflection); nil when not found, or when the offset is in a
+    /// ZIP64 extra field (past the first 4 GiB).
+    static func localHeaderOffset(of entry: Entry) -> UInt32? {
+        func child(_ value: Any, _ label: String) -> Any? {
+            Mirror(reflecting: value).children.first { $0.label == label }?.value
+        }
+        guard let central = child(entry, "centralDirectoryStructure"),
+              let offset = child(central, "relativeOffsetOfLocalHeader") as? UInt32, offset != .max
+        else { return nil }
+        return offset
     }
 }

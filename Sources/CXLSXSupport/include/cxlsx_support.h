@@ -84,4 +84,17 @@ uint32_t cx_unescape(unsigned char *bytes, uint32_t count);
 /// zlib's CRC-32 over `length` bytes, continuing from `crc` (0 to start).
 uint32_t cx_crc32(uint32_t crc, const unsigned char *bytes, size_t length);
 
+/// A raw deflate stream (a ZIP entry's data) inflated by zlib, input and output given piece by piece.
+typedef struct cx_inflater cx_inflater;
+
+/// A new inflater, or NULL when there is no memory.
+cx_inflater *cx_inflater_new(void);
+void cx_inflater_free(cx_inflater *inflater);
+
+/// Inflates from `input` (`input_length` bytes) into `output` (`output_length` bytes): sets how
+/// many input bytes were used and how many output bytes made. Returns 1 at the stream's end,
+/// 0 when it needs more input or output room, -1 when the data is not deflate data.
+int cx_inflate(cx_inflater *inflater, const unsigned char *input, size_t input_length, size_t *input_used,
+               unsigned char *output, size_t output_length, size_t *output_made);
+
 #endif
