@@ -202,20 +202,7 @@ public final class CSVReader {
                     guard let parsed = Self.parseRecord(b, from: position, end: limit, final: final, dialect: dialect,
                                                         spans: &spans, scratch: &scratch)
                     else { break }
-                    if parsed.recordEnd - position > limits.maxRecordBytes {
-                        // Whole in the buffer, yet past the limit (a chunk larger than the limit).
-                        try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, body)
-                    } else if let long = spans.firstIndex(where: { $0.end - $0.start > limits.maxFieldBytes }) {
-                        try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: long, body)
-                    } else {
-                        try spans.withUnsafeBufferPointer { s in
-                            try scratch.withUnsafeBytes { sc in
-                                try body(CSVRecord(
-                                    line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
-                                    malformation: parsed.malformation, tooLong: false, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
-                            }
-                        }
-                    }
+                    try Self.handOver(b, from: position, parsed, line: line, spans: spans, scratch: scratch, limits: limits, body)
                     line += parsed.lines
                     position = parsed.next
                 }
@@ -241,6 +228,27 @@ public final class CSVReader {
                 // The buffer ends inside a record: read more. At the end of the input the next
                 // pass parses with `final` set and takes what there is.
                 _ = try refill()
+            }
+        }
+    }
+
+    /// Hands over the record parsed at `position` of `b`: as it is, or as too long when it is
+    /// whole in the buffer yet past a limit (a buffer larger than the limit).
+    @inline(__always)
+    private static func handOver(_ b: UnsafeRawBufferPointer, from position: Int, _ parsed: ParsedRecord, line: Int,
+                                 spans: [CSVFieldSpan], scratch: [UInt8], limits: CSVLimits,
+                                 _ body: (CSVRecord) throws -> Void) rethrows {
+        if parsed.recordEnd - position > limits.maxRecordBytes {
+            try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: nil, limits: limits, body)
+        } else if let long = spans.firstIndex(where: { $0.end - $0.start > limits.maxFieldBytes }) {
+            try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: long, limits: limits, body)
+        } else {
+            try spans.withUnsafeBufferPointer { s in
+                try scratch.withUnsafeBytes { sc in
+                    try body(CSVRecord(
+                        line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
+                        malformation: parsed.malformation, tooLong: false, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
+                }
             }
         }
     }
@@ -291,19 +299,7 @@ public final class CSVReader {
             guard let parsed = parseRecord(b, from: position, end: b.count, final: final, dialect: dialect,
                                            spans: &spans, scratch: &scratch)
             else { break }
-            if parsed.recordEnd - position > limits.maxRecordBytes {
-                try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: nil, limits: limits, body)
-            } else if let long = spans.firstIndex(where: { $0.end - $0.start > limits.maxFieldBytes }) {
-                try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: long, limits: limits, body)
-            } else {
-                try spans.withUnsafeBufferPointer { s in
-                    try scratch.withUnsafeBytes { sc in
-                        try body(CSVRecord(
-                            line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
-                            malformation: parsed.malformation, tooLong: false, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
-                    }
-                }
-            }
+            try handOver(b, from: position, parsed, line: line, spans: spans, scratch: scratch, limits: limits, body)
             line += parsed.lines
             position = parsed.next
         }
