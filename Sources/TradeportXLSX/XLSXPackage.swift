@@ -13,27 +13,33 @@ final class XLSXPackage {
 
     static let chunkSize = 256 * 1024
 
-    /// The archive file, and its size: no entry's data may run past it.
-    private let path: String
+    /// The archive file, which entries' bytes are read from, and its size: no entry's data may run past it.
+    private let file: Int32
     private let fileSize: UInt64
 
     init(path: String, limits: XLSXLimits) throws {
         self.limits = limits
-        self.path = path
         try Self.checkSignature(path)
-        var st = stat()
-        fileSize = stat(path, &st) == 0 ? UInt64(clamping: st.st_size) : 0
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
             throw XLSXError(.corruptArchive, "truncated or corrupt ZIP archive (its central directory cannot be read)")
         }
+        file = open(path, O_RDONLY | O_CLOEXEC)
+        var st = stat()
+        guard file >= 0, fstat(file, &st) == 0 else {
+            if file >= 0 { close(file) }
+            throw XLSXError(.notAWorkbook, "cannot open the file")
+        }
+        fileSize = UInt64(clamping: st.st_size)
         var entries: [String: Entry] = [:]
         for entry in archive {
             entries[Self.normalize(entry.path)] = entry
         }
         self.entries = entries
     }
+
+    deinit { close(file) }
 
     /// Tells a workbook from an old `.xls`, an encrypted workbook and everything else, by the first bytes.
     private static func checkSignature(_ path: String) throws {
@@ -134,12 +140,9 @@ final class XLSXPackage {
             }
             try body(chunk)
         }
-        let file = open(path, O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { throw XLSXError(.notAWorkbook, "cannot open the file again to read it", part: part) }
-        defer { close(file) }
         var position = data.start
         var remaining = data.count
-        /// The next bytes of the entry's data, at most `count`; throws when the file ends first.
+        /// The next bytes of the entry's data, as many as fit in `buffer`; throws when the file ends first.
         func readInput(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
             let n = pread(file, buffer.baseAddress!, min(buffer.count, remaining), off_t(position))
             guard n > 0 else {
@@ -205,9 +208,6 @@ final class XLSXPackage {
         guard let offset = Self.localHeaderOffset(of: entry) else {
             throw XLSXError(.unsafe, "lies past the first 4 GiB of the file (ZIP64), which is not read", part: part)
         }
-        let file = open(path, O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { throw XLSXError(.notAWorkbook, "cannot open the file again to read it", part: part) }
-        defer { close(file) }
         var header = [UInt8](repeating: 0, count: 30)
         let n = header.withUnsafeMutableBytes { pread(file, $0.baseAddress!, 30, off_t(offset)) }
         func u16(_ at: Int) -> Int { Int(header[at]) | Int(header[at + 1]) << 8 }
