@@ -1,5 +1,6 @@
 import Foundation
 import TradeportCore
+import TradeportPrimitives
 import TradeportCSV
 import TradeportSpec
 
@@ -47,14 +48,15 @@ extension SpecAdapter {
         var count = 0
         var firstLine = 1
         var final = false
-        // Written by the worker, read by the source's thread after `done` (under the queue's lock).
+        // Written by the worker, read by the source's thread once `read` is signalled.
         var records: [PieceRecord] = []
         /// Where the piece's last record, not whole, begins (`count` when every record is whole),
         /// and the line breaks before it.
         var end = 0
         var lines = 0
         var failure: (any Error)?
-        var done = false
+        /// Signalled by the worker once it has read the piece (once per hand-over).
+        let read = DispatchSemaphore(value: 0)
 
         init(capacity: Int) {
             bytes = .allocate(byteCount: capacity, alignment: 16)
@@ -66,66 +68,6 @@ extension SpecAdapter {
 
         func rawText(_ r: PieceRecord) -> String {
             String(decoding: UnsafeRawBufferPointer(rebasing: bytes[Int(r.rawStart)..<Int(r.rawStart + r.rawCount)]), as: UTF8.self)
-        }
-    }
-
-    /// The pieces waiting for a worker, and the workers' end.
-    final class PieceQueue: @unchecked Sendable {
-        let condition = NSCondition()
-        private var waiting: [Piece] = []
-        private var closed = false
-        private var running = 0
-
-        func submit(_ piece: Piece) {
-            condition.lock()
-            waiting.append(piece)
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        /// The next piece to read, or nil once the queue is closed.
-        func take() -> Piece? {
-            condition.lock()
-            defer { condition.unlock() }
-            while waiting.isEmpty && !closed { condition.wait() }
-            if closed { return nil }
-            return waiting.removeFirst()
-        }
-
-        func finished(_ piece: Piece) {
-            condition.lock()
-            piece.done = true
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        func wait(for piece: Piece) {
-            condition.lock()
-            while !piece.done { condition.wait() }
-            condition.unlock()
-        }
-
-        func started() {
-            condition.lock()
-            running += 1
-            condition.unlock()
-        }
-
-        func exited() {
-            condition.lock()
-            running -= 1
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        /// Drops the pieces not taken and waits until every worker has returned.
-        func closeAndJoin() {
-            condition.lock()
-            closed = true
-            waiting.removeAll()
-            condition.broadcast()
-            while running > 0 { condition.wait() }
-            condition.unlock()
         }
     }
 
@@ -293,59 +235,62 @@ extension SpecAdapter {
     /// here in order. Returns nil at the source's end, or where to go on in one go.
     private func readPieces(_ csv: CSVSource, dialect: CSVDialect, state base: ReadState, cutter: inout PieceCutter,
                             emit: RecordHandler) throws -> PiecesStop? {
-        let queue = PieceQueue()
         let workers = Self.pieceWorkers
+        // Pieces in flight, oldest first: one per worker ahead of the one being handed on.
+        let ahead = workers + 1
+        let queue = Handoff<Piece, Never>(capacity: ahead)
+        let running = DispatchGroup()
         for _ in 0..<workers {
             // The worker's own state: the header's columns, and values (with their caches) of its own.
             let owned = WorkerState(base)
             owned.state.values = SpecRowValues(plan: plan, codes: AssetCodeCache())
             owned.state.values.dateSystem = base.values.dateSystem
             let adapter = self
-            queue.started()
+            running.enter()
             let thread = Thread {
-                defer { queue.exited() }
-                while let piece = queue.take() {
+                defer { running.leave() }
+                while let piece = queue.receive() {
                     adapter.readPiece(piece, csv, dialect, state: &owned.state)
-                    queue.finished(piece)
+                    piece.read.signal()
                 }
             }
             thread.stackSize = 8 << 20
             thread.start()
         }
-        defer { queue.closeAndJoin() }
+        defer {
+            // The pieces not taken are dropped; those being read are finished first.
+            queue.cancel()
+            queue.close()
+            running.wait()
+        }
 
-        // Pieces in flight, oldest first: one per worker ahead of the one being handed on.
         var inFlight: [Piece] = []
         var spare: [Piece] = []
         var cutFailed: Piece?
-        let ahead = workers + 1
         while true {
             while inFlight.count < ahead && cutFailed == nil && !cutter.exhausted {
                 let piece = spare.popLast() ?? Piece(capacity: pieceSize)
                 piece.records.removeAll(keepingCapacity: true)
-                piece.done = false
                 piece.failure = nil
                 if try cutter.fill(piece) {
                     inFlight.append(piece)
-                    queue.submit(piece)
+                    _ = queue.send(piece)
                 } else {
                     cutFailed = piece
                 }
             }
             guard !inFlight.isEmpty else { break }
             let piece = inFlight.removeFirst()
-            queue.wait(for: piece)
+            piece.read.wait()
             if let failure = piece.failure { throw failure }
             for r in piece.records {
                 try emit(r.record, { piece.rawText(r) })
             }
             if piece.end < piece.count {
-                // Not a place to cut: the pieces after it were read from the wrong state.
+                // Not a place to cut: the pieces after it were read from the wrong state. Their
+                // bytes are taken (workers only read them); what the workers made is dropped.
                 var bytes = Array(UnsafeRawBufferPointer(rebasing: piece.bytes[piece.end..<piece.count]))
-                for later in inFlight {
-                    queue.wait(for: later)
-                    bytes.append(contentsOf: later.filled)
-                }
+                for later in inFlight { bytes.append(contentsOf: later.filled) }
                 if let cutFailed { bytes.append(contentsOf: cutFailed.filled) }
                 return PiecesStop(bytes: bytes, line: piece.firstLine + piece.lines)
             }
