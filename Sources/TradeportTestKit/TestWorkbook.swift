@@ -183,21 +183,11 @@ public enum HostileWorkbooks {
 
     /// Rewrites the uncompressed size the archive's headers declare for `entry`.
     public static func declare(size: UInt32, for entry: String, in path: String) throws {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let name = Array(entry.utf8)
-        func u32(_ at: Int) -> UInt32 { UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24 }
-        func put(_ at: Int, _ v: UInt32) { for k in 0..<4 { bytes[at + k] = UInt8(v >> (8 * UInt32(k)) & 0xFF) } }
-        var i = 0
-        while i + 46 < bytes.count {
-            let signature = u32(i)
-            if signature == 0x04034B50, Array(bytes[(i + 30)..<(i + 30 + name.count)]) == name {
-                put(i + 22, size)
-            } else if signature == 0x02014B50, Array(bytes[(i + 46)..<(i + 46 + name.count)]) == name {
-                put(i + 24, size)
-            }
-            i += 1
-        }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var zip = try ZIPBytes(path: path)
+        guard let (local, central) = zip.headers(of: entry) else { return }
+        zip.put(Int(size), bytes: 4, at: local + 22)
+        zip.put(Int(size), bytes: 4, at: central + 24)
+        try zip.write(to: path)
     }
 
     /// An OLE compound file: the container of old `.xls` workbooks and of encrypted `.xlsx` ones.
@@ -209,3 +199,38 @@ public enum HostileWorkbooks {
     }
 }
 
+/// A ZIP archive's bytes, for tests that damage an archive in place: little-endian fields read and
+/// written by offset, and where an entry's headers are.
+public struct ZIPBytes {
+    public var bytes: [UInt8]
+
+    public init(path: String) throws {
+        bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    public func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+    public func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+
+    /// `value` as `count` little-endian bytes.
+    public static func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(value >> (8 * $0) & 0xFF) } }
+
+    public mutating func put(_ value: Int, bytes count: Int, at: Int) {
+        bytes.replaceSubrange(at..<(at + count), with: Self.le(value, count))
+    }
+
+    /// Where `entry`'s local header and its central directory record begin.
+    public func headers(of entry: String) -> (local: Int, central: Int)? {
+        let name = Array(entry.utf8)
+        func named(_ at: Int, _ signature: Int, nameAt: Int) -> Bool {
+            at + nameAt + name.count <= bytes.count && u32(at) == signature && Array(bytes[(at + nameAt)..<(at + nameAt + name.count)]) == name
+        }
+        guard let local = (0..<bytes.count).first(where: { named($0, 0x04034B50, nameAt: 30) }),
+              let central = (0..<bytes.count).first(where: { named($0, 0x02014B50, nameAt: 46) })
+        else { return nil }
+        return (local, central)
+    }
+
+    public func write(to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+}

@@ -115,26 +115,22 @@ struct XLSXSafetyTests {
     /// ZIPFoundation (on Linux) reads an entry until it has its bytes and never stops when the
     /// file ends first: found by the workbook fuzzer as a hang (a cut Tinkoff report whose central
     /// directory said its sheet took 23 MB of the file's 163 KB).
+    static let sheetRows = (1...200).map { "<row r=\"\($0)\"><c t=\"inlineStr\"><is><t>row \($0)</t></is></c></row>" }.joined()
+
     @Test("an entry whose data runs past the end of the file is refused at once, not read for ever", arguments: [false, true])
     func entryPastTheEndOfTheFile(stored: Bool) throws {
-        let rows = (1...200).map { "<row r=\"\($0)\"><c t=\"inlineStr\"><is><t>row \($0)</t></is></c></row>" }.joined()
-        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows)]).writeTemporary(stored: stored)
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let size = UInt32(bytes.count + 1000)
-        func put(_ at: Int, _ v: UInt32) { for k in 0..<4 { bytes[at + k] = UInt8(v >> (8 * UInt32(k)) & 0xFF) } }
-        func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) } }
-        let name = Array("xl/worksheets/sheet1.xml".utf8)
-        for i in 0..<(bytes.count - 46) {
-            if u32(i) == 0x04034B50, Array(bytes[(i + 30)..<(i + 30 + name.count)]) == name {
-                put(i + 18, size)  // compressed size
-                if stored { put(i + 22, size) }
-            } else if u32(i) == 0x02014B50, Array(bytes[(i + 46)..<(i + 46 + name.count)]) == name {
-                put(i + 20, size)
-                if stored { put(i + 24, size) }
-            }
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", Self.sheetRows)]).writeTemporary(stored: stored)
+        var zip = try ZIPBytes(path: path)
+        let size = zip.bytes.count + 1000
+        let (local, central) = try #require(zip.headers(of: "xl/worksheets/sheet1.xml"))
+        zip.put(size, bytes: 4, at: local + 18)  // compressed size
+        zip.put(size, bytes: 4, at: central + 20)
+        if stored {
+            zip.put(size, bytes: 4, at: local + 22)
+            zip.put(size, bytes: 4, at: central + 24)
         }
         let cut = path + ".cut.xlsx"
-        try Data(bytes).write(to: URL(fileURLWithPath: cut))
+        try zip.write(to: cut)
         let error = xlsxError { _ = try readAll(cut) }
         #expect(error?.kind == .corruptArchive)
         #expect(error?.message.contains("runs past the end of the file") == true, "\(String(describing: error))")
@@ -145,36 +141,30 @@ struct XLSXSafetyTests {
     /// the file, in the archive's comment). ZIPFoundation read at the file's end for ever.
     @Test("a deflate stream the file ends inside is refused, not read for ever")
     func deflateStreamCutByTheFileEnd() throws {
-        let rows = (1...200).map { "<row r=\"\($0)\"><c t=\"inlineStr\"><is><t>row \($0)</t></is></c></row>" }.joined()
-        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows)]).writeTemporary(stored: true)
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-        func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
-        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(v >> (8 * $0) & 0xFF) } }
-        let eocd = bytes.count - 22
-        #expect(u32(eocd) == 0x06054B50)
-        let cdStart = u32(eocd + 16), cdSize = u32(eocd + 12)
-        let name = Array("xl/worksheets/sheet1.xml".utf8)
-        let local = try #require((0..<cdStart).first { u32($0) == 0x04034B50 && Array(bytes[($0 + 30)..<($0 + 30 + name.count)]) == name })
-        let dataStart = local + 30 + u16(local + 26) + u16(local + 28)
-        let xml = Array(bytes[dataStart..<(dataStart + u32(local + 22))])
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", Self.sheetRows)]).writeTemporary(stored: true)
+        var zip = try ZIPBytes(path: path)
+        let eocd = zip.bytes.count - 22
+        #expect(zip.u32(eocd) == 0x06054B50)
+        let name = "xl/worksheets/sheet1.xml"
+        let (local, central) = try #require(zip.headers(of: name))
+        let dataStart = local + 30 + zip.u16(local + 26) + zip.u16(local + 28)
+        let xml = Array(zip.bytes[dataStart..<(dataStart + zip.u32(local + 22))])
         let half = Array(xml.prefix(xml.count / 2))
         // The new local header: deflate, no extra field, the data a stored block cut by the file's end.
         let payload = [0x00, 0xFF, 0xFF, 0x00, 0x00] + half
-        var header = Array(bytes[local..<(local + 30)])
-        header.replaceSubrange(8..<10, with: le(8, 2))
-        header.replaceSubrange(18..<22, with: le(payload.count, 4))
-        header.replaceSubrange(28..<30, with: le(0, 2))
-        let tail = header + name + payload
+        var header = Array(zip.bytes[local..<(local + 30)])
+        header.replaceSubrange(8..<10, with: ZIPBytes.le(8, 2))
+        header.replaceSubrange(18..<22, with: ZIPBytes.le(payload.count, 4))
+        header.replaceSubrange(28..<30, with: ZIPBytes.le(0, 2))
+        let tail = header + Array(name.utf8) + payload
         // Its central directory record: deflate, that compressed size, the header in the comment.
-        let central = try #require((cdStart..<(cdStart + cdSize)).first { u32($0) == 0x02014B50 && Array(bytes[($0 + 46)..<($0 + 46 + name.count)]) == name })
-        bytes.replaceSubrange((central + 10)..<(central + 12), with: le(8, 2))
-        bytes.replaceSubrange((central + 20)..<(central + 24), with: le(payload.count, 4))
-        bytes.replaceSubrange((central + 42)..<(central + 46), with: le(bytes.count, 4))
-        bytes.replaceSubrange((eocd + 20)..<(eocd + 22), with: le(tail.count, 2))
-        bytes += tail
+        zip.put(8, bytes: 2, at: central + 10)
+        zip.put(payload.count, bytes: 4, at: central + 20)
+        zip.put(zip.bytes.count, bytes: 4, at: central + 42)
+        zip.put(tail.count, bytes: 2, at: eocd + 20)
+        zip.bytes += tail
         let cut = path + ".unended.xlsx"
-        try Data(bytes).write(to: URL(fileURLWithPath: cut))
+        try zip.write(to: cut)
         let error = xlsxError { _ = try readAll(cut) }
         #expect(error?.kind == .corruptArchive)
         #expect(error?.message.contains("ends before its stream does") == true, "\(String(describing: error))")
