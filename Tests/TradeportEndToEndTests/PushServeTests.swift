@@ -217,23 +217,30 @@ struct PushServeTests {
         await alice.shutdown()
     }
 
-    /// The server stopped midway (SIGKILL), then restarted on the same database: the re-run
-    /// sends exactly the rest. With the original's behaviour the client posts one by one.
-    /// Waits (up to a minute) until a push has stored at least `least` trades in `portfolio`; how
-    /// many. More than the push keeps in flight, so that some answer has reached it: with one
-    /// record stored the server may be killed before its answer is sent.
-    private func storedSoFar(_ client: BalancesClient, portfolio: String, least: Int = 1) async throws -> Int {
+    /// Lets `push` run in slices of two milliseconds, stopped (SIGSTOP) between them, until at
+    /// least `least` trades are stored in `portfolio`; how many, with the push left stopped. More
+    /// than the push keeps in flight, so that some answer has reached it: with one record stored
+    /// the server may be killed before its answer is sent. However fast the machine, the push
+    /// cannot finish between two looks (waiting for a count while it ran freely could see it done).
+    /// 0 when the push ended first or a minute passed.
+    private func storedWhilePaused(_ push: Process, _ client: BalancesClient, portfolio: String, least: Int) async throws -> Int {
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        let pid = push.processIdentifier
+        while Date() < deadline, push.isRunning {
+            kill(pid, SIGCONT)
+            try await Task.sleep(for: .milliseconds(2))
+            kill(pid, SIGSTOP)
             if let p = try? await client.portfolio(named: portfolio),
                let count = try? await client.records(TradeRecord.self, portfolio: p.id).count, count >= least {
                 return count
             }
-            try await Task.sleep(for: .milliseconds(10))
         }
+        kill(pid, SIGCONT)
         return 0
     }
 
+    /// The server stopped midway (SIGKILL), then restarted on the same database: the re-run
+    /// sends exactly the rest. With the original's behaviour the client posts one by one.
     @Test(arguments: [false, true])
     func aPushInterruptedByTheServerStoppingResumesExactlyOnce(compat: Bool) async throws {
         let dir = try CLI.temporaryDirectory()
@@ -246,8 +253,9 @@ struct PushServeTests {
         // Wait until part of it is there, then stop the server.
         var client = server.client().with(token: token)
         // Two requests in flight at most (--concurrency 2), of one record (compat) or 25.
-        let held = try await storedSoFar(client, portfolio: "Big", least: compat ? 5 : 75)
+        let held = try await storedWhilePaused(push, client, portfolio: "Big", least: compat ? 5 : 75)
         server.kill()
+        kill(push.processIdentifier, SIGCONT)
         push.waitUntilExit()
         await client.shutdown()
         #expect(held > 0)
@@ -283,7 +291,7 @@ struct PushServeTests {
         let token = try await server.register("alice")
         let push = try Push.start(["--batch-size", "20", "--concurrency", "1", "--portfolio", "Big", dir + "/trades.csv"], server: server)
         let client = server.client().with(token: token)
-        let held = try await storedSoFar(client, portfolio: "Big")
+        let held = try await storedWhilePaused(push, client, portfolio: "Big", least: 1)
         kill(push.processIdentifier, SIGKILL)
         push.waitUntilExit()
         #expect(held > 0)
