@@ -47,7 +47,7 @@ extension SpecAdapter.ReadState {
         case .text(let t)?, .mapped(let t)?: asset = AssetCode(t)
         default: asset = nil
         }
-        let amount = values.decimal(values.values[group.amount])
+        let amount = SpecRowValues.decimal(values.values[group.amount])
         guard let asset, let amount, isFee || !amount.isZero else {
             let what = asset == nil ? "asset" : amount == nil ? "amount" : "amount other than 0"
             let errors = [FieldError(column: nil, field: nil, message: "a row of a trade over several rows needs its \(what)")]
@@ -55,7 +55,7 @@ extension SpecAdapter.ReadState {
             return
         }
         let leg = SpecLeg(location: location, raw: raw(), asset: asset, amount: amount, isFee: isFee,
-                          legFee: group.legFee.flatMap { values.decimal(values.values[$0]) }, values: values.values)
+                          legFee: group.legFee.flatMap { SpecRowValues.decimal(values.values[$0]) }, values: values.values)
         // Closing the open group reuses the row values: this row's were taken first.
         if !legs.isEmpty && key != legKey { try closeGroup(emit: emit) }
         legKey = key

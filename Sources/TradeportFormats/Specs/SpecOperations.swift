@@ -48,7 +48,7 @@ extension SpecRowValues {
         var out: [PortfolioOperation] = []
         for choice in plan.transactionKinds[k].types.dropFirst() {
             guard let type = type(choice) else { continue }
-            guard let amount = decimal(resolve(m.source(TransactionField.amount.rawValue), type: type)), !amount.isZero else { continue }
+            guard let amount = Self.decimal(resolve(m.source(TransactionField.amount.rawValue), type: type)), !amount.isZero else { continue }
             // Its own id: the row's id, marked with the type (a dividend's tax beside the dividend).
             if case .transaction(var t)? = transaction(type, location, zone: &zone) {
                 if let id = t.externalId, id == first?.externalId { t.externalId = id + "/" + type }
@@ -123,7 +123,7 @@ extension SpecRowValues {
                     operands.append(d)
                     continue
                 }
-                guard let d = decimal(v) else { return nil }
+                guard let d = Self.decimal(v) else { return nil }
                 operands.append(d)
             }
             var result: ExactDecimal? = operands[0]
@@ -175,8 +175,8 @@ extension SpecRowValues {
         return nanoseconds == 0 ? instant : instant.with(nanoseconds: nanoseconds)
     }
 
-    func decimal(_ v: SpecValue?) -> ExactDecimal? { if case .decimal(let d)? = v { return d } else { return nil } }
-    private func asset(_ v: SpecValue?) -> AssetCode? {
+    static func decimal(_ v: SpecValue?) -> ExactDecimal? { if case .decimal(let d)? = v { return d } else { return nil } }
+    private static func asset(_ v: SpecValue?) -> AssetCode? {
         switch v {
         case .asset(let a)?: return a
         case .text(let t)?, .mapped(let t)?: return AssetCode(t)
@@ -186,7 +186,7 @@ extension SpecRowValues {
     /// A canonical id the row carries (`format:venue-id`, or a content id `format:~hash.n`), or ""
     /// when it carries none (the conversion then makes one). A malformed one is an error.
     private mutating func canonicalId(_ v: SpecValue?) -> String? {
-        guard let s = text(v) else { return "" }
+        guard let s = Self.text(v) else { return "" }
         let parts = s.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         if parts.count == 2, FormatSpec.isValidID(parts[0]), !parts[1].isEmpty, !s.utf8.contains(where: { $0 <= 32 }) {
             return s
@@ -195,8 +195,8 @@ extension SpecRowValues {
         return nil
     }
 
-    private func text(_ v: SpecValue?) -> String? { v?.text.flatMap { $0.isEmpty ? nil : $0 } }
-    private func date(_ v: SpecValue?) -> CalendarDate? { if case .date(let d)? = v { return d } else { return nil } }
+    private static func text(_ v: SpecValue?) -> String? { v?.text.flatMap { $0.isEmpty ? nil : $0 } }
+    private static func date(_ v: SpecValue?) -> CalendarDate? { if case .date(let d)? = v { return d } else { return nil } }
 
     mutating func trade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter, grouped: Bool = false) -> PortfolioOperation? {
         guard let m = grouped ? plan.groupTrade : plan.trade else { return nil }
@@ -236,7 +236,7 @@ extension SpecRowValues {
             return Record.placeholder[field]
         }
         guard complete, errors.isEmpty else { return nil }
-        portfolio = text(resolve(m.portfolio, type: type))
+        portfolio = Self.text(resolve(m.portfolio, type: type))
         return record
     }
 
@@ -256,7 +256,16 @@ extension SpecRowValues {
             if m.grouped { return .tradeFees(groupFees) }
             var fees: [TradeFee] = []
             for fee in m.fees {
-                let amounts = decimals(resolve(fee.amount)), currencies = assets(resolve(fee.currency))
+                let amount = resolve(fee.amount), currency = resolve(fee.currency)
+                if case .decimal(let d)? = amount, !Self.isList(currency) {
+                    // One amount in one currency, as most rows give: no lists made for it.
+                    if !d.isZero, let c = Self.asset(currency) {
+                        if fees.isEmpty { fees.reserveCapacity(m.fees.count) }
+                        fees.append(TradeFee(amount: d, currency: c, kind: fee.kind))
+                    }
+                    continue
+                }
+                let amounts = Self.decimals(amount), currencies = Self.assets(currency)
                 if amounts.count > 1, currencies.count != amounts.count {
                     return fail(m.names[i], "\(amounts.count) \(fee.kind.rawValue) fee amounts but \(currencies.count) currencies: each amount needs its currency")
                 }
@@ -266,7 +275,7 @@ extension SpecRowValues {
             }
             return .tradeFees(fees)
         case .cashFee:
-            if let amount = decimal(resolve(m.feeAmount, type: type)), !amount.isZero, let currency = asset(resolve(m.feeCurrency, type: type)) {
+            if let amount = Self.decimal(resolve(m.feeAmount, type: type)), !amount.isZero, let currency = Self.asset(resolve(m.feeCurrency, type: type)) {
                 value = .cashFee(CashFee(amount: amount, currency: currency))
             }
         case let step:
@@ -279,16 +288,16 @@ extension SpecRowValues {
                 guard let id = canonicalId(resolved) else { return nil }
                 if !id.isEmpty { value = .text(id) }  // none given: the conversion assigns one
             case .text:
-                value = .text(text(resolved))
+                value = .text(Self.text(resolved))
             case .asset:
-                if let a = asset(resolved) { value = .asset(a) }
+                if let a = Self.asset(resolved) { value = .asset(a) }
             case .decimal(let sign):
-                if let d = decimal(resolved) {
+                if let d = Self.decimal(resolved) {
                     guard sign.admits(d) else { return fail(m.names[i], "'\(d)' is not \(sign.requirement)") }
                     value = .decimal(d)
                 }
             case .date:
-                value = .date(date(resolved))
+                value = .date(Self.date(resolved))
             case .choice:
                 guard let word = resolved?.text else { break }
                 let words = m.words[i]
@@ -315,18 +324,20 @@ extension SpecRowValues {
     }
 
     /// The decimals of a value: one, or the several of a `list:` column's cell (several fees of one kind).
-    private func decimals(_ v: SpecValue?) -> [ExactDecimal] {
+    private static func decimals(_ v: SpecValue?) -> [ExactDecimal] {
         switch v {
         case .decimal(let d)?: return [d]
-        case .list(let parts)?: return parts.compactMap { decimal($0) }
+        case .list(let parts)?: return parts.compactMap { Self.decimal($0) }
         default: return []
         }
     }
 
+    private static func isList(_ v: SpecValue?) -> Bool { if case .list? = v { return true } else { return false } }
+
     /// The asset codes of a value: one, or the several of a `list:` column's cell.
-    private func assets(_ v: SpecValue?) -> [AssetCode] {
-        if case .list(let parts)? = v { return parts.compactMap { asset($0) } }
-        return asset(v).map { [$0] } ?? []
+    private static func assets(_ v: SpecValue?) -> [AssetCode] {
+        if case .list(let parts)? = v { return parts.compactMap { Self.asset($0) } }
+        return Self.asset(v).map { [$0] } ?? []
     }
 
     /// What a choice expects: `buy or sell (the spec's map must give one of them)` for two words,
