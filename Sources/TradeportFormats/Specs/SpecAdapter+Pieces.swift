@@ -16,15 +16,17 @@ import TradeportSpec
 /// - what is kept from row to row (the header, `skip-lines`) is read in one go, in the first
 ///   piece, and sources whose rows depend on the rows before them (`group:`) are not cut.
 ///
-/// Off by default (`defaultPieceSize` 0) until the stages after reading also run on several
-/// threads: measured on 1M DSX trades to JSON Lines (2 cores), pieces of 2 MiB or 512 KiB gave the
-/// same output in 3.6-4.1 s against 3.8-4.1 s in one go, with 6.4-7.2 s of CPU against 5.7-6.1 and
-/// 125-162 MB against 114 MB: the thread that keeps the balances and writes the output (and frees
-/// what the workers allocated) is the bound, not the parsing.
+/// On where the machine has more than one core. Measured on 1M DSX trades to JSON Lines (2 cores,
+/// output identical): pieces of 512 KiB took 2.77-2.92 s against 2.93-3.19 s in one go, with
+/// 4.8-5.1 s of CPU against 4.0-4.6 and 126-129 MB against 112 MB (1 MiB pieces: the same time,
+/// 135-142 MB; 256 KiB: the same time, more CPU, 122 MB). The bound is then the CPU of both cores,
+/// and the thread that keeps the balances and writes the output (and frees what the workers
+/// allocated): the pieces' hand-over costs about 0.8 s of CPU.
 extension SpecAdapter {
-    /// The bytes of a piece, when reading in pieces (0: in one go). At most a record's limit, so
-    /// that a record read whole from a piece is never one the reader in one go refuses as too long.
-    static let defaultPieceSize = 0
+    /// The bytes of a piece, when reading in pieces (0: in one go, as on one core). At most a
+    /// record's limit, so that a record read whole from a piece is never one the reader in one go
+    /// refuses as too long.
+    static let defaultPieceSize = ProcessInfo.processInfo.activeProcessorCount > 1 ? 1 << 19 : 0
 
     /// Workers for the pieces: the machine's cores, at most 8.
     static var pieceWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8) }
