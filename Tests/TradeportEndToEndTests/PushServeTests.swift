@@ -217,25 +217,32 @@ struct PushServeTests {
         await alice.shutdown()
     }
 
-    /// Lets `push` run in slices of two milliseconds, stopped (SIGSTOP) between them, until at
-    /// least `least` trades are stored in `portfolio`; how many, with the push left stopped. More
-    /// than the push keeps in flight, so that some answer has reached it: with one record stored
-    /// the server may be killed before its answer is sent. However fast the machine, the push
-    /// cannot finish between two looks (waiting for a count while it ran freely could see it done).
-    /// 0 when the push ended first or a minute passed.
-    private func storedWhilePaused(_ push: Process, _ client: BalancesClient, portfolio: String, least: Int) async throws -> Int {
+    /// A proxy in front of `server` that stops forwarding what the push sends when it begins its
+    /// fifth post of trades (a batch, or one record with the original's behaviour): the four before
+    /// it were sent, at most one of them still in flight.
+    private func proxy(for server: ServerProcess) throws -> FreezingProxy {
+        try FreezingProxy(to: server.port, freezingAt: 5, marker: "POST /bcv/trades")
+    }
+
+    /// Waits (up to a minute) until the proxy has stopped the push, at least `least` trades are
+    /// stored in `portfolio`, and neither what is stored nor what the proxy has answered has changed
+    /// for 300 ms: every answer the server gave has then reached the push. How many are stored; 0
+    /// when the push ended first or the minute passed.
+    private func settled(_ proxy: FreezingProxy, _ push: Process, _ client: BalancesClient, portfolio: String, least: Int) async throws -> Int {
         let deadline = Date().addingTimeInterval(60)
-        let pid = push.processIdentifier
-        while Date() < deadline, push.isRunning {
-            kill(pid, SIGCONT)
-            try await Task.sleep(for: .milliseconds(2))
-            kill(pid, SIGSTOP)
-            if let p = try? await client.portfolio(named: portfolio),
-               let count = try? await client.records(TradeRecord.self, portfolio: p.id).count, count >= least {
-                return count
+        var last: (stored: Int, answered: Int)?
+        while Date() < deadline {
+            try await Task.sleep(for: .milliseconds(300))
+            guard proxy.frozen else {
+                if !push.isRunning { return 0 }
+                continue
             }
+            guard let p = try? await client.portfolio(named: portfolio),
+                  let stored = try? await client.records(TradeRecord.self, portfolio: p.id).count, stored >= least else { continue }
+            let now = (stored, proxy.bytesAnswered)
+            if let last, last == now { return stored }
+            last = now
         }
-        kill(pid, SIGCONT)
         return 0
     }
 
@@ -248,14 +255,17 @@ struct PushServeTests {
         try syntheticTrades(count).write(toFile: dir + "/trades.csv", atomically: true, encoding: .utf8)
         var server = try ServerProcess(directory: dir, compat: compat)
         let token = try await server.register("alice")
+        let proxy = try proxy(for: server)
+        defer { proxy.stop() }
         let push = try Push.start(["--batch-size", "25", "--concurrency", "2", "--attempts", "2", "--portfolio", "Big", dir + "/trades.csv"],
-                                  server: server, stderr: dir + "/interrupted.txt")
-        // Wait until part of it is there, then stop the server.
+                                  server: server, base: proxy.base, stderr: dir + "/interrupted.txt")
+        // Wait until part of it is there and answered, then stop the server.
         var client = server.client().with(token: token)
-        // Two requests in flight at most (--concurrency 2), of one record (compat) or 25.
-        let held = try await storedWhilePaused(push, client, portfolio: "Big", least: compat ? 5 : 75)
+        // Two requests in flight at most (--concurrency 2), of one record (compat) or 25: at least
+        // three of the four posts before the fifth were whole.
+        let held = try await settled(proxy, push, client, portfolio: "Big", least: compat ? 3 : 75)
         server.kill()
-        kill(push.processIdentifier, SIGCONT)
+        proxy.stop()
         push.waitUntilExit()
         await client.shutdown()
         #expect(held > 0)
@@ -289,9 +299,12 @@ struct PushServeTests {
         let server = try ServerProcess(directory: dir)
         defer { server.kill() }
         let token = try await server.register("alice")
-        let push = try Push.start(["--batch-size", "20", "--concurrency", "1", "--portfolio", "Big", dir + "/trades.csv"], server: server)
+        let proxy = try proxy(for: server)
+        defer { proxy.stop() }
+        let push = try Push.start(["--batch-size", "20", "--concurrency", "1", "--portfolio", "Big", dir + "/trades.csv"],
+                                  server: server, base: proxy.base)
         let client = server.client().with(token: token)
-        let held = try await storedWhilePaused(push, client, portfolio: "Big", least: 1)
+        let held = try await settled(proxy, push, client, portfolio: "Big", least: 80)
         kill(push.processIdentifier, SIGKILL)
         push.waitUntilExit()
         #expect(held > 0)

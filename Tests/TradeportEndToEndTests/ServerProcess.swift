@@ -144,11 +144,13 @@ enum Push {
                     environment: ["TRADEPORT_USERNAME": username, "TRADEPORT_PASSWORD": password].merging(environment) { $1 })
     }
 
-    /// Starts `tradeport push` without waiting for it.
-    static func start(_ arguments: [String], server: ServerProcess, username: String = "alice", stderr: String? = nil) throws -> Process {
+    /// Starts `tradeport push` without waiting for it (to `base` instead of the server's own URL
+    /// when given: a proxy's).
+    static func start(_ arguments: [String], server: ServerProcess, base: String? = nil, username: String = "alice",
+                      stderr: String? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = ["push", "--server", server.base] + arguments
+        process.arguments = ["push", "--server", base ?? server.base] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TRADEPORT_USERNAME"] = username
         environment["TRADEPORT_PASSWORD"] = "secret-password"

@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A loopback TCP proxy in front of a test server. It forwards both ways until a client begins
+/// the `freezeAt`-th request whose text starts with `marker` (`POST /bcv/trades`); from then on
+/// nothing a client sends is forwarded, while the server's answers still are. A test can so stop a
+/// push at a known point whatever the machine's speed (waiting for a count while the push runs
+/// freely, a fast machine finished the push first).
+final class FreezingProxy: @unchecked Sendable {
+    struct Failure: Error { let message: String }
+
+    let port: Int
+    private let target: Int
+    private let marker: [UInt8]
+    private let freezeAt: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    // Under `lock`.
+    private var seen = 0
+    private var isFrozen = false
+    private var answered = 0
+    private var connections: [Int32: Int] = [:]
+    private var stopped = false
+
+    init(to target: Int, freezingAt n: Int, marker: String) throws {
+        self.target = target
+        freezeAt = n
+        self.marker = Array(marker.utf8)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(message: "socket: \(errno)") }
+        var address = Self.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw Failure(message: "bind or listen: \(errno)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        listener = fd
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    /// The server's base URL (`/bcv`), through the proxy.
+    var base: String { "http://127.0.0.1:\(port)/bcv" }
+    /// Whether the client's requests are no longer forwarded.
+    var frozen: Bool { lock.withLock { isFrozen } }
+    /// The bytes of answers forwarded to clients so far.
+    var bytesAnswered: Int { lock.withLock { answered } }
+
+    /// Closes every connection and stops listening: a client's next connection is refused.
+    func stop() {
+        lock.withLock {
+            guard !stopped else { return }
+            stopped = true
+            for fd in connections.keys { shutdown(fd, Int32(SHUT_RDWR)) }
+            shutdown(listener, Int32(SHUT_RDWR))
+        }
+    }
+
+    deinit { close(listener) }
+
+    private static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = Self.loopback(port: UInt16(target))
+            let connected = server >= 0 && withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            } == 0
+            let kept: Bool = lock.withLock {
+                guard connected, !stopped else { return false }
+                connections[client] = 2
+                connections[server] = 2
+                return true
+            }
+            guard kept else {
+                close(client)
+                if server >= 0 { close(server) }
+                continue
+            }
+            Thread { [self] in pump(from: client, to: server, requests: true) }.start()
+            Thread { [self] in pump(from: server, to: client, requests: false) }.start()
+        }
+    }
+
+    /// Copies one direction of a connection until its end; the two sockets are closed once both
+    /// directions have ended.
+    private func pump(from source: Int32, to sink: Int32, requests: Bool) {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var tail: [UInt8] = []
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            let forward = requests ? admitted(buffer[0..<n], tail: &tail) : lock.withLock { answered += n; return n }
+            if forward > 0 && !send(buffer, count: forward, to: sink) { break }
+        }
+        shutdown(sink, Int32(SHUT_WR))
+        lock.withLock {
+            for fd in [source, sink] {
+                connections[fd, default: 1] -= 1
+                if connections[fd] == 0 {
+                    connections[fd] = nil
+                    close(fd)
+                }
+            }
+        }
+    }
+
+    /// How many of a client's bytes `chunk` may be forwarded: all of them, or those before the
+    /// request that freezes the proxy (none once it is frozen).
+    private func admitted(_ chunk: ArraySlice<UInt8>, tail: inout [UInt8]) -> Int {
+        lock.withLock {
+            guard !isFrozen else { return 0 }
+            let text = tail + chunk
+            var i = 0
+            while i + marker.count <= text.count {
+                if text[i] == marker[0] && text[i..<(i + marker.count)].elementsEqual(marker) {
+                    seen += 1
+                    if seen == freezeAt {
+                        isFrozen = true
+                        return max(0, i - tail.count)
+                    }
+                    i += marker.count
+                } else {
+                    i += 1
+                }
+            }
+            tail = Array(text.suffix(marker.count - 1))
+            return chunk.count
+        }
+    }
+
+    private func send(_ buffer: [UInt8], count: Int, to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < count {
+            let n = buffer.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+}
