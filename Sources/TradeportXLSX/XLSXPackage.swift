@@ -19,19 +19,27 @@ final class XLSXPackage {
 
     init(path: String, limits: XLSXLimits) throws {
         self.limits = limits
-        try Self.checkSignature(path)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var st = stat()
+        guard fd >= 0, fstat(fd, &st) == 0 else {
+            if fd >= 0 { close(fd) }
+            throw XLSXError(.notAWorkbook, "cannot open the file")
+        }
+        // Until every property is set, a throw does not run `deinit`: the file is closed here.
+        var head = [UInt8](repeating: 0, count: 8)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, 8, 0) }
+        if let problem = Self.signatureProblem(head: Array(head.prefix(max(n, 0))), path: path) {
+            close(fd)
+            throw problem
+        }
+        file = fd
+        fileSize = UInt64(clamping: st.st_size)
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
+            close(fd)
             throw XLSXError(.corruptArchive, "truncated or corrupt ZIP archive (its central directory cannot be read)")
         }
-        file = open(path, O_RDONLY | O_CLOEXEC)
-        var st = stat()
-        guard file >= 0, fstat(file, &st) == 0 else {
-            if file >= 0 { close(file) }
-            throw XLSXError(.notAWorkbook, "cannot open the file")
-        }
-        fileSize = UInt64(clamping: st.st_size)
         var entries: [String: Entry] = [:]
         for entry in archive {
             entries[Self.normalize(entry.path)] = entry
@@ -41,17 +49,8 @@ final class XLSXPackage {
 
     deinit { close(file) }
 
-    /// Tells a workbook from an old `.xls`, an encrypted workbook and everything else, by the first bytes.
-    private static func checkSignature(_ path: String) throws {
-        guard let file = FileHandle(forReadingAtPath: path) else {
-            throw XLSXError(.notAWorkbook, "cannot open the file")
-        }
-        let head = [UInt8]((try? file.read(upToCount: 8)) ?? Data())
-        try? file.close()
-        if let problem = signatureProblem(head: head, path: path) { throw problem }
-    }
-
-    /// Why a file starting with `head` (8 bytes are enough) is not an XLSX workbook, or nil when it
+    /// Why a file starting with `head` (8 bytes are enough) is not an XLSX workbook (what tells a
+    /// workbook from an old `.xls`, an encrypted workbook and everything else), or nil when it
     /// starts as a ZIP archive. An OLE compound file is told apart as an encrypted workbook or an
     /// old `.xls` by reading the file at `path`; without one, it is called either.
     static func signatureProblem(head: [UInt8], path: String?) -> XLSXError? {

@@ -4,14 +4,16 @@ import Glibc
 #endif
 
 /// A loopback TCP proxy in front of a test server. It forwards both ways until a client begins
-/// the `freezeAt`-th request whose text starts with `marker` (`POST /bcv/trades`); from then on
-/// nothing a client sends is forwarded, while the server's answers still are. A test can so stop a
+/// its `n`-th post to a resource (`POST /bcv/trades…`); from then on nothing a client sends is
+/// forwarded, while the server's answers still are. A test can so stop a
 /// push at a known point whatever the machine's speed (waiting for a count while the push runs
 /// freely, a fast machine finished the push first).
 final class FreezingProxy: @unchecked Sendable {
     struct Failure: Error { let message: String }
 
     let port: Int
+    /// The server's base URL, through the proxy.
+    let base: String
     private let target: Int
     private let marker: [UInt8]
     private let freezeAt: Int
@@ -24,10 +26,11 @@ final class FreezingProxy: @unchecked Sendable {
     private var connections: [Int32: Int] = [:]
     private var stopped = false
 
-    init(to target: Int, freezingAt n: Int, marker: String) throws {
-        self.target = target
+    init(for server: ServerProcess, freezingAtPost n: Int, to resource: String) throws {
+        let path = URLComponents(string: server.base)?.path ?? ""
+        target = server.port
         freezeAt = n
-        self.marker = Array(marker.utf8)
+        marker = Array("POST \(path)/\(resource)".utf8)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(message: "socket: \(errno)") }
         var address = Self.loopback(port: 0)
@@ -43,12 +46,11 @@ final class FreezingProxy: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
+        base = "http://127.0.0.1:\(port)\(path)"
         listener = fd
         Thread { [self] in acceptLoop() }.start()
     }
 
-    /// The server's base URL (`/bcv`), through the proxy.
-    var base: String { "http://127.0.0.1:\(port)/bcv" }
     /// Whether the client's requests are no longer forwarded.
     var frozen: Bool { lock.withLock { isFrozen } }
     /// The bytes of answers forwarded to clients so far.

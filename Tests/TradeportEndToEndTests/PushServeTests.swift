@@ -217,13 +217,6 @@ struct PushServeTests {
         await alice.shutdown()
     }
 
-    /// A proxy in front of `server` that stops forwarding what the push sends when it begins its
-    /// fifth post of trades (a batch, or one record with the original's behaviour): the four before
-    /// it were sent, at most one of them still in flight.
-    private func proxy(for server: ServerProcess) throws -> FreezingProxy {
-        try FreezingProxy(to: server.port, freezingAt: 5, marker: "POST /bcv/trades")
-    }
-
     /// Waits (up to a minute) until the proxy has stopped the push, at least `least` trades are
     /// stored in `portfolio`, and neither what is stored nor what the proxy has answered has changed
     /// for 300 ms: every answer the server gave has then reached the push. How many are stored; 0
@@ -255,7 +248,9 @@ struct PushServeTests {
         try syntheticTrades(count).write(toFile: dir + "/trades.csv", atomically: true, encoding: .utf8)
         var server = try ServerProcess(directory: dir, compat: compat)
         let token = try await server.register("alice")
-        let proxy = try proxy(for: server)
+        // The push stopped when it begins its fifth post of trades (a batch, or one record with the
+        // original's behaviour): the four before it were sent, at most one of them still in flight.
+        let proxy = try FreezingProxy(for: server, freezingAtPost: 5, to: "trades")
         defer { proxy.stop() }
         let push = try Push.start(["--batch-size", "25", "--concurrency", "2", "--attempts", "2", "--portfolio", "Big", dir + "/trades.csv"],
                                   server: server, base: proxy.base, stderr: dir + "/interrupted.txt")
@@ -299,7 +294,7 @@ struct PushServeTests {
         let server = try ServerProcess(directory: dir)
         defer { server.kill() }
         let token = try await server.register("alice")
-        let proxy = try proxy(for: server)
+        let proxy = try FreezingProxy(for: server, freezingAtPost: 5, to: "trades")
         defer { proxy.stop() }
         let push = try Push.start(["--batch-size", "20", "--concurrency", "1", "--portfolio", "Big", dir + "/trades.csv"],
                                   server: server, base: proxy.base)

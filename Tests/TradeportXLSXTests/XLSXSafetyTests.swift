@@ -102,13 +102,11 @@ struct XLSXSafetyTests {
         #expect(t?.message.contains("truncated or corrupt") == true)
 
         // Flip bytes in the middle of the sheet's compressed data.
-        var damaged = [UInt8](whole)
-        let sheetName = Array("xl/worksheets/sheet1.xml".utf8)
-        let start = (0..<damaged.count - sheetName.count).first { Array(damaged[$0..<($0 + sheetName.count)]) == sheetName }! + sheetName.count
-        for k in stride(from: start + 2000, to: start + 2100, by: 7) { damaged[k] ^= 0x5A }
-        let damagedPath = path + ".damaged.xlsx"
-        try Data(damaged).write(to: URL(fileURLWithPath: damagedPath))
-        let d = xlsxError { _ = try readAll(damagedPath) }
+        var damaged = try ZIPBytes(path: path)
+        let local = try #require(damaged.headers(of: "xl/worksheets/sheet1.xml")).local
+        let start = local + 30 + damaged.u16(local + 26)
+        for k in stride(from: start + 2000, to: start + 2100, by: 7) { damaged.bytes[k] ^= 0x5A }
+        let d = try readingError(damaged, path + ".damaged.xlsx")
         #expect(d?.kind == .corruptArchive || d?.kind == .malformed)
     }
 
@@ -116,6 +114,12 @@ struct XLSXSafetyTests {
     /// file ends first: found by the workbook fuzzer as a hang (a cut Tinkoff report whose central
     /// directory said its sheet took 23 MB of the file's 163 KB).
     static let sheetRows = (1...200).map { "<row r=\"\($0)\"><c t=\"inlineStr\"><is><t>row \($0)</t></is></c></row>" }.joined()
+
+    /// The error reading the damaged archive `zip`, written to `path`, ends with.
+    private func readingError(_ zip: ZIPBytes, _ path: String) throws -> XLSXError? {
+        try zip.write(to: path)
+        return xlsxError { _ = try readAll(path) }
+    }
 
     @Test("an entry whose data runs past the end of the file is refused at once, not read for ever", arguments: [false, true])
     func entryPastTheEndOfTheFile(stored: Bool) throws {
@@ -129,9 +133,7 @@ struct XLSXSafetyTests {
             zip.put(size, bytes: 4, at: local + 22)
             zip.put(size, bytes: 4, at: central + 24)
         }
-        let cut = path + ".cut.xlsx"
-        try zip.write(to: cut)
-        let error = xlsxError { _ = try readAll(cut) }
+        let error = try readingError(zip, path + ".cut.xlsx")
         #expect(error?.kind == .corruptArchive)
         #expect(error?.message.contains("runs past the end of the file") == true, "\(String(describing: error))")
     }
@@ -163,9 +165,7 @@ struct XLSXSafetyTests {
         zip.put(zip.bytes.count, bytes: 4, at: central + 42)
         zip.put(tail.count, bytes: 2, at: eocd + 20)
         zip.bytes += tail
-        let cut = path + ".unended.xlsx"
-        try zip.write(to: cut)
-        let error = xlsxError { _ = try readAll(cut) }
+        let error = try readingError(zip, path + ".unended.xlsx")
         #expect(error?.kind == .corruptArchive)
         #expect(error?.message.contains("ends before its stream does") == true, "\(String(describing: error))")
     }

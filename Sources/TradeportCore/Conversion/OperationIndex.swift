@@ -41,7 +41,7 @@ struct OperationIndex {
     /// TLB miss besides the cache miss (on a virtual machine, a walk of two page tables).
     private static func table(_ count: Int) -> [Slot] {
         Array(unsafeUninitializedCapacity: count) { buffer, initialized in
-            #if os(Linux)
+            #if canImport(Glibc)
             let huge = 2 << 20
             if let base = buffer.baseAddress, count * MemoryLayout<Slot>.stride >= 2 * huge {
                 let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
