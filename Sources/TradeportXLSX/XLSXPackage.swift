@@ -92,6 +92,9 @@ final class XLSXPackage {
 
     func has(_ name: String) -> Bool { entries[Self.normalize(name)] != nil }
 
+    /// The inflated size entry `name` declares (which inflating holds it to), nil when missing.
+    func declaredSize(of name: String) -> Int? { entries[Self.normalize(name)].map { Int(clamping: $0.uncompressedSize) } }
+
     /// Inflates entry `name` in chunks, handing each to `body`; throws when the entry is missing,
     /// damaged or over the limits. `body` may throw to stop early (then the CRC is not checked).
     func stream(_ name: String, limit: Int? = nil, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {

@@ -111,6 +111,9 @@ public final class XLSXWorkbook {
     public func readRows(of sheet: Sheet, _ body: (XLSXRow) throws -> Bool) throws {
         let strings = try sharedStrings()
         let dateStyles = try self.dateStyles()
+        if let size = package.declaredSize(of: sheet.part), size <= inlineSheetBytes {
+            return try readRowsInline(of: sheet, strings: strings, dateStyles: dateStyles, body)
+        }
         // Inflating and parsing run on a thread of their own; rows come back here in batches.
         let channel = Handoff<RowBatch, any Error>(capacity: 4)
         let producer = SheetProducer(package: package, part: sheet.part, sharedStringCount: strings?.count ?? 0, channel: channel)
@@ -126,6 +129,75 @@ public final class XLSXWorkbook {
         while let batch = try channel.receive() {
             if try !batch.forEachRow(&scratch, strings: strings, dateStyles: dateStyles, body) { return }
         }
+    }
+
+    /// A sheet that declares at most this many bytes inflated is inflated and parsed on the calling
+    /// thread: for a small sheet, starting two threads costs more than their overlap saves (1 MiB;
+    /// tests set it to read small sheets both ways).
+    var inlineSheetBytes = 1 << 20
+
+    /// `readRows` on the calling thread: each batch the parser hands over is read as it is made.
+    private func readRowsInline(of sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool],
+                                _ body: (XLSXRow) throws -> Bool) throws {
+        try withoutActuallyEscaping(body) { body in
+            let reading = InlineRows(strings: strings, dateStyles: dateStyles, body: body)
+            let context = Unmanaged.passUnretained(reading).toOpaque()
+            guard let parser = cx_sheet_parser_create(context, { context, batch in
+                let reading = Unmanaged<InlineRows>.fromOpaque(context!).takeUnretainedValue()
+                do {
+                    return try RowBatch(batch!).forEachRow(&reading.scratch, strings: reading.strings,
+                                                           dateStyles: reading.dateStyles, reading.body) ? 1 : 0
+                } catch {
+                    reading.failure = error
+                    return 0
+                }
+            }, UInt32(clamping: strings?.count ?? 0), UInt32(RowBatch.rowsPerBatch)) else {
+                throw XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: sheet.part)
+            }
+            defer { cx_sheet_parser_free(parser) }
+            struct Stopped: Error {}
+            do {
+                try package.stream(sheet.part) { bytes in
+                    if try !Self.feed(parser, bytes, last: false, part: sheet.part) { throw Stopped() }
+                }
+                _ = try Self.feed(parser, UnsafeRawBufferPointer(start: nil, count: 0), last: true, part: sheet.part)
+            } catch is Stopped {
+            } catch {
+                // An error of the caller's `body` ends parsing too: it is the one to report.
+                throw reading.failure ?? error
+            }
+            if let failure = reading.failure { throw failure }
+        }
+    }
+
+    /// What `readRowsInline` keeps while the parser calls back.
+    private final class InlineRows {
+        let strings: SharedStrings?
+        let dateStyles: [Bool]
+        let body: (XLSXRow) throws -> Bool
+        var scratch: [XLSXCell] = []
+        var failure: (any Error)?
+
+        init(strings: SharedStrings?, dateStyles: [Bool], body: @escaping (XLSXRow) throws -> Bool) {
+            self.strings = strings
+            self.dateStyles = dateStyles
+            self.body = body
+            scratch.reserveCapacity(64)
+        }
+    }
+
+    /// Feeds `bytes` (at most a chunk) to a sheet parser: true to go on, false once the reading side
+    /// asked it to stop (or the failure of that side, kept by the caller, stopped it); throws what
+    /// the parser found malformed or refused.
+    fileprivate static func feed(_ parser: OpaquePointer, _ bytes: UnsafeRawBufferPointer, last: Bool, part: String) throws -> Bool {
+        let status = cx_sheet_parser_feed(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                          Int32(bytes.count), last ? 1 : 0)
+        if status == 0 { return true }
+        if cx_sheet_parser_stopped(parser) != 0 { return false }
+        let message = String(cString: cx_sheet_parser_error_message(parser))
+        let refused = cx_sheet_parser_error_is_refusal(parser) != 0
+        throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not a well-formed sheet: \(message)",
+                        part: part, line: Int(cx_sheet_parser_error_line(parser)))
     }
 
     private func sharedStrings() throws -> SharedStrings? {
@@ -198,16 +270,9 @@ public final class XLSXWorkbook {
 
         /// Feeds the inflated chunks to `parser` until the sheet ends or the reading side stops.
         private func parse(_ parser: OpaquePointer, _ chunks: Handoff<Data, any Error>) throws {
+            // A chunk is at most `XLSXPackage.chunkSize` bytes.
             func feed(_ bytes: UnsafeRawBufferPointer, last: Bool) throws -> Bool {
-                // A chunk is at most `XLSXPackage.chunkSize` bytes.
-                let status = cx_sheet_parser_feed(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                                  Int32(bytes.count), last ? 1 : 0)
-                if status == 0 { return true }
-                if cx_sheet_parser_stopped(parser) != 0 { return false }
-                let message = String(cString: cx_sheet_parser_error_message(parser))
-                let refused = cx_sheet_parser_error_is_refusal(parser) != 0
-                throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not a well-formed sheet: \(message)",
-                                part: part, line: Int(cx_sheet_parser_error_line(parser)))
+                try XLSXWorkbook.feed(parser, bytes, last: last, part: part)
             }
             var more = true
             while more, let chunk = try chunks.receive() {

@@ -126,6 +126,52 @@ struct XLSXStructureTests {
         #expect(try readAll(path).count == 100)
     }
 
+    /// What reading every row of a workbook's first sheet gives, with sheets up to `inline` bytes
+    /// read on the calling thread: the rows, or the error, and the rows before it.
+    func reading(_ path: String, inline: Int, stopAfter: Int = .max, failAt: Int? = nil) -> (rows: [String], error: String?) {
+        struct Failure: Error, CustomStringConvertible { let description: String }
+        var rows: [String] = []
+        do {
+            let workbook = try XLSXWorkbook(path: path)
+            workbook.inlineSheetBytes = inline
+            try workbook.readRows(of: workbook.sheets[0]) { row in
+                if row.number == failAt { throw Failure(description: "the body failed at row \(row.number)") }
+                rows.append("\(row.number): " + row.cells.map { "\($0.column):\($0.kind):\($0.text)" }.joined(separator: " "))
+                return rows.count < stopAfter
+            }
+            return (rows, nil)
+        } catch {
+            return (rows, "\(error)")
+        }
+    }
+
+    @Test("a sheet reads alike on the calling thread and on two threads of its own: rows, early stops, the body's errors and the sheet's")
+    func inlineAndThreadedAlike() throws {
+        // Over three batches of rows, shared strings and every kind of cell.
+        let rows = (1...1_300).map { n in
+            #"<row r="\#(n)"><c r="A\#(n)" t="s"><v>\#(n % 3)</v></c><c r="B\#(n)"><v>\#(n).25</v></c>"#
+                + #"<c r="C\#(n)" t="inlineStr"><is><t>row \#(n)</t></is></c><c r="D\#(n)" t="b"><v>\#(n % 2)</v></c></row>"#
+        }.joined()
+        let good = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows)], sharedStrings: ["a", "b", "c"]).writeTemporary()
+        // Malformed after 700 good rows; a bad shared-string index at row 900.
+        let broken = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows.prefix(70_000) + "<row><c><v>1</v></row>")],
+                                           sharedStrings: ["a", "b", "c"]).writeTemporary()
+        let badIndex = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows.replacingOccurrences(of: #"<c r="A900" t="s"><v>0</v>"#, with: #"<c r="A900" t="s"><v>9</v>"#))],
+                                             sharedStrings: ["a", "b", "c"]).writeTemporary()
+        for (path, stopAfter, failAt) in [(good, Int.max, nil), (good, 3, nil), (good, 600, nil), (good, Int.max, 1_024),
+                                          (broken, Int.max, nil), (badIndex, Int.max, nil), (badIndex, 10, nil)] as [(String, Int, Int?)] {
+            let inline = reading(path, inline: 1 << 30, stopAfter: stopAfter, failAt: failAt)
+            let threaded = reading(path, inline: 0, stopAfter: stopAfter, failAt: failAt)
+            #expect(inline.rows == threaded.rows, "stop after \(stopAfter), fail at \(failAt.map(String.init) ?? "none")")
+            #expect(inline.error == threaded.error)
+        }
+        #expect(reading(good, inline: 1 << 30).rows.count == 1_300)
+        #expect(reading(good, inline: 1 << 30, stopAfter: 600).rows.count == 600)
+        #expect(reading(good, inline: 1 << 30, failAt: 1_024).error == "the body failed at row 1024")
+        #expect(reading(broken, inline: 1 << 30).error?.contains("not a well-formed sheet") == true)
+        #expect(reading(badIndex, inline: 1 << 30).error?.contains("shared string index '9'") == true)
+    }
+
     @Test("a malformed sheet names its part and line; a bad shared-string index and a bad reference are errors")
     func malformed() throws {
         let broken = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1\"><c><v>1</v></row>")]).writeTemporary()

@@ -44,21 +44,34 @@ public struct SpecAdapter: FormatAdapter {
     }
 
     /// The probe's bytes as UTF-8, through the same transcoding as reading (what does not transcode,
-    /// a character cut by the probe's end, is left off).
+    /// a character cut by the probe's end, is left off). Made once an encoding for a probe: every
+    /// spec of that encoding looks at the same head during detection, and the read after it too.
     static func utf8Head(_ probe: FormatProbe, _ csv: CSVSource) -> [UInt8] {
-        var offset = 0
+        let key = "SpecAdapter.utf8Head." + csv.encoding.rawValue
+        if let made = probe.opened.take(key, as: [UInt8].self) {
+            probe.opened.keep(made, as: key)
+            return made
+        }
         let head = probe.head
-        let transcoder = TextTranscoder(encoding: csv.encoding, path: probe.name) { buffer in
-            let n = min(buffer.count, head.count - offset)
-            head.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
-            offset += n
-            return n
+        let out: [UInt8]
+        if csv.encoding == .utf8 {
+            out = head
+        } else {
+            var offset = 0
+            let transcoder = TextTranscoder(encoding: csv.encoding, path: probe.name, inputSize: head.count) { buffer in
+                let n = min(buffer.count, head.count - offset)
+                head.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+                offset += n
+                return n
+            }
+            var made: [UInt8] = []
+            var chunk = [UInt8](uninitializedBytes: min(1 << 16, 2 * head.count + 16))
+            while let n = try? chunk.withUnsafeMutableBytes({ try transcoder.read(into: $0) }), n > 0 {
+                made.append(contentsOf: chunk[..<n])
+            }
+            out = made
         }
-        var out: [UInt8] = []
-        var chunk = [UInt8](uninitializedBytes: 1 << 16)
-        while let n = try? chunk.withUnsafeMutableBytes({ try transcoder.read(into: $0) }), n > 0 {
-            out.append(contentsOf: chunk[..<n])
-        }
+        probe.opened.keep(out, as: key)
         return out
     }
 
@@ -92,6 +105,25 @@ public struct SpecAdapter: FormatAdapter {
 
     // MARK: - Detection
 
+    /// The texts of the first 50 records of the probe, read as this spec reads its source and
+    /// folded as header texts are (`HeaderText.fold`). Made once for a probe for every spec that
+    /// reads it the same way (encoding, dialect, skipped lines), since detection asks each
+    /// built-in spec in turn.
+    private func foldedHeadLines(_ probe: FormatProbe, _ csv: CSVSource) -> [[[UInt8]]] {
+        let resolved = dialect(csv, head: Self.utf8Head(probe, csv))
+        let key = "SpecAdapter.foldedHeadLines.\(csv.encoding.rawValue).\(resolved.delimiter).\(resolved.quote.map(String.init) ?? "-").\(csv.skipLines)"
+        if let made = probe.opened.take(key, as: [[[UInt8]]].self) {
+            probe.opened.keep(made, as: key)
+            return made
+        }
+        var lines: [[[UInt8]]] = []
+        headRecords(probe, csv, limit: 50) { record, _ in
+            lines.append((0..<record.count).map { HeaderText.fold(record[$0]) })
+        }
+        probe.opened.keep(lines, as: key)
+        return lines
+    }
+
     public func detect(_ probe: FormatProbe) -> Detection {
         guard let csv else { return detectWorkbook(probe) }
         if probe.head.contains(0), csv.encoding == .utf8 || csv.encoding == .windows1251 {
@@ -102,12 +134,7 @@ public struct SpecAdapter: FormatAdapter {
         if wanted.isEmpty, case .find(let texts, _) = csv.header { wanted = texts }
         if !wanted.isEmpty {
             let folded = wanted.map { HeaderText.fold($0) }
-            var found = false
-            headRecords(probe, csv, limit: 50) { record, _ in
-                guard !found else { return }
-                let texts = (0..<record.count).map { HeaderText.fold(record[$0]) }
-                found = folded.allSatisfy { texts.contains($0) }
-            }
+            let found = foldedHeadLines(probe, csv).contains { texts in folded.allSatisfy { texts.contains($0) } }
             return found ? .match : .noMatch("no line among the first holds the header \(wanted.joined(separator: ", "))")
         }
         guard spec.detect?.fit.isEmpty == false else { return .noMatch("the spec says nothing to recognize its files by (detect: fit or header)") }

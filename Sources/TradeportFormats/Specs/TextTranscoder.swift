@@ -12,7 +12,10 @@ final class TextTranscoder {
     private let encoding: TextEncoding
     private let path: String
     private let source: (UnsafeMutableRawBufferPointer) throws -> Int
-    private var input = [UInt8](uninitializedBytes: 1 << 19)
+    /// The source's bytes before transcoding: made at the first refill, so that UTF-8 (handed
+    /// through) never allocates it, and at most `inputSize` bytes.
+    private var input: [UInt8] = []
+    private let inputSize: Int
     private var pending: [UInt8] = []  // UTF-8 made but not handed over yet
     private var pendingOffset = 0
     private var carry: [UInt8] = []  // an odd UTF-16 byte, or a high surrogate's two bytes
@@ -20,9 +23,12 @@ final class TextTranscoder {
     private var started = false
     private var finished = false
 
-    init(encoding: TextEncoding, path: String, source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+    /// `inputSize`: the most bytes read from `source` at a time (512 KiB; a probe's head asks for
+    /// no more than it holds).
+    init(encoding: TextEncoding, path: String, inputSize: Int = 1 << 19, source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
         self.encoding = encoding
         self.path = path
+        self.inputSize = max(inputSize, 16)
         self.source = source
         bigEndian = encoding == .utf16be
     }
@@ -43,6 +49,7 @@ final class TextTranscoder {
     private func refill() throws {
         pending.removeAll(keepingCapacity: true)
         pendingOffset = 0
+        if input.isEmpty { input = [UInt8](uninitializedBytes: inputSize) }
         let n = try input.withUnsafeMutableBytes { try source($0) }
         if n == 0 {
             finished = true
