@@ -60,12 +60,15 @@ public final class BalancesClient: Sendable {
     public struct Answer: Sendable {
         public let status: Int
         public let body: [UInt8]
+        /// The answer's `Preference-Applied` header (RFC 7240), when it has one.
+        public var preferenceApplied: String? = nil
         public var json: JSONValue? { try? JSONValue.parse(body) }
     }
 
     /// One call, retried on connection errors and 5xx answers (but 501) when `retrying`.
     /// 4xx answers are returned, not thrown: callers decide what a 404 or 409 means.
-    public func call(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil, retrying: Bool = true) async throws -> Answer {
+    public func call(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil,
+                     headers: [(String, String)] = [], retrying: Bool = true) async throws -> Answer {
         var url = base + path
         if !query.isEmpty {
             url += "?" + query.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
@@ -76,6 +79,7 @@ public final class BalancesClient: Sendable {
             request.method = method
             request.headers.add(name: "Accept", value: "application/json")
             if let token { request.headers.add(name: "Authorization", value: "Token_" + token) }
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
             if let body {
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(NIOCore.ByteBuffer(bytes: body))
@@ -84,7 +88,8 @@ public final class BalancesClient: Sendable {
             do {
                 let response = try await http.execute(request, timeout: .seconds(300))
                 let buffer = try await response.body.collect(upTo: Self.answerLimit)
-                answer = Answer(status: Int(response.status.code), body: Array(buffer.readableBytesView))
+                answer = Answer(status: Int(response.status.code), body: Array(buffer.readableBytesView),
+                                preferenceApplied: response.headers.first(name: "Preference-Applied"))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -269,33 +274,45 @@ public final class BalancesClient: Sendable {
         }
     }
 
-    /// As `postBatch`, answering only how many records were created and how many existed: the
+    /// As `postBatch`, answering only how many records were created and how many existed. It asks
+    /// for a minimal answer (`Prefer: return=minimal`): a server that applies it (`tradeport
+    /// serve`) answers the two counts and writes no records back; from one that does not, the
     /// answer's records are counted, not read.
     public func postBatchCounts<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> BatchCounts? {
-        guard case let (answer, call)? = try await sendBatch(records, portfolio: portfolio) else { return nil }
+        guard case let (answer, call)? = try await sendBatch(records, portfolio: portfolio, minimal: true) else { return nil }
         let counts: [Int?]
         do {
-            counts = try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: answer.body)
+            if answer.preferenceApplied?.lowercased() == "return=minimal" {
+                let json = try JSONValue.parse(answer.body)
+                counts = ["created", "existing"].map { key in
+                    if case .number(let n)? = json[key], let count = Int(n), count >= 0 { return count }
+                    return nil
+                }
+            } else {
+                counts = try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: answer.body)
+            }
         } catch {
             throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: error.description)
         }
+        let expected = answer.preferenceApplied == nil ? "an array" : "a count"
         guard let created = counts[0] else {
-            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: "created: expected an array")
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: "created: expected \(expected)")
         }
         guard let existing = counts[1] else {
-            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: "existing: expected an array")
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: "existing: expected \(expected)")
         }
         return BatchCounts(created: created, existing: existing)
     }
 
     /// Posts a batch: its answer (200 or 201) and the call's name, or `nil` without the endpoint.
-    private func sendBatch<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> (Answer, String)? {
+    private func sendBatch<R: OperationRecord>(_ records: [R], portfolio: Int64, minimal: Bool = false) async throws -> (Answer, String)? {
         var w = JSONWriter(capacity: records.count * 300)
         w.beginArray()
         for r in records { r.write(to: &w, secondsAlways: true) }
         w.endArray()
         let call = "POST /\(R.resource)/batch"
-        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: w.bytes)
+        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: w.bytes,
+                                         headers: minimal ? [("Prefer", "return=minimal")] : [])
         if answer.status == 404 || answer.status == 405 { return nil }
         guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
         return (answer, call)

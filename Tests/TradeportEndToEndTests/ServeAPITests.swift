@@ -262,8 +262,24 @@ struct ServeAPITests {
         #expect(held.map(\.withoutId) == [a, b])
         // Read back with all 36 digits: nothing went through a binary float.
         #expect(held[1].tradedPrice.description == "123456789012345678.123456789012345678")
-        // Counted only, the same answer.
+        // Counted only, the same answer: push asks for a minimal one (RFC 7240), which holds the two
+        // counts and no records; without asking, the records come back.
         #expect(try await alice.postBatchCounts([a, b], portfolio: p.id) == BatchCounts(created: 0, existing: 2))
+        var c = a
+        c.tradeValueId = "37605096"
+        var body = JSONWriter()
+        body.beginArray()
+        for r in [a, c] { r.write(to: &body, secondsAlways: true) }
+        body.endArray()
+        let query = [("portfolioId", "\(p.id)")]
+        for prefer in ["return=minimal", "respond-async, Return=Minimal"] {
+            let minimal = try await alice.call(.POST, "/trades/batch", query: query, body: body.bytes, headers: [("Prefer", prefer)])
+            #expect(minimal.status == 200 && minimal.preferenceApplied == "return=minimal")
+            #expect(String(decoding: minimal.body, as: UTF8.self) == (prefer == "return=minimal" ? #"{"created":1,"existing":1}"# : #"{"created":0,"existing":2}"#))
+        }
+        let full = try await alice.call(.POST, "/trades/batch", query: query, body: body.bytes, headers: [("Prefer", "return=representation")])
+        #expect(full.preferenceApplied == nil)
+        #expect(try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: full.body) == [0, 2])
         // Deleting the portfolio deletes its operations.
         #expect(try await alice.call(.DELETE, "/portfolios/\(p.id)").status == 200)
         #expect(try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)")]).status == 404)

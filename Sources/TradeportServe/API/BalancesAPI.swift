@@ -210,6 +210,20 @@ struct BalancesAPI: Sendable {
                     }
                 }
                 let answers = try await store.add(records, portfolio: portfolio, deduplicate: true)
+                if Self.prefersMinimal(request) {
+                    // Only the counts (RFC 7240): a bulk load has no use for its records echoed back.
+                    let created = answers.count { $0.created }
+                    var w = JSONWriter()
+                    w.beginObject()
+                    w.key("created")
+                    w.number(Int64(created))
+                    w.key("existing")
+                    w.number(Int64(answers.count - created))
+                    w.endObject()
+                    var response = jsonResponse(.ok, w.bytes)
+                    response.headers[Self.preferenceApplied] = "return=minimal"
+                    return response
+                }
                 var w = JSONWriter(capacity: 1 << 16)
                 w.beginObject()
                 writeCreatedAndExisting(answers, to: &w)
@@ -319,26 +333,60 @@ struct BalancesAPI: Sendable {
         return value
     }
 
+    /// RFC 7240's headers (HTTPField.Name, through the type Hummingbird exports).
+    static let prefer = HTTPFields.Element.Name("Prefer")!
+    static let preferenceApplied = HTTPFields.Element.Name("Preference-Applied")!
+
+    /// Whether the request asks for a minimal answer: a `Prefer` header holding `return=minimal`.
+    static func prefersMinimal(_ request: Request) -> Bool {
+        request.headers[values: Self.prefer].contains { value in
+            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "return=minimal" }
+        }
+    }
+
     static let nulRefusal = "the text holds a NUL character (\\u0000), which is not stored"
 
     /// Where a string of `value` (or a member name) holds U+0000, or nil. Refused rather than
     /// stored: PostgreSQL's text cannot hold it, and C strings would end there.
     static func nulCharacter(in value: JSONValue, at path: String) -> String? {
+        // The path is spelled out only for the string found: building it for every item and member
+        // was a sixth of the server's time on a batch.
+        var steps: [Step] = []
+        guard holdsNul(value, &steps) else { return nil }
+        var at = path
+        for step in steps.reversed() {
+            switch step {
+            case .index(let i): at += "[\(i)]"
+            case .member(let key): at = at.isEmpty ? key : at + "." + key
+            }
+        }
+        return at.isEmpty ? "the body" : at
+    }
+
+    private enum Step {
+        case index(Int)
+        case member(String)
+    }
+
+    /// Whether a string of `value` (or a member name) holds U+0000; the way to it, innermost first.
+    private static func holdsNul(_ value: JSONValue, _ steps: inout [Step]) -> Bool {
         switch value {
-        case .string(let s): return s.utf8.contains(0) ? (path.isEmpty ? "the body" : path) : nil
+        case .string(let s): return s.utf8.contains(0)
         case .array(let items):
-            for (i, item) in items.enumerated() {
-                if let at = nulCharacter(in: item, at: "\(path)[\(i)]") { return at }
+            for (i, item) in items.enumerated() where holdsNul(item, &steps) {
+                steps.append(.index(i))
+                return true
             }
         case .object(let members):
             for (key, item) in members {
-                let here = path.isEmpty ? key : path + "." + key
-                if key.utf8.contains(0) { return here }
-                if let at = nulCharacter(in: item, at: here) { return at }
+                if key.utf8.contains(0) || holdsNul(item, &steps) {
+                    steps.append(.member(key))
+                    return true
+                }
             }
         default: break
         }
-        return nil
+        return false
     }
 
     /// `"created": […], "existing": […]` of a batch or an upload.
