@@ -231,7 +231,9 @@ public final class BalancesClient: Sendable {
     /// one), read without decoding the rest of each record.
     public func valueIds<R: OperationRecord>(_: R.Type, portfolio: Int64) async throws -> [String?] {
         let call = "GET /\(R.resource)"
-        let answer = try await self.call(.GET, "/\(R.resource)", query: [("portfolioId", String(portfolio))])
+        // `fields`: only the value ids, from a server that answers sparsely (`tradeport serve`); one
+        // that ignores it (the original) answers whole records, of which the same member is read.
+        let answer = try await self.call(.GET, "/\(R.resource)", query: [("portfolioId", String(portfolio)), ("fields", R.valueIdKey)])
         guard answer.status == 200 else { throw Self.refused(answer, call) }
         do {
             return try JSONValue.member(R.valueIdKey, ofEachElementOf: answer.body)

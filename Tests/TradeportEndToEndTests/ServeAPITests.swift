@@ -280,6 +280,18 @@ struct ServeAPITests {
         let full = try await alice.call(.POST, "/trades/batch", query: query, body: body.bytes, headers: [("Prefer", "return=representation")])
         #expect(full.preferenceApplied == nil)
         #expect(try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: full.body) == [0, 2])
+        // Only the value ids, when asked (as push asks); other `fields` are not applied.
+        var unnamed = a
+        unnamed.tradeValueId = nil
+        _ = try await alice.postBatch([unnamed], portfolio: p.id)
+        let sparse = try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)"), ("fields", "tradeValueId")])
+        #expect(sparse.status == 200)
+        #expect(String(decoding: sparse.body, as: UTF8.self)
+            == #"[{"tradeValueId":"\#(a.tradeValueId!)"},{"tradeValueId":"37605095"},{"tradeValueId":"37605096"},{"tradeValueId":null}]"#)
+        #expect(try await alice.valueIds(TradeRecord.self, portfolio: p.id) == [a.tradeValueId, "37605095", "37605096", nil])
+        let other = try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)"), ("fields", "instrument")])
+        #expect(try JSONValue.member("instrument", ofEachElementOf: other.body).count == 4)
+        #expect(try JSONValue.member("tradedPrice", ofEachElementOf: other.body).compactMap { $0 }.count == 4)
         // Deleting the portfolio deletes its operations.
         #expect(try await alice.call(.DELETE, "/portfolios/\(p.id)").status == 200)
         #expect(try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)")]).status == 404)

@@ -114,7 +114,17 @@ struct BalancesAPI: Sendable {
                 let portfolio = try await requestPortfolio(request)
                 var w = JSONWriter(capacity: 1 << 16)
                 w.beginArray()
-                for record in try await store.records(R.self, portfolio: portfolio) { record.write(to: &w, secondsAlways: false) }
+                if request.uri.queryParameters["fields"].map(String.init) == R.valueIdKey {
+                    // A sparse answer (`fields=tradeValueId`): what push reads to know what is held.
+                    for valueId in try await store.valueIds(R.self, portfolio: portfolio) {
+                        w.beginObject()
+                        w.key(R.valueIdKey)
+                        w.string(valueId)
+                        w.endObject()
+                    }
+                } else {
+                    for record in try await store.records(R.self, portfolio: portfolio) { record.write(to: &w, secondsAlways: false) }
+                }
                 w.endArray()
                 return jsonResponse(.ok, w.bytes)
             }

@@ -24,6 +24,8 @@ protocol BalancesStorage: Sendable {
 
     /// A portfolio's records of one kind, by id.
     func records<R: StoredRecord>(_: R.Type, portfolio: Int64) async throws -> [R]
+    /// The value ids of those records, in the same order (nil for a record without one).
+    func valueIds<R: StoredRecord>(_: R.Type, portfolio: Int64) async throws -> [String?]
     func record<R: StoredRecord>(_: R.Type, id: Int64, portfolio: Int64) async throws -> R?
     /// Stores `records` in one transaction. Each answer is the stored record and whether it was
     /// created now (`false`: the portfolio already held that value id, and nothing was stored).

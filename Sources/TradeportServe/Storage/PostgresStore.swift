@@ -192,6 +192,10 @@ final class PostgresStore: BalancesStorage {
         try await rows(R.selectAll, [.integer(portfolio)]) { try R(row: $0) }
     }
 
+    func valueIds<R: StoredRecord>(_: R.Type, portfolio: Int64) async throws -> [String?] {
+        try await rows(R.selectValueIds, [.integer(portfolio)]) { $0.optionalText(0) }
+    }
+
     func record<R: StoredRecord>(_: R.Type, id: Int64, portfolio: Int64) async throws -> R? {
         try await first(R.selectById, [.integer(id), .integer(portfolio)]) { try R(row: $0) }
     }

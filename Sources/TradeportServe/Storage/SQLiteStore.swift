@@ -117,6 +117,10 @@ actor SQLiteStore: BalancesStorage {
         try db.rows(R.selectAll, [.integer(portfolio)]) { try R(row: $0) }
     }
 
+    func valueIds<R: StoredRecord>(_: R.Type, portfolio: Int64) throws -> [String?] {
+        try db.rows(R.selectValueIds, [.integer(portfolio)]) { $0.optionalText(0) }
+    }
+
     func record<R: StoredRecord>(_: R.Type, id: Int64, portfolio: Int64) throws -> R? {
         try db.first(R.selectById, [.integer(id), .integer(portfolio)]) { try R(row: $0) }
     }

@@ -9,6 +9,8 @@ protocol StoredRecord: OperationRecord {
     static var noun: String { get }
     /// A portfolio's records by id; binds the portfolio.
     static var selectAll: String { get }
+    /// The value ids (column 0, NULL for none) of `selectAll`'s records, in its order.
+    static var selectValueIds: String { get }
     /// One record; binds its id and the portfolio.
     static var selectById: String { get }
     /// The record holding a value key; binds the portfolio and the key.
@@ -35,6 +37,7 @@ extension TradeRecord: StoredRecord {
         traded_price_currency, commission, commission_currency, value_id
         """
     static let selectAll = "SELECT \(columns) FROM trades WHERE portfolio_id = ? ORDER BY id"
+    static let selectValueIds = "SELECT value_id FROM trades WHERE portfolio_id = ? ORDER BY id"
     static let selectById = "SELECT \(columns) FROM trades WHERE id = ? AND portfolio_id = ?"
     static let selectByValueKey = "SELECT \(columns) FROM trades WHERE portfolio_id = ? AND value_key = ?"
     static let insert = """
@@ -72,6 +75,7 @@ extension TransactionRecord: StoredRecord {
 
     private static let columns = "id, date_time, transaction_type, currency, amount, commission, transaction_status, value_id"
     static let selectAll = "SELECT \(columns) FROM transactions WHERE portfolio_id = ? ORDER BY id"
+    static let selectValueIds = "SELECT value_id FROM transactions WHERE portfolio_id = ? ORDER BY id"
     static let selectById = "SELECT \(columns) FROM transactions WHERE id = ? AND portfolio_id = ?"
     static let selectByValueKey = "SELECT \(columns) FROM transactions WHERE portfolio_id = ? AND value_key = ?"
     static let insert = """
