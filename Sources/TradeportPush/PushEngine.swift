@@ -15,6 +15,15 @@ public actor PushEngine {
     private var current = PortfolioOutcome(name: "")
     /// Operations of the current portfolio settled (sent or found present), for the progress.
     private var settled = 0
+    /// What portfolios hold, read ahead by `prefetch` while their inputs were still converting.
+    private var prefetched: [String: Task<Held?, Never>] = [:]
+
+    /// A portfolio and the value ids it holds of each kind.
+    private struct Held: Sendable {
+        var portfolio: PortfolioRecord
+        var trades: [String?]
+        var transactions: [String?]
+    }
 
     /// `logIn`, when given, is how to get a new token when the server refuses one as expired
     /// (tokens live an hour; a long load can outlive one).
@@ -26,6 +35,26 @@ public actor PushEngine {
         self.logIn = logIn
         self.options = options
         self.progress = progress
+    }
+
+    /// Starts reading the portfolios named `names` and what they hold, so that it is at hand when
+    /// `push` comes to them (the caller converts the inputs meanwhile). Reading only: a portfolio
+    /// that does not exist is left to `push`, and so is any failure (`push` reads again, and
+    /// reports it). Another client's additions in between are answered as existing by a server
+    /// with batches, as they would be between push's own read and its posts.
+    public func prefetch(_ names: [String]) {
+        for name in names where prefetched[name] == nil {
+            prefetched[name] = Task {
+                do {
+                    guard let portfolio = try await self.authorized({ try await $0.portfolio(named: name) }) else { return nil }
+                    async let trades = self.authorized { try await $0.valueIds(TradeRecord.self, portfolio: portfolio.id) }
+                    async let transactions = self.authorized { try await $0.valueIds(TransactionRecord.self, portfolio: portfolio.id) }
+                    return Held(portfolio: portfolio, trades: try await trades, transactions: try await transactions)
+                } catch {
+                    return nil
+                }
+            }
+        }
     }
 
     /// Loads every portfolio in turn. A refusal (4xx) or an unreachable server stops the run:
@@ -62,6 +91,11 @@ public actor PushEngine {
     private func push(_ load: PortfolioLoad) async throws {
         let portfolio: PortfolioRecord
         let name = load.name
+        if let held = await prefetched.removeValue(forKey: name)?.value {
+            try await pushRecords(load.trades, portfolio: held.portfolio.id, total: load.operationCount, held: held.trades)
+            try await pushRecords(load.transactions, portfolio: held.portfolio.id, total: load.operationCount, held: held.transactions)
+            return
+        }
         if let found = try await authorized({ try await $0.portfolio(named: name) }) {
             portfolio = found
         } else if options.createPortfolios {
@@ -84,9 +118,15 @@ public actor PushEngine {
         }
     }
 
-    private func pushRecords<R: OperationRecord>(_ records: [R], portfolio: Int64, total: Int) async throws {
+    /// `held`: what the portfolio holds of this kind, when already read.
+    private func pushRecords<R: OperationRecord>(_ records: [R], portfolio: Int64, total: Int, held known: [String?]? = nil) async throws {
         guard !records.isEmpty else { return }
-        let held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
+        let held: [String?]
+        if let known {
+            held = known
+        } else {
+            held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
+        }
         let lacking = MissingRecords(records, held: held)
         current.heldTwice += lacking.heldTwice
         await settle(sent: 0, present: lacking.present, total: total)

@@ -369,8 +369,19 @@ struct PushServeTests {
         let unreachable = try CLI.run(["push", "--server", "http://127.0.0.1:9/bcv", "--attempts", "2", examples[0]],
                                       environment: ["TRADEPORT_TOKEN": "x"])
         #expect(unreachable.status == 3 && unreachable.stderr.contains("could not be reached"), "\(unreachable.stderr)")
+        // Logging in goes on while the inputs convert: an unreadable input is still exit 2 with its
+        // own message, at once (not after the retries of a server that cannot be reached).
+        let started = Date()
+        let unreadable = try CLI.run(["push", "--server", "http://127.0.0.1:9/bcv", "no-such-export.csv"], environment: ["TRADEPORT_TOKEN": "x"])
+        #expect(unreadable.status == 2 && unreadable.stderr.contains("no-such-export.csv") && !unreadable.stderr.contains("reached"), "\(unreadable.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5)
         let server = try ServerProcess()
         defer { server.kill() }
+        // With --register it does not: an unreadable input leaves no account behind.
+        let registering = try Push.run(["--register", "no-such-export.csv"], server: server, username: "newcomer", password: "pw-Kd20")
+        #expect(registering.status == 2, "\(registering.stderr)")
+        let afterwards = try Push.run([examples[0]], server: server, username: "newcomer", password: "pw-Kd20")
+        #expect(afterwards.status == 3 && afterwards.stderr.contains("bad credentials"), "\(afterwards.stderr)")
         let badPassword = try Push.run([examples[0]], server: server, username: "nobody", password: "pw-Zq81")
         #expect(badPassword.status == 3 && badPassword.stderr.contains("bad credentials"), "\(badPassword.stderr)")
         #expect(!badPassword.stderr.contains("pw-Zq81"))

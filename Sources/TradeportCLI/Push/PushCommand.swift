@@ -84,53 +84,101 @@ struct PushCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let plan: PushPlan
-        do {
-            if let manifest {
-                plan = try PushPlan.fromManifest(try PushManifest.read(manifest), registry: try formats.catalog().registry)
-            } else {
-                plan = try PushPlan.fromFiles(files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
-                                              timezone: source.timezone, registry: try formats.catalog().registry)
+        let serverURL = (server ?? environment["TRADEPORT_SERVER"]).flatMap { $0.isEmpty ? nil : $0 }
+        var manifest: PushManifest?
+        if let path = self.manifest {
+            do { manifest = try PushManifest.read(path) } catch { throw CommandFailure(message: error.message) }
+        }
+        let registry = try formats.catalog().registry
+        let convert: @Sendable () throws -> PushPlan = { [files, source, manifest] in
+            do {
+                if let manifest { return try PushPlan.fromManifest(manifest, registry: registry) }
+                return try PushPlan.fromFiles(files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
+                                              timezone: source.timezone, registry: registry)
+            } catch let error as PushPlanError {
+                throw CommandFailure(message: error.message)
             }
-        } catch let error as PushPlanError {
-            throw CommandFailure(message: error.message)
         }
-        if !quiet {
-            for report in plan.reports { printStandardError(conversionSummary(report)) }
-            for line in plan.notLoaded { printError(line) }
-        }
-        let serverURL = server ?? environment["TRADEPORT_SERVER"]
-        if dryRun {
+        guard !dryRun, let serverURL else {
+            let plan = try convert()
+            printConversion(plan)
+            guard dryRun else {
+                throw CommandFailure(message: "no server: give --server URL or set TRADEPORT_SERVER (e.g. http://localhost:9999/bcv)")
+            }
             try await printDryRun(plan, server: serverURL, environment: environment)
             if plan.rejectedRows > 0 || plan.loads.contains(where: { !$0.refused.isEmpty }) {
                 throw CommandFailure(message: "", status: ExitStatus.rowsRejected)
             }
             return
         }
-        guard let serverURL, !serverURL.isEmpty else {
-            throw CommandFailure(message: "no server: give --server URL or set TRADEPORT_SERVER (e.g. http://localhost:9999/bcv)")
-        }
+        // The portfolios whose names are known before converting: read ahead while it runs.
+        let known = manifest.map { $0.portfolios.filter { $0.account == nil }.map { $0.name } }
+            ?? (source.splitAccounts ? [] : [source.portfolio])
         let client = BalancesClient(base: serverURL, connections: concurrency, retry: RetryPolicy(attempts: attempts))
-        let (outcomes, failure) = try await Self.using(client) {
-            let token = try await authenticate(client, environment: environment)
-            let progress = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
-            var logIn: (@Sendable () async throws -> String)?
-            if let username = environment["TRADEPORT_USERNAME"], !username.isEmpty,
-               let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty {
-                logIn = { try await client.logIn(username: username, password: password) }
+        let (plan, outcomes, failure) = try await Self.using(client) { () async throws -> (PushPlan, [PortfolioOutcome], ServerFailure?) in
+            // Logging in and reading what the named portfolios hold go on while the inputs convert
+            // (on a thread of their own); a failure of either is reported after the conversion's
+            // summary, as it was when they came after it. Not with --register: that creates the
+            // account, which an unreadable input must not leave behind.
+            let early = register ? nil : Task { try await makeEngine(client, environment: environment, prefetching: known) }
+            let plan: PushPlan
+            do {
+                plan = try await Self.onThread(convert)
+            } catch {
+                early?.cancel()
+                _ = await early?.result
+                throw error
             }
-            let engine = PushEngine(
-                client: client.with(token: token),
-                options: PushOptions(concurrency: concurrency, batchSize: batchSize, createPortfolios: !noCreate),
-                progress: progress, logIn: logIn)
+            printConversion(plan)
+            let (engine, progress): (PushEngine, TerminalProgress?)
+            if let early {
+                (engine, progress) = try await early.value
+            } else {
+                (engine, progress) = try await makeEngine(client, environment: environment, prefetching: [])
+            }
             let result = await engine.push(plan.loads)
             await progress?.finish()
-            return result
+            return (plan, result.outcomes, result.failure)
         }
         if !quiet { printStandardError(summary(outcomes, plan: plan, server: serverURL)) }
         if let failure { throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure) }
         if plan.rejectedRows > 0 || outcomes.contains(where: { $0.failed > 0 }) {
             throw CommandFailure(message: "", status: ExitStatus.rowsRejected)
+        }
+    }
+
+    /// The conversions' summaries and what no portfolio takes, on standard error.
+    private func printConversion(_ plan: PushPlan) {
+        guard !quiet else { return }
+        for report in plan.reports { printStandardError(conversionSummary(report)) }
+        for line in plan.notLoaded { printError(line) }
+    }
+
+    /// A logged-in engine, already reading what the portfolios `names` hold, and its progress line.
+    private func makeEngine(_ client: BalancesClient, environment: [String: String],
+                            prefetching names: [String]) async throws -> (PushEngine, TerminalProgress?) {
+        let token = try await authenticate(client, environment: environment)
+        var logIn: (@Sendable () async throws -> String)?
+        if let username = environment["TRADEPORT_USERNAME"], !username.isEmpty,
+           let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty {
+            logIn = { try await client.logIn(username: username, password: password) }
+        }
+        let progress = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
+        let engine = PushEngine(
+            client: client.with(token: token),
+            options: PushOptions(concurrency: concurrency, batchSize: batchSize, createPortfolios: !noCreate),
+            progress: progress, logIn: logIn)
+        await engine.prefetch(names)
+        return (engine, progress)
+    }
+
+    /// Runs `body` on a thread of its own (a conversion is long and synchronous: it would hold
+    /// one of the few threads the network's tasks run on).
+    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.stackSize = 8 << 20
+            thread.start()
         }
     }
 
