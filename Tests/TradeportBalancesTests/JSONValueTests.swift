@@ -27,6 +27,36 @@ struct JSONValueTests {
         #expect(v == .array([.string("a\"b"), .string("é😀"), .string("O'Brien; DROP TABLE trades;--")]))
     }
 
+    @Test("the member names of objects of one shape are shared, never confused: escapes, other names, other places")
+    func memberNamesOfManyObjects() throws {
+        let text = #"""
+            [{"tradedQuantityCurrency": 1, "a\\b": 2, "x": 3},
+             {"tradedQuantityCurrency": 4, "a\b": 5, "x": 6},
+             {"tradedQuantityCurrencY": 7, "a\\b": 8},
+             {"x": 9, "tradedQuantityCurrency": 10, "\u0061": 11},
+             {"tradedQuantityCurrency": 12, "a": 13, "x\u0000": 14}]
+            """#
+        var holdsNul = false
+        let v = try JSONValue.parse(Array(text.utf8), holdsNul: &holdsNul)
+        guard case .array(let items) = v else { Issue.record("not an array"); return }
+        let names = items.map { item -> [String] in
+            guard case .object(let members) = item else { return [] }
+            return members.map(\.key)
+        }
+        #expect(names == [
+            ["tradedQuantityCurrency", "a\\b", "x"],
+            ["tradedQuantityCurrency", "a\u{8}", "x"],
+            ["tradedQuantityCurrencY", "a\\b"],
+            ["x", "tradedQuantityCurrency", "a"],
+            ["tradedQuantityCurrency", "a", "x\u{0}"],
+        ])
+        #expect(items[3]["a"] == .number("11") && items[1]["a\u{8}"] == .number("5"))
+        #expect(holdsNul)
+        var none = true
+        _ = try JSONValue.parse(Array(#"[{"a": "\u0001"}, {"a": "b"}]"#.utf8), holdsNul: &none)
+        #expect(!none)
+    }
+
     @Test func stringsMustBeUTF8WithOrWithoutEscapes() throws {
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0xFF, 0x22] as [UInt8]) }
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0x5C, 0x6E, 0xC3, 0x22] as [UInt8]) }

@@ -87,6 +87,14 @@ extension JSONValue {
         return try parser.document()
     }
 
+    /// `parse`, also telling whether a string or member name holds U+0000 (only a `\u0000` escape
+    /// can put it there), so that a caller refusing it looks for it only then.
+    public static func parse(_ bytes: some Collection<UInt8>, holdsNul: inout Bool) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes))
+        defer { holdsNul = parser.sawNul }
+        return try parser.document()
+    }
+
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
@@ -118,6 +126,13 @@ private struct JSONParser {
     var i = 0
     var depth = 0
     static let maxDepth = 256
+    /// Member names by their place in an object, without escapes: the objects of an array of
+    /// records share their names instead of each making (and allocating) them anew.
+    var names: [String] = []
+    /// How many members the last object had: the next one's list is made that large at once.
+    var lastMemberCount = 0
+    /// Whether a `\u0000` escape was decoded.
+    var sawNul = false
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -176,10 +191,11 @@ private struct JSONParser {
             i += 1
             return .object(members)
         }
+        members.reserveCapacity(lastMemberCount)
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
-            let key = try string()
+            let key = try memberName(at: members.count)
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
             i += 1
@@ -187,9 +203,37 @@ private struct JSONParser {
             skipSpace()
             guard i < bytes.count else { throw fail("the text ends inside an object") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                lastMemberCount = members.count
+                return .object(members)
+            }
             throw fail("expected ',' or '}' in an object")
         }
+    }
+
+    /// The member name at `i` (its opening quote), the `place`-th of its object: the name the last
+    /// object had there when its bytes are the same, else read as any string.
+    mutating func memberName(at place: Int) throws(JSONSyntaxError) -> String {
+        if place < names.count {
+            let known = names[place]
+            let n = known.utf8.count
+            let end = i + 1 + n
+            // The known names hold no backslash, so equal bytes are the same unescaped text.
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\""), bytes[(i + 1)..<end].elementsEqual(known.utf8) {
+                i = end + 1
+                return known
+            }
+        }
+        let start = i
+        let name = try string()
+        let plain = !bytes[start..<i].contains(UInt8(ascii: "\\"))
+        if place < names.count {
+            if plain { names[place] = name }
+        } else if place == names.count, place < 64, plain {
+            names.append(name)
+        }
+        return name
     }
 
     mutating func array() throws(JSONSyntaxError) -> JSONValue {
@@ -450,6 +494,7 @@ private struct JSONParser {
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
+                if scalar == 0 { sawNul = true }
                 if (0xD800..<0xDC00).contains(scalar) {
                     guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
                         throw fail("a lone high surrogate in a \\u escape")

@@ -334,12 +334,13 @@ struct BalancesAPI: Sendable {
     private func json(_ request: Request) async throws -> JSONValue {
         let body = try await bytes(request)
         let value: JSONValue
+        var holdsNul = false
         do {
-            value = try JSONValue.parse(body)
+            value = try JSONValue.parse(body, holdsNul: &holdsNul)
         } catch {
             throw APIError.badRequest(error.description)
         }
-        if let at = Self.nulCharacter(in: value, at: "") { throw APIError.badRequest("\(at): \(Self.nulRefusal)") }
+        if holdsNul, let at = Self.nulCharacter(in: value, at: "") { throw APIError.badRequest("\(at): \(Self.nulRefusal)") }
         return value
     }
 
