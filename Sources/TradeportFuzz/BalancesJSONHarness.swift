@@ -3,7 +3,8 @@ import TradeportCore
 
 /// `balances-json`: JSON as the balances server and its client read it.
 ///
-/// The input is parsed as a `JSONValue`; the skimming readers (`member(_:ofEachElementOf:)`,
+/// The input is parsed as a `JSONValue` (twice, alike: once saying whether U+0000 occurs, which must
+/// be so exactly when a string or member name holds it); the skimming readers (`member(_:ofEachElementOf:)`,
 /// `elementCounts`) must agree with the tree on every text the parser takes; every number that fits
 /// an `ExactDecimal` reads back from its text; the value written again with `JSONWriter` parses to the
 /// same value. The value, and each element of an array, is read as a trade, a transaction and a
@@ -24,12 +25,26 @@ enum BalancesJSONHarness {
             blackHole(try? JSONValue.elementCounts(ofMembers: countedKeys, of: bytes))
             return
         }
+        var holdsNul = false
+        let again = try? JSONValue.parse(bytes, holdsNul: &holdsNul)
+        precondition(again == value, "parsing the same text twice gave two values")
+        precondition(holdsNul == hasNul(value), "the parser says \(holdsNul ? "a" : "no") string holds U+0000; the value says otherwise")
         checkSkimming(value, bytes)
         checkNumbers(value)
         checkWritingBack(value)
         readRecords(value)
         if case .array(let items) = value {
             for item in items { readRecords(item) }
+        }
+    }
+
+    /// Whether a string or member name of `value` holds U+0000.
+    static func hasNul(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string(let s): return s.utf8.contains(0)
+        case .array(let items): return items.contains(where: hasNul)
+        case .object(let members): return members.contains { $0.key.utf8.contains(0) || hasNul($0.value) }
+        default: return false
         }
     }
 
