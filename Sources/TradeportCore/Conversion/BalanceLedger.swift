@@ -1,8 +1,13 @@
 /// The balance changes of every operation, kept compactly so that at the end they can be replayed
 /// in time order to find where an asset's balance first goes below zero (`negative-balance`).
 ///
-/// Per operation: its time and where it came from; per asset it moves: the portfolio-asset pair
-/// and the signed amount (an Int64 mantissa and a scale, or an entry in `wide` when it needs more).
+/// Each operation is one record in a log of bytes (`OperationLog`): its time and row as the
+/// difference from the operation before, then per asset it moves the account (portfolio and asset,
+/// numbered) and the signed amount (mantissa and scale), all as variable-length integers: about 12
+/// bytes an operation of two assets, against the 50 that arrays of fixed-width fields took. The
+/// log is read forwards when the operations came in time order, backwards (block by block) when
+/// they came in reverse order (DSX writes newest first); only an input in neither order is sorted,
+/// by an index of its times made at the end.
 struct BalanceLedger {
     private struct Account: Hashable {
         let portfolio: Int  // index into `portfolioNames`
@@ -12,29 +17,26 @@ struct BalanceLedger {
     private var accounts: [Account] = []
     private var accountIndex: [Account: UInt32] = [:]
 
-    private var times: [Int64] = []
-    private var firstEvent: [UInt32] = []
-    private var rows: [UInt32] = []
+    private var log: OperationLog
+    private var count = 0
+    /// Whether the times recorded so far never went down, or never went up.
+    private var ascending = true
+    private var descending = true
+    private var lastTime: Int64 = 0
+
     /// Where each run of operations from one origin starts: (first operation, index into `origins`).
     private var originRuns: [(start: Int, origin: UInt32)] = []
     private var origins: [SourceLocation] = []
     private var lastOrigin: (location: SourceLocation, index: UInt32)?
 
-    private var eventAccount: [UInt32] = []
-    private var eventMantissa: [Int64] = []
-    private var eventScale: [UInt8] = []
-    private var wide: [Int: ExactDecimal] = [:]
     /// Accounts whose balance stopped being followed (a value beyond 38 digits), and where.
-    private var untracked: [(op: Int, account: UInt32)] = []
-    private static let wideMarker: UInt8 = 0xFF
+    private var untracked: [(op: Int, time: Int64, row: Int, account: UInt32)] = []
+    /// This operation's changes, merged by account, until it is written to the log.
+    private var pending: [(account: UInt32, amount: ExactDecimal)] = []
 
-    mutating func reserve(_ operations: Int) {
-        times.reserveCapacity(operations)
-        firstEvent.reserveCapacity(operations)
-        rows.reserveCapacity(operations)
-        eventAccount.reserveCapacity(operations * 2)
-        eventMantissa.reserveCapacity(operations * 2)
-        eventScale.reserveCapacity(operations * 2)
+    /// `blockSize`: the log's blocks (smaller in tests, so that a few operations cross blocks).
+    init(blockSize: Int = OperationLog.blockSize) {
+        log = OperationLog(blockSize: blockSize)
     }
 
     /// Recently used accounts by portfolio number and packed asset code, so that the common lookup
@@ -86,52 +88,75 @@ struct BalanceLedger {
     /// Records what `operation` does to the balances of `portfolio`.
     mutating func record(_ operation: PortfolioOperation, portfolio name: String) {
         let portfolio = portfolioNumber(name)
-        times.append(operation.time.secondsSinceEpoch)
-        firstEvent.append(UInt32(truncatingIfNeeded: eventAccount.count))
+        let op = count
+        count += 1
+        let time = operation.time.secondsSinceEpoch
+        if op > 0 {
+            if time < lastTime { ascending = false }
+            if time > lastTime { descending = false }
+        }
+        lastTime = time
         let o = originIndex(operation.source)
-        if originRuns.last?.origin != o { originRuns.append((times.count - 1, o)) }
-        rows.append(UInt32(truncatingIfNeeded: operation.source.row))
-        let op = times.count - 1
+        if originRuns.last?.origin != o { originRuns.append((op, o)) }
+        let row = operation.source.row
+        // One change per asset and operation: a fee in the base merges with the quantity.
+        pending.removeAll(keepingCapacity: true)
         operation.forEachBalanceChange { asset, change, _ in
-            if let change {
-                add(portfolio, asset, change)
-            } else {
+            let acct = account(portfolio, asset)
+            guard let change else {
                 // quantity × price beyond 38 digits: this account's balance cannot be followed.
-                untracked.append((op, account(portfolio, asset)))
+                untracked.append((op, time, row, acct))
+                return
+            }
+            if let e = pending.lastIndex(where: { $0.account == acct }), let merged = pending[e].amount.adding(change) {
+                pending[e].amount = merged
+            } else {
+                pending.append((acct, change))
             }
         }
+        log.append(time: time, row: row, changes: pending)
     }
 
-    private mutating func add(_ portfolio: Int, _ asset: AssetCode, _ delta: ExactDecimal) {
-        let acct = account(portfolio, asset)
-        let start = Int(firstEvent[firstEvent.count - 1])
-        // One event per asset and operation: a fee in the base merges with the quantity.
-        var existing: Int?
-        for e in start..<eventAccount.count where eventAccount[e] == acct { existing = e }
-        if let e = existing, let merged = self.value(e).adding(delta) {
-            store(merged, at: e)
-            return
-        }
-        eventAccount.append(acct)
-        eventMantissa.append(0)
-        eventScale.append(0)
-        store(delta, at: eventAccount.count - 1)
-    }
-
-    private mutating func store(_ value: ExactDecimal, at e: Int) {
-        if let m = Int64(exactly: value.mantissa) {
-            if eventScale[e] == Self.wideMarker { wide[e] = nil }
-            eventMantissa[e] = m
-            eventScale[e] = UInt8(value.scale)
+    /// The order of the records in time, ties in the order they were recorded: a sequence of
+    /// positions in the log, each handed to `body` with its operation's number.
+    private func forEachInTimeOrder(_ body: (_ op: Int, _ record: OperationLog.Record) -> Void) {
+        if ascending {
+            var op = 0
+            log.forEach { record in
+                body(op, record)
+                op += 1
+            }
+        } else if descending {
+            // Backwards, each run of equal times in recorded order.
+            var run: [OperationLog.Record] = []
+            var op = count
+            var runTime: Int64?
+            func flush() {
+                var first = op
+                for record in run.reversed() {
+                    body(first, record)
+                    first += 1
+                }
+                run.removeAll(keepingCapacity: true)
+            }
+            log.forEachBackwards { record in
+                if let t = runTime, t != record.time { flush() }
+                runTime = record.time
+                op -= 1
+                run.append(record)
+            }
+            flush()
         } else {
-            eventScale[e] = Self.wideMarker
-            wide[e] = value
+            var index: [(time: Int64, op: Int32, row: Int, at: OperationLog.Position)] = []
+            index.reserveCapacity(count)
+            var op: Int32 = 0
+            log.forEach { record in
+                index.append((record.time, op, record.row, record.position))
+                op += 1
+            }
+            index.sort { $0.time != $1.time ? $0.time < $1.time : $0.op < $1.op }
+            for entry in index { body(Int(entry.op), log.record(time: entry.time, row: entry.row, at: entry.at)) }
         }
-    }
-
-    private func value(_ e: Int) -> ExactDecimal {
-        if eventScale[e] == Self.wideMarker { return wide[e]! }
-        return ExactDecimal(normalizedMantissa: Int128(eventMantissa[e]), scale: Int(eventScale[e]))
     }
 
     /// The origin (input and sheet) of operation `op`, from the runs recorded.
@@ -144,34 +169,6 @@ struct BalanceLedger {
         return originRuns[low].origin
     }
 
-    /// The operations in time order, ties in the order they were recorded. Inputs are usually
-    /// already in order, or in reverse order (DSX writes newest first): both are found in one pass.
-    private func timeOrder() -> [Int32] {
-        let n = times.count
-        var ascending = true
-        var descending = true
-        for i in 1..<max(n, 1) {
-            if times[i] < times[i - 1] { ascending = false }
-            if times[i] > times[i - 1] { descending = false }
-            if !ascending && !descending { break }
-        }
-        if ascending { return Array(0..<Int32(n)) }
-        if descending {
-            // Reverse, keeping each run of equal times in recorded order.
-            var order: [Int32] = []
-            order.reserveCapacity(n)
-            var end = n
-            while end > 0 {
-                var start = end - 1
-                while start > 0 && times[start - 1] == times[end - 1] { start -= 1 }
-                order.append(contentsOf: Int32(start)..<Int32(end))
-                end = start
-            }
-            return order
-        }
-        return (0..<Int32(n)).sorted { times[Int($0)] != times[Int($1)] ? times[Int($0)] < times[Int($1)] : $0 < $1 }
-    }
-
     /// One `negative-balance` warning per portfolio and asset whose balance goes below zero,
     /// at the first operation that takes it there; and one `balance-untracked` warning per
     /// account whose balance went beyond 38 digits and could no longer be followed.
@@ -181,30 +178,28 @@ struct BalanceLedger {
     /// what each portfolio holds of each asset at the end (nil where it went beyond 38 digits),
     /// by portfolio then asset.
     func replay() -> (warnings: [ConversionWarning], balances: [PortfolioBalance]) {
-        guard !times.isEmpty else { return ([], []) }
+        guard count > 0 else { return ([], []) }
         var balances = [ExactDecimal?](repeating: .zero, count: accounts.count)
         var warned = [Bool](repeating: false, count: accounts.count)
-        var found: [(op: Int, account: Int, balance: ExactDecimal?)] = []
+        var found: [(op: Int, time: Int64, row: Int, account: Int, balance: ExactDecimal?)] = []
         for item in untracked where balances[Int(item.account)] != nil {
             balances[Int(item.account)] = nil
-            found.append((item.op, Int(item.account), nil))
+            found.append((item.op, item.time, item.row, Int(item.account), nil))
         }
-        for op32 in timeOrder() {
-            let op = Int(op32)
-            let end = op + 1 < firstEvent.count ? Int(firstEvent[op + 1]) : eventAccount.count
-            for e in Int(firstEvent[op])..<end {
-                let a = Int(eventAccount[e])
-                guard let current = balances[a] else { continue }
+        forEachInTimeOrder { op, record in
+            record.forEachChange { account, amount in
+                let a = Int(account)
+                guard let current = balances[a] else { return }
                 // A balance beyond 38 digits stops being tracked rather than being rounded.
-                guard let next = current.adding(value(e)) else {
+                guard let next = current.adding(amount) else {
                     balances[a] = nil
-                    found.append((op, a, nil))
-                    continue
+                    found.append((op, record.time, record.row, a, nil))
+                    return
                 }
                 balances[a] = next
                 if next.isNegative, !warned[a] {
                     warned[a] = true
-                    found.append((op, a, next))
+                    found.append((op, record.time, record.row, a, next))
                 }
             }
         }
@@ -215,8 +210,8 @@ struct BalanceLedger {
             let account = accounts[item.account]
             let portfolio = portfolioNames[account.portfolio]
             let place = origins[Int(origin(ofOperation: item.op))]
-            let time = Timestamp(secondsSinceEpoch: times[item.op])
-            let source = place.atRow(Int(rows[item.op]))
+            let time = Timestamp(secondsSinceEpoch: item.time)
+            let source = place.atRow(item.row)
             guard let balance = item.balance else {
                 return ConversionWarning(
                     code: "balance-untracked",
@@ -229,6 +224,150 @@ struct BalanceLedger {
                 source: source)
         }
         return (warnings, finals)
+    }
+}
+
+/// The operations' records as bytes, in blocks of 256 KiB that are never copied as they grow:
+/// per record its time and row (each the difference from the record before it in the block, so
+/// that the first of a block stands alone), the number of changes, then per change the account,
+/// the amount's scale and its mantissa, all LEB128 (signed ones zigzagged).
+struct OperationLog {
+    static let blockSize = 256 << 10
+    let blockSize: Int
+
+    init(blockSize: Int = OperationLog.blockSize) { self.blockSize = blockSize }
+
+    /// Each record is whole within its block.
+    private var blocks: [[UInt8]] = []
+    private var scratch: [UInt8] = []
+    private var previousTime: Int64 = 0
+    private var previousRow = 0
+
+    /// Where a record's changes are: its block, and the offset of their count in it.
+    struct Position: Sendable {
+        var block: Int32
+        var changes: Int32
+    }
+
+    /// One operation's record, decoded but for its changes.
+    struct Record {
+        let time: Int64
+        let row: Int
+        let position: Position
+        fileprivate let bytes: [UInt8]
+
+        /// Each change: its account and amount.
+        func forEachChange(_ body: (UInt32, ExactDecimal) -> Void) {
+            var at = Int(position.changes)
+            let n = Int(OperationLog.unsigned(bytes, &at))
+            for _ in 0..<n {
+                let account = UInt32(truncatingIfNeeded: OperationLog.unsigned(bytes, &at))
+                let scale = Int(bytes[at])
+                at += 1
+                let mantissa = OperationLog.signed(bytes, &at)
+                body(account, ExactDecimal(normalizedMantissa: mantissa, scale: scale))
+            }
+        }
+    }
+
+    mutating func append(time: Int64, row: Int, changes: [(account: UInt32, amount: ExactDecimal)]) {
+        scratch.removeAll(keepingCapacity: true)
+        // A new block starts its records' differences afresh.
+        let fresh = blocks.isEmpty || blocks[blocks.count - 1].count + Self.maxRecordBytes(changes.count) > blockSize
+        if fresh {
+            previousTime = 0
+            previousRow = 0
+        }
+        Self.putSigned(Int128(time) - Int128(previousTime), &scratch)
+        Self.putSigned(Int128(row) - Int128(previousRow), &scratch)
+        previousTime = time
+        previousRow = row
+        Self.putUnsigned(UInt128(changes.count), &scratch)
+        for (account, amount) in changes {
+            Self.putUnsigned(UInt128(account), &scratch)
+            scratch.append(UInt8(amount.scale))
+            Self.putSigned(amount.mantissa, &scratch)
+        }
+        if fresh {
+            var block: [UInt8] = []
+            block.reserveCapacity(max(blockSize, Self.maxRecordBytes(changes.count)))
+            blocks.append(block)
+        }
+        blocks[blocks.count - 1].append(contentsOf: scratch)
+    }
+
+    /// The most bytes a record of `changes` changes can take.
+    private static func maxRecordBytes(_ changes: Int) -> Int { 19 + 19 + 10 + changes * (5 + 1 + 19) }
+
+    /// Every record, in the order appended.
+    func forEach(_ body: (Record) -> Void) {
+        for b in blocks.indices { forEach(inBlock: b, body) }
+    }
+
+    /// Every record, last first.
+    func forEachBackwards(_ body: (Record) -> Void) {
+        var records: [Record] = []
+        for b in blocks.indices.reversed() {
+            records.removeAll(keepingCapacity: true)
+            forEach(inBlock: b) { records.append($0) }
+            for record in records.reversed() { body(record) }
+        }
+    }
+
+    /// The record whose time, row and position a reading of this log gave.
+    func record(time: Int64, row: Int, at position: Position) -> Record {
+        Record(time: time, row: row, position: position, bytes: blocks[Int(position.block)])
+    }
+
+    private func forEach(inBlock b: Int, _ body: (Record) -> Void) {
+        let bytes = blocks[b]
+        var at = 0
+        var time: Int64 = 0
+        var row = 0
+        while at < bytes.count {
+            time = Int64(Int128(time) + Self.signed(bytes, &at))
+            row = Int(Int128(row) + Self.signed(bytes, &at))
+            let changes = at
+            let n = Int(Self.unsigned(bytes, &at))
+            for _ in 0..<n {
+                _ = Self.unsigned(bytes, &at)
+                at += 1
+                _ = Self.signed(bytes, &at)
+            }
+            body(Record(time: time, row: row, position: Position(block: Int32(b), changes: Int32(changes)), bytes: bytes))
+        }
+    }
+
+    // MARK: LEB128
+
+    static func putUnsigned(_ value: UInt128, _ out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    static func putSigned(_ value: Int128, _ out: inout [UInt8]) {
+        putUnsigned(UInt128(bitPattern: (value << 1) ^ (value >> 127)), &out)
+    }
+
+    static func unsigned(_ bytes: [UInt8], _ at: inout Int) -> UInt128 {
+        var v: UInt128 = 0
+        var shift: UInt128 = 0
+        while true {
+            let b = bytes[at]
+            at += 1
+            v |= UInt128(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
+    }
+
+    static func signed(_ bytes: [UInt8], _ at: inout Int) -> Int128 {
+        let u = unsigned(bytes, &at)
+        return Int128(bitPattern: u >> 1) ^ -Int128(bitPattern: u & 1)
     }
 }
 

@@ -127,7 +127,6 @@ public final class Conversion<Sink: ConversionSink> {
     /// Sizes the tables for about `count` operations in all, so large inputs do not rehash.
     public func reserveCapacity(operations count: Int) {
         index.reserve(count)
-        ledger.reserve(count)
     }
 
     /// Reads one source to the end with `adapter`. Throws when the source cannot be read as a

@@ -1,0 +1,152 @@
+import Testing
+@testable import TradeportCore
+
+/// The ledger against a replay written plainly here: every operation kept whole, sorted by time
+/// (ties in the order recorded), its changes merged per asset as the ledger merges them.
+@Suite("Balance ledger")
+struct BalanceLedgerTests {
+    /// SplitMix64: the same operations on every run.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    enum Order: CaseIterable { case ascending, descending, unordered, equal }
+
+    static let assets = ["AAA", "BBB", "CCC", "DDD"].map { AssetCode($0)! }
+
+    /// `count` operations of two portfolios from three inputs, in `order`: trades (a fee in the
+    /// base now and then, which merges with the quantity), deposits and withdrawals; amounts from
+    /// cents to beyond 64 bits, and now and then a trade whose value is beyond 38 digits.
+    static func operations(_ count: Int, _ order: Order, seed: UInt64) -> [(PortfolioOperation, String)] {
+        var g = Generator(state: seed)
+        func amount() -> ExactDecimal {
+            switch Int.random(in: 0..<10, using: &g) {
+            case 0: return ExactDecimal(mantissa: Int128(Int64.random(in: 1...Int64.max, using: &g)) * 1_000_003, scale: Int.random(in: 0...6, using: &g))!
+            case 1: return ExactDecimal(mantissa: Int128(Int.random(in: 1...9, using: &g)), scale: 0)!
+            default: return ExactDecimal(mantissa: Int128(Int.random(in: 1...5_000_000, using: &g)), scale: Int.random(in: 0...8, using: &g))!
+            }
+        }
+        var time: Int64 = 1_600_000_000
+        var result: [(PortfolioOperation, String)] = []
+        for i in 0..<count {
+            switch order {
+            case .ascending: time += Int64.random(in: 0...2, using: &g)
+            case .descending: time -= Int64.random(in: 0...2, using: &g)
+            case .unordered: time = 1_600_000_000 + Int64.random(in: 0...Int64(count / 3 + 1), using: &g)
+            case .equal: break
+            }
+            let path = ["a.csv", "b.csv", "c.xlsx"][(i / 7) % 3]
+            let source = SourceLocation(path: path, row: i + 2, sheet: path.hasSuffix("xlsx") ? "S" : nil)
+            let portfolio = i % 5 == 0 ? "second" : "main"
+            let t = Timestamp(secondsSinceEpoch: time)
+            let base = assets.randomElement(using: &g)!
+            var quote = assets.randomElement(using: &g)!
+            if quote == base { quote = assets[(assets.firstIndex(of: base)! + 1) % assets.count] }
+            let operation: PortfolioOperation
+            switch Int.random(in: 0..<10, using: &g) {
+            case 0...2:
+                operation = .transaction(CashTransaction(externalId: nil, time: t, type: .deposit, asset: base, amount: amount(), source: source))
+            case 3:
+                operation = .transaction(CashTransaction(externalId: nil, time: t, type: .withdrawal, asset: base, amount: amount(),
+                                                         fee: CashFee(amount: amount(), currency: base), source: source))
+            case 4 where i % 97 == 0:
+                // quantity × price beyond 38 digits: the quote's balance is no longer followed.
+                let huge = ExactDecimal(mantissa: 1_000_000_000_000_000_000_000_000_000_000, scale: 0)!
+                operation = .trade(Trade(externalId: nil, time: t, side: .buy, base: base, quote: quote, quantity: huge, price: huge,
+                                         amount: nil, source: source))
+            default:
+                let fees = Bool.random(using: &g) ? [TradeFee(amount: amount(), currency: Bool.random(using: &g) ? base : quote, kind: .broker)] : []
+                operation = .trade(Trade(externalId: nil, time: t, side: Bool.random(using: &g) ? .buy : .sell, base: base, quote: quote,
+                                         quantity: amount(), price: amount(), amount: nil, fees: fees, source: source))
+            }
+            result.append((operation, portfolio))
+        }
+        return result
+    }
+
+    struct Key: Hashable, Comparable {
+        var portfolio: String
+        var asset: AssetCode
+        static func < (a: Key, b: Key) -> Bool { (a.portfolio, a.asset) < (b.portfolio, b.asset) }
+    }
+
+    /// The plain replay: warnings and final balances.
+    static func reference(_ operations: [(PortfolioOperation, String)]) -> (warnings: [ConversionWarning], balances: [PortfolioBalance]) {
+        var balances: [Key: ExactDecimal?] = [:]
+        var warned: Set<Key> = []
+        var warnings: [ConversionWarning] = []
+        func note(_ code: String, _ key: Key, _ op: PortfolioOperation, _ balance: ExactDecimal?) {
+            let message = balance.map { "balance of \(key.asset) in portfolio \(key.portfolio) goes below zero, to \($0), at \(op.time): the history loaded is incomplete, or a row is wrong" }
+                ?? "balance of \(key.asset) in portfolio \(key.portfolio) goes beyond 38 digits at \(op.time); it is not checked from there on"
+            warnings.append(ConversionWarning(code: code, message: message, source: op.source))
+        }
+        var changes: [[(Key, ExactDecimal)]] = []
+        for (op, portfolio) in operations {
+            var merged: [(Key, ExactDecimal)] = []
+            op.forEachBalanceChange { asset, change, _ in
+                let key = Key(portfolio: portfolio, asset: asset)
+                if balances[key] == nil { balances[key] = .some(.zero) }
+                guard let change else {
+                    if balances[key]! != nil {
+                        balances[key] = .some(nil)
+                        note("balance-untracked", key, op, nil)
+                    }
+                    return
+                }
+                if let e = merged.lastIndex(where: { $0.0 == key }), let sum = merged[e].1.adding(change) {
+                    merged[e].1 = sum
+                } else {
+                    merged.append((key, change))
+                }
+            }
+            changes.append(merged)
+        }
+        let order = operations.indices.sorted { a, b in
+            let (ta, tb) = (operations[a].0.time.secondsSinceEpoch, operations[b].0.time.secondsSinceEpoch)
+            return ta != tb ? ta < tb : a < b
+        }
+        for i in order {
+            for (key, change) in changes[i] {
+                guard let current = balances[key]! else { continue }
+                guard let next = current.adding(change) else {
+                    balances[key] = .some(nil)
+                    note("balance-untracked", key, operations[i].0, nil)
+                    continue
+                }
+                balances[key] = .some(next)
+                if next.isNegative, !warned.contains(key) {
+                    warned.insert(key)
+                    note("negative-balance", key, operations[i].0, next)
+                }
+            }
+        }
+        let finals = balances.keys.sorted().map { PortfolioBalance(portfolio: $0.portfolio, asset: $0.asset, amount: balances[$0]!) }
+        return (warnings, finals)
+    }
+
+    @Test(arguments: Order.allCases, [8, 400, 1 << 18])
+    func replaysAsAPlainSortWould(order: Order, blockSize: Int) {
+        for seed in 1...4 {
+            let operations = Self.operations(order == .unordered ? 900 : 1_500, order, seed: UInt64(seed) &* 7919)
+            var ledger = BalanceLedger(blockSize: blockSize)
+            for (op, portfolio) in operations { ledger.record(op, portfolio: portfolio) }
+            let replayed = ledger.replay()
+            let expected = Self.reference(operations)
+            #expect(replayed.balances == expected.balances, "seed \(seed)")
+            #expect(replayed.warnings == expected.warnings, "seed \(seed)")
+            #expect(expected.warnings.contains { $0.code == "negative-balance" } && expected.warnings.contains { $0.code == "balance-untracked" })
+        }
+    }
+
+    @Test func anEmptyLedgerHasNothingToSay() {
+        let replayed = BalanceLedger().replay()
+        #expect(replayed.warnings.isEmpty && replayed.balances.isEmpty)
+    }
+}
