@@ -132,12 +132,12 @@ struct BalanceLedgerTests {
     }
 
     @Test(arguments: Order.allCases, [8, 400, 1 << 18])
-    func replaysAsAPlainSortWould(order: Order, blockSize: Int) {
+    func replaysAsAPlainSortWould(order: Order, blockSize: Int) throws {
         for seed in 1...4 {
             let operations = Self.operations(order == .unordered ? 900 : 1_500, order, seed: UInt64(seed) &* 7919)
             var ledger = BalanceLedger(blockSize: blockSize)
             for (op, portfolio) in operations { ledger.record(op, portfolio: portfolio) }
-            let replayed = ledger.replay()
+            let replayed = try ledger.replay()
             let expected = Self.reference(operations)
             #expect(replayed.balances == expected.balances, "seed \(seed)")
             #expect(replayed.warnings == expected.warnings, "seed \(seed)")
@@ -145,8 +145,8 @@ struct BalanceLedgerTests {
         }
     }
 
-    @Test func anEmptyLedgerHasNothingToSay() {
-        let replayed = BalanceLedger().replay()
+    @Test func anEmptyLedgerHasNothingToSay() throws {
+        let replayed = try BalanceLedger().replay()
         #expect(replayed.warnings.isEmpty && replayed.balances.isEmpty)
     }
 }

@@ -1,13 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The balance changes of every operation, kept compactly so that at the end they can be replayed
 /// in time order to find where an asset's balance first goes below zero (`negative-balance`).
 ///
 /// Each operation is one record in a log of bytes (`OperationLog`): its time and row as the
 /// difference from the operation before, then per asset it moves the account (portfolio and asset,
 /// numbered) and the signed amount (mantissa and scale), all as variable-length integers: about 12
-/// bytes an operation of two assets, against the 50 that arrays of fixed-width fields took. The
-/// log is read forwards when the operations came in time order, backwards (block by block) when
-/// they came in reverse order (DSX writes newest first); only an input in neither order is sorted,
-/// by an index of its times made at the end.
+/// bytes an operation of two assets, against the 50 that arrays of fixed-width fields took. Its
+/// blocks but the last go to a scratch file as they fill, so that memory does not grow with the
+/// input. The log is read forwards when the operations came in time order, backwards (block by
+/// block) when they came in reverse order (DSX writes newest first); only an input in neither
+/// order is sorted, by an index of its times made at the end, with every block read back.
 struct BalanceLedger {
     private struct Account: Hashable {
         let portfolio: Int  // index into `portfolioNames`
@@ -117,12 +126,12 @@ struct BalanceLedger {
         log.append(time: time, row: row, changes: pending)
     }
 
-    /// The order of the records in time, ties in the order they were recorded: a sequence of
-    /// positions in the log, each handed to `body` with its operation's number.
-    private func forEachInTimeOrder(_ body: (_ op: Int, _ record: OperationLog.Record) -> Void) {
+    /// The records in time order, ties in the order they were recorded, each handed to `body` with
+    /// its operation's number.
+    private func forEachInTimeOrder(_ body: (_ op: Int, _ record: OperationLog.Record) -> Void) throws {
         if ascending {
             var op = 0
-            log.forEach { record in
+            try log.forEach { record in
                 body(op, record)
                 op += 1
             }
@@ -139,7 +148,7 @@ struct BalanceLedger {
                 }
                 run.removeAll(keepingCapacity: true)
             }
-            log.forEachBackwards { record in
+            try log.forEachBackwards { record in
                 if let t = runTime, t != record.time { flush() }
                 runTime = record.time
                 op -= 1
@@ -147,15 +156,20 @@ struct BalanceLedger {
             }
             flush()
         } else {
+            let blocks = try log.allBlocks()
             var index: [(time: Int64, op: Int32, row: Int, at: OperationLog.Position)] = []
             index.reserveCapacity(count)
             var op: Int32 = 0
-            log.forEach { record in
-                index.append((record.time, op, record.row, record.position))
-                op += 1
+            for b in blocks.indices {
+                OperationLog.forEach(in: blocks[b], block: b) { record in
+                    index.append((record.time, op, record.row, record.position))
+                    op += 1
+                }
             }
             index.sort { $0.time != $1.time ? $0.time < $1.time : $0.op < $1.op }
-            for entry in index { body(Int(entry.op), log.record(time: entry.time, row: entry.row, at: entry.at)) }
+            for entry in index {
+                body(Int(entry.op), OperationLog.Record(time: entry.time, row: entry.row, position: entry.at, bytes: blocks[Int(entry.at.block)]))
+            }
         }
     }
 
@@ -169,15 +183,13 @@ struct BalanceLedger {
         return originRuns[low].origin
     }
 
-    /// One `negative-balance` warning per portfolio and asset whose balance goes below zero,
-    /// at the first operation that takes it there; and one `balance-untracked` warning per
-    /// account whose balance went beyond 38 digits and could no longer be followed.
-    func negativeBalanceWarnings() -> [ConversionWarning] { replay().warnings }
-
-    /// Replays every operation in time order: the warnings (see `negativeBalanceWarnings`) and
-    /// what each portfolio holds of each asset at the end (nil where it went beyond 38 digits),
-    /// by portfolio then asset.
-    func replay() -> (warnings: [ConversionWarning], balances: [PortfolioBalance]) {
+    /// Replays every operation in time order: the warnings and what each portfolio holds of each
+    /// asset at the end (nil where it went beyond 38 digits), by portfolio then asset. One
+    /// `negative-balance` warning per portfolio and asset whose balance goes below zero, at the
+    /// first operation that takes it there; one `balance-untracked` warning per account whose
+    /// balance went beyond 38 digits and could no longer be followed. Throws only when the scratch
+    /// file cannot be read back.
+    func replay() throws -> (warnings: [ConversionWarning], balances: [PortfolioBalance]) {
         guard count > 0 else { return ([], []) }
         var balances = [ExactDecimal?](repeating: .zero, count: accounts.count)
         var warned = [Bool](repeating: false, count: accounts.count)
@@ -186,7 +198,7 @@ struct BalanceLedger {
             balances[Int(item.account)] = nil
             found.append((item.op, item.time, item.row, Int(item.account), nil))
         }
-        forEachInTimeOrder { op, record in
+        try forEachInTimeOrder { op, record in
             record.forEachChange { account, amount in
                 let a = Int(account)
                 guard let current = balances[a] else { return }
@@ -230,18 +242,30 @@ struct BalanceLedger {
 /// The operations' records as bytes, in blocks of 256 KiB that are never copied as they grow:
 /// per record its time and row (each the difference from the record before it in the block, so
 /// that the first of a block stands alone), the number of changes, then per change the account,
-/// the amount's scale and its mantissa, all LEB128 (signed ones zigzagged).
+/// the amount's scale and its mantissa, all LEB128 (signed ones zigzagged). A full block goes to a
+/// scratch file (created in `$TMPDIR` and unlinked at once); where that cannot be written, blocks
+/// stay in memory.
 struct OperationLog {
     static let blockSize = 256 << 10
     let blockSize: Int
 
     init(blockSize: Int = OperationLog.blockSize) { self.blockSize = blockSize }
 
-    /// Each record is whole within its block.
-    private var blocks: [[UInt8]] = []
+    /// A block: in memory (the last one, or any the file could not take), or at a place in the
+    /// file. Each record is whole within its block.
+    private enum Block {
+        case memory([UInt8])
+        case file(offset: Int64, count: Int)
+    }
+
+    private var blocks: [Block] = []
+    /// The block being written.
+    private var current: [UInt8] = []
     private var scratch: [UInt8] = []
     private var previousTime: Int64 = 0
     private var previousRow = 0
+    /// Made when the first block is full; copies of a log share it, each writing past its end.
+    private var spill: SpillFile?
 
     /// Where a record's changes are: its block, and the offset of their count in it.
     struct Position: Sendable {
@@ -254,7 +278,7 @@ struct OperationLog {
         let time: Int64
         let row: Int
         let position: Position
-        fileprivate let bytes: [UInt8]
+        let bytes: [UInt8]
 
         /// Each change: its account and amount.
         func forEachChange(_ body: (UInt32, ExactDecimal) -> Void) {
@@ -273,10 +297,11 @@ struct OperationLog {
     mutating func append(time: Int64, row: Int, changes: [(account: UInt32, amount: ExactDecimal)]) {
         scratch.removeAll(keepingCapacity: true)
         // A new block starts its records' differences afresh.
-        let fresh = blocks.isEmpty || blocks[blocks.count - 1].count + Self.maxRecordBytes(changes.count) > blockSize
+        let fresh = current.isEmpty || current.count + Self.maxRecordBytes(changes.count) > blockSize
         if fresh {
             previousTime = 0
             previousRow = 0
+            if !current.isEmpty { finishBlock() }
         }
         Self.putSigned(Int128(time) - Int128(previousTime), &scratch)
         Self.putSigned(Int128(row) - Int128(previousRow), &scratch)
@@ -288,39 +313,58 @@ struct OperationLog {
             scratch.append(UInt8(amount.scale))
             Self.putSigned(amount.mantissa, &scratch)
         }
-        if fresh {
-            var block: [UInt8] = []
-            block.reserveCapacity(max(blockSize, Self.maxRecordBytes(changes.count)))
-            blocks.append(block)
+        if current.capacity == 0 { current.reserveCapacity(max(blockSize, Self.maxRecordBytes(changes.count))) }
+        current.append(contentsOf: scratch)
+    }
+
+    /// Puts the block being written into the file (or keeps it), and starts a new one in the same
+    /// buffer.
+    private mutating func finishBlock() {
+        if spill == nil { spill = SpillFile() }
+        if let offset = spill?.append(current) {
+            blocks.append(.file(offset: offset, count: current.count))
+            current.removeAll(keepingCapacity: true)
+        } else {
+            blocks.append(.memory(current))
+            current = []
         }
-        blocks[blocks.count - 1].append(contentsOf: scratch)
+    }
+
+    /// How many blocks there are, the one being written included.
+    private var blockCount: Int { blocks.count + (current.isEmpty ? 0 : 1) }
+
+    /// The bytes of block `b`.
+    private func bytes(ofBlock b: Int) throws -> [UInt8] {
+        if b == blocks.count { return current }
+        switch blocks[b] {
+        case .memory(let bytes): return bytes
+        case .file(let offset, let count): return try spill!.read(count, at: offset)
+        }
+    }
+
+    /// Every block's bytes, in order (read back from the file).
+    func allBlocks() throws -> [[UInt8]] { try (0..<blockCount).map { try bytes(ofBlock: $0) } }
+
+    /// Every record, in the order appended.
+    func forEach(_ body: (Record) -> Void) throws {
+        for b in 0..<blockCount { Self.forEach(in: try bytes(ofBlock: b), block: b, body) }
+    }
+
+    /// Every record, last first.
+    func forEachBackwards(_ body: (Record) -> Void) throws {
+        var records: [Record] = []
+        for b in (0..<blockCount).reversed() {
+            records.removeAll(keepingCapacity: true)
+            Self.forEach(in: try bytes(ofBlock: b), block: b) { records.append($0) }
+            for record in records.reversed() { body(record) }
+        }
     }
 
     /// The most bytes a record of `changes` changes can take.
     private static func maxRecordBytes(_ changes: Int) -> Int { 19 + 19 + 10 + changes * (5 + 1 + 19) }
 
-    /// Every record, in the order appended.
-    func forEach(_ body: (Record) -> Void) {
-        for b in blocks.indices { forEach(inBlock: b, body) }
-    }
-
-    /// Every record, last first.
-    func forEachBackwards(_ body: (Record) -> Void) {
-        var records: [Record] = []
-        for b in blocks.indices.reversed() {
-            records.removeAll(keepingCapacity: true)
-            forEach(inBlock: b) { records.append($0) }
-            for record in records.reversed() { body(record) }
-        }
-    }
-
-    /// The record whose time, row and position a reading of this log gave.
-    func record(time: Int64, row: Int, at position: Position) -> Record {
-        Record(time: time, row: row, position: position, bytes: blocks[Int(position.block)])
-    }
-
-    private func forEach(inBlock b: Int, _ body: (Record) -> Void) {
-        let bytes = blocks[b]
+    /// The records of a block's `bytes`.
+    static func forEach(in bytes: [UInt8], block b: Int, _ body: (Record) -> Void) {
         var at = 0
         var time: Int64 = 0
         var row = 0
@@ -368,6 +412,53 @@ struct OperationLog {
     static func signed(_ bytes: [UInt8], _ at: inout Int) -> Int128 {
         let u = unsigned(bytes, &at)
         return Int128(bitPattern: u >> 1) ^ -Int128(bitPattern: u & 1)
+    }
+}
+
+/// The scratch file a ledger's full blocks go to: unlinked as soon as it is made, closed with the
+/// last log that uses it.
+final class SpillFile: @unchecked Sendable {
+    // Written by one conversion's thread at a time.
+    private var fd: Int32
+    private var end: Int64 = 0
+
+    init() { fd = (try? anonymousTemporaryFile()) ?? -1 }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Writes `bytes` at the end; where, or nil when they cannot be written (the file is then
+    /// given up, and later blocks stay in memory too).
+    func append(_ bytes: [UInt8]) -> Int64? {
+        guard fd >= 0 else { return nil }
+        let offset = end
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                close(fd)
+                fd = -1
+                return nil
+            }
+            done += n
+        }
+        end += Int64(bytes.count)
+        return offset
+    }
+
+    /// The `count` bytes written at `offset`.
+    func read(_ count: Int, at offset: Int64) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw InputError(path: "(the balance ledger's scratch file)", message: "cannot be read back: \(n < 0 ? String(cString: strerror(errno)) : "it ends early")")
+            }
+            done += n
+        }
+        return bytes
     }
 }
 

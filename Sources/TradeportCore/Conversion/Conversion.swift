@@ -195,7 +195,7 @@ public final class Conversion<Sink: ConversionSink> {
     /// Ends the conversion: computes the warnings and hands the report to the sink.
     @discardableResult
     public func finish() throws -> ConversionReport {
-        let replayed = ledger.replay()
+        let replayed = try ledger.replay()
         let report = ConversionReport(
             sources: sources, warnings: reconciliation.compactMap(\.warning) + replayed.warnings,
             firstRejects: firstRejects, trades: trades, transactions: transactions, movements: movements,
