@@ -398,14 +398,24 @@ struct OperationLog {
     }
 
     static func unsigned(_ bytes: [UInt8], _ at: inout Int) -> UInt128 {
-        var v: UInt128 = 0
-        var shift: UInt128 = 0
+        // Most values take a few bytes: 64-bit arithmetic up to nine of them.
+        var small: UInt64 = 0
+        var shift: UInt64 = 0
+        while shift < 63 {
+            let b = bytes[at]
+            at += 1
+            small |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return UInt128(small) }
+            shift += 7
+        }
+        var v = UInt128(small)
+        var wide = UInt128(shift)
         while true {
             let b = bytes[at]
             at += 1
-            v |= UInt128(b & 0x7F) << shift
+            v |= UInt128(b & 0x7F) << wide
             if b < 0x80 { return v }
-            shift += 7
+            wide += 7
         }
     }
 
