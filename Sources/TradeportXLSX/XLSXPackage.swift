@@ -10,6 +10,9 @@ final class XLSXPackage {
     let limits: XLSXLimits
     private var totalInflated = 0
     private let entries: [String: Entry]
+    /// Where each entry's local header is, by the entry's place in the central directory (nil where
+    /// it is in a ZIP64 extra field, past the first 4 GiB). ZIPFoundation keeps it internal.
+    private let localHeaders: [String: UInt32?]
 
     static let chunkSize = 256 * 1024
 
@@ -40,11 +43,66 @@ final class XLSXPackage {
             close(fd)
             throw XLSXError(.corruptArchive, "truncated or corrupt ZIP archive (its central directory cannot be read)")
         }
+        // The central directory again, for each entry's local header: ZIPFoundation lists the
+        // entries in the directory's order, and each must agree with its record here.
+        let records = Self.centralDirectory(fd, size: UInt64(clamping: st.st_size))
         var entries: [String: Entry] = [:]
-        for entry in archive {
-            entries[Self.normalize(entry.path)] = entry
+        var localHeaders: [String: UInt32?] = [:]
+        for (i, entry) in archive.enumerated() {
+            let name = Self.normalize(entry.path)
+            entries[name] = entry
+            if let records, i < records.count, records[i].crc == entry.checksum,
+               UInt64(records[i].compressedSize) == entry.compressedSize || records[i].compressedSize == .max,
+               UInt64(records[i].uncompressedSize) == entry.uncompressedSize || records[i].uncompressedSize == .max {
+                localHeaders[name] = records[i].localHeader == .max ? .some(nil) : .some(records[i].localHeader)
+            } else {
+                localHeaders[name] = nil
+            }
         }
         self.entries = entries
+        self.localHeaders = localHeaders
+    }
+
+    /// A central directory record's fields that place an entry's data.
+    struct DirectoryRecord: Equatable {
+        var crc: UInt32
+        var compressedSize: UInt32
+        var uncompressedSize: UInt32
+        var localHeader: UInt32
+    }
+
+    /// The records of the central directory of the archive in `fd`, in order; nil when it cannot be
+    /// found or runs past the file (ZIPFoundation, which read it first, then refused the archive).
+    static func centralDirectory(_ fd: Int32, size: UInt64) -> [DirectoryRecord]? {
+        // The end-of-directory record: 22 bytes and a comment of at most 65,535, at the end.
+        let tail = Int(min(size, 22 + 65_535))
+        guard tail >= 22 else { return nil }
+        var end = [UInt8](repeating: 0, count: tail)
+        guard end.withUnsafeMutableBytes({ pread(fd, $0.baseAddress!, tail, off_t(size) - off_t(tail)) }) == tail else { return nil }
+        func u16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 }
+        func u32(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24 }
+        var at = tail - 22
+        // The last signature whose comment fits before the end (bytes after it are let be, as
+        // ZIPFoundation lets them be).
+        while at >= 0, !(end[at] == 0x50 && end[at + 1] == 0x4B && end[at + 2] == 0x05 && end[at + 3] == 0x06 && at + 22 + u16(end, at + 20) <= tail) {
+            at -= 1
+        }
+        guard at >= 0 else { return nil }
+        let count = u16(end, at + 10)
+        let length = Int(u32(end, at + 12))
+        let start = UInt64(u32(end, at + 16))
+        guard start != UInt64(UInt32.max), start + UInt64(length) <= size else { return nil }
+        var directory = [UInt8](repeating: 0, count: length)
+        guard length == 0 || directory.withUnsafeMutableBytes({ pread(fd, $0.baseAddress!, length, off_t(start)) }) == length else { return nil }
+        var records: [DirectoryRecord] = []
+        records.reserveCapacity(count)
+        var p = 0
+        while p + 46 <= length, u32(directory, p) == 0x0201_4B50 {
+            records.append(DirectoryRecord(crc: u32(directory, p + 16), compressedSize: u32(directory, p + 20),
+                                           uncompressedSize: u32(directory, p + 24), localHeader: u32(directory, p + 42)))
+            p += 46 + u16(directory, p + 28) + u16(directory, p + 30) + u16(directory, p + 32)
+        }
+        return records
     }
 
     deinit { close(file) }
@@ -207,7 +265,10 @@ final class XLSXPackage {
     /// Where an entry's data is in the file: after its local header, as many bytes as its
     /// compressed size (its size, when stored); refused when that runs past the file's end.
     private func dataRange(of entry: Entry, part: String) throws -> (start: Int, count: Int, stored: Bool) {
-        guard let offset = Self.localHeaderOffset(of: entry) else {
+        guard let found = localHeaders[Self.normalize(part)] else {
+            throw XLSXError(.corruptArchive, "has no record in the central directory that agrees with its entry (its checksum or sizes differ): the archive is damaged", part: part)
+        }
+        guard let offset = found else {
             throw XLSXError(.unsafe, "lies past the first 4 GiB of the file (ZIP64), which is not read", part: part)
         }
         var header = [UInt8](repeating: 0, count: 30)
@@ -226,20 +287,5 @@ final class XLSXPackage {
             throw XLSXError(.corruptArchive, "its data runs past the end of the file (byte \(UInt64(start) + UInt64(count)) of \(fileSize)): the archive is truncated or damaged", part: part)
         }
         return (start, count, method == 0)
-    }
-}
-
-extension XLSXPackage {
-    /// Where `entry`'s local header is in the file, from the central directory record ZIPFoundation
-    /// read (internal there, so read by reflection); nil when not found, or when the offset is in a
-    /// ZIP64 extra field (past the first 4 GiB).
-    static func localHeaderOffset(of entry: Entry) -> UInt32? {
-        func child(_ value: Any, _ label: String) -> Any? {
-            Mirror(reflecting: value).children.first { $0.label == label }?.value
-        }
-        guard let central = child(entry, "centralDirectoryStructure"),
-              let offset = child(central, "relativeOffsetOfLocalHeader") as? UInt32, offset != .max
-        else { return nil }
-        return offset
     }
 }

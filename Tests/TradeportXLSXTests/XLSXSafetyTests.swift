@@ -170,6 +170,30 @@ struct XLSXSafetyTests {
         #expect(error?.message.contains("ends before its stream does") == true, "\(String(describing: error))")
     }
 
+    @Test("entries are placed by the central directory read here, not by reflection on ZIPFoundation's: a comment and bytes after the archive are let be")
+    func entriesPlacedByTheCentralDirectory() throws {
+        let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", Self.sheetRows)]).writeTemporary()
+        let expected = try readAll(path)
+        #expect(expected.count == 200)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let records = try #require(XLSXPackage.centralDirectory(fd, size: UInt64(size)))
+        let zip = try ZIPBytes(path: path)
+        let (local, central) = try #require(zip.headers(of: "xl/worksheets/sheet1.xml"))
+        #expect(records.contains { Int($0.localHeader) == local && Int($0.crc) == zip.u32(central + 16) })
+
+        // A comment, then bytes after the end-of-directory record.
+        var commented = zip
+        let eocd = commented.bytes.count - 22
+        let comment = Array("exported by a test".utf8)
+        commented.put(comment.count, bytes: 2, at: eocd + 20)
+        commented.bytes += comment + [0x00, 0x01, 0x02]
+        try commented.write(to: path + ".commented.xlsx")
+        #expect(try readAll(path + ".commented.xlsx").map(\.0) == expected.map(\.0))
+
+    }
+
     @Test("not a workbook: text, an empty file, a ZIP without a workbook, an old .xls, an encrypted workbook")
     func notWorkbooks() throws {
         let text = try TestKit.writeTemporaryFile("Date;Amount\n2021-01-01;5\n", name: "report.xlsx")
