@@ -150,3 +150,26 @@ struct BalanceLedgerTests {
         #expect(replayed.warnings.isEmpty && replayed.balances.isEmpty)
     }
 }
+
+@Suite("Spooled bytes")
+struct SpooledBytesTests {
+    @Test func readsBackAnyRangeAcrossChunksInTheFileAndInMemory() throws {
+        var spooled = SpooledBytes()
+        var all: [UInt8] = []
+        var g = BalanceLedgerTests.Generator(state: 42)
+        // 3.5 chunks: pieces of every size, single bytes among them.
+        while all.count < 3 * SpooledBytes.chunkSize + SpooledBytes.chunkSize / 2 {
+            let piece = (0..<Int.random(in: 0...70_000, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) }
+            piece.withUnsafeBytes { spooled.append(contentsOf: $0) }
+            all += piece
+            let byte = UInt8.random(in: 0...255, using: &g)
+            spooled.append(byte)
+            all.append(byte)
+        }
+        #expect(spooled.count == all.count)
+        let c = SpooledBytes.chunkSize
+        for (start, count) in [(0, 10), (c - 5, 10), (c - 1, 2 * c + 2), (3 * c - 3, all.count - 3 * c + 3), (all.count - 1, 1), (17, 0)] {
+            #expect(try spooled.bytes(from: start, count: count) == Array(all[start..<(start + count)]), "\(start)+\(count)")
+        }
+    }
+}

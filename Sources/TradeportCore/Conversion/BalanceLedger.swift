@@ -425,53 +425,6 @@ struct OperationLog {
     }
 }
 
-/// The scratch file a ledger's full blocks go to: unlinked as soon as it is made, closed with the
-/// last log that uses it.
-final class SpillFile: @unchecked Sendable {
-    // Written by one conversion's thread at a time.
-    private var fd: Int32
-    private var end: Int64 = 0
-
-    init() { fd = (try? anonymousTemporaryFile()) ?? -1 }
-
-    deinit { if fd >= 0 { close(fd) } }
-
-    /// Writes `bytes` at the end; where, or nil when they cannot be written (the file is then
-    /// given up, and later blocks stay in memory too).
-    func append(_ bytes: [UInt8]) -> Int64? {
-        guard fd >= 0 else { return nil }
-        let offset = end
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                close(fd)
-                fd = -1
-                return nil
-            }
-            done += n
-        }
-        end += Int64(bytes.count)
-        return offset
-    }
-
-    /// The `count` bytes written at `offset`.
-    func read(_ count: Int, at offset: Int64) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                throw InputError(path: "(the balance ledger's scratch file)", message: "cannot be read back: \(n < 0 ? String(cString: strerror(errno)) : "it ends early")")
-            }
-            done += n
-        }
-        return bytes
-    }
-}
-
 /// What a portfolio holds of one asset after every operation a conversion read: the sum of what
 /// each moved (a trade's quantity and its value, fees, transactions, movements), from zero.
 public struct PortfolioBalance: Sendable, Hashable {

@@ -99,8 +99,9 @@ final class TinkoffReportReader {
     var folded: [UInt8] = []
 
     var held: [Held] = []
-    /// The raw text of the held records and deals: their cells joined by tabs, one after another.
-    var rawTexts = ChunkedArray<UInt8>()
+    /// The raw text of the held records and deals: their cells joined by tabs, one after another,
+    /// in a scratch file as it grows (read again only for a reject or a conflict).
+    var rawTexts = SpooledBytes()
     /// A repo's legs by deal number, as read: the one that comes second nets them.
     var repoLegs: [String: [HeldDeal]] = [:]
     /// Set while the held rows are read and emitted at the end.
@@ -268,15 +269,17 @@ final class TinkoffReportReader {
     func keepRaw(_ row: XLSXRow) -> Int {
         for (i, cell) in row.cells.enumerated() {
             if i > 0 { rawTexts.append(0x09) }
-            rawTexts.append(contentsOf: cell.bytes.bindMemory(to: UInt8.self))
+            rawTexts.append(contentsOf: cell.bytes)
         }
         return rawTexts.count
     }
 
     func rawText(_ range: Range<Int>) -> String {
-        var bytes: [UInt8] = []
-        rawTexts.copy(from: range.lowerBound, count: range.count, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        do {
+            return String(decoding: try rawTexts.bytes(from: range.lowerBound, count: range.count), as: UTF8.self)
+        } catch {
+            return "(the row's text cannot be read back: \(error))"
+        }
     }
 
     func skip(_ row: XLSXRow, _ reason: String) throws {
@@ -319,7 +322,7 @@ final class TinkoffReportReader {
                 }
             }
             held = []
-            rawTexts = ChunkedArray()
+            rawTexts = SpooledBytes()
         }
     }
 }
@@ -334,48 +337,3 @@ extension StringProtocol {
     }
 }
 
-/// An array grown in fixed-size chunks: appending never copies what is already there, so holding
-/// many rows costs what they take, not twice that while a buffer doubles.
-struct ChunkedArray<Element> {
-    private var chunks: [[Element]] = []
-    private static var chunkSize: Int { max(1, (1 << 20) / max(1, MemoryLayout<Element>.stride)) }
-    private(set) var count = 0
-
-    mutating func append(_ element: Element) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
-            chunks.append([])
-            chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
-        }
-        chunks[chunks.count - 1].append(element)
-        count += 1
-    }
-
-    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
-        var i = 0
-        while i < elements.count {
-            if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
-                chunks.append([])
-                chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
-            }
-            let n = min(elements.count - i, Self.chunkSize - chunks[chunks.count - 1].count)
-            chunks[chunks.count - 1].append(contentsOf: UnsafeBufferPointer(rebasing: elements[i..<(i + n)]))
-            i += n
-        }
-        count += elements.count
-    }
-
-    subscript(i: Int) -> Element { chunks[i / Self.chunkSize][i % Self.chunkSize] }
-
-    /// Appends `count` elements from `start` to `out`.
-    func copy(from start: Int, count: Int, into out: inout [Element]) {
-        var i = start
-        let end = start + count
-        while i < end {
-            let chunk = chunks[i / Self.chunkSize]
-            let offset = i % Self.chunkSize
-            let n = min(end - i, Self.chunkSize - offset)
-            out.append(contentsOf: chunk[offset..<(offset + n)])
-            i += n
-        }
-    }
-}
