@@ -10,8 +10,8 @@ import TradeportXLSX
 /// other sections are skipped with the section they belong to.
 ///
 /// The securities come last in the report, so trades are read as the sheet streams by and held
-/// (about 750 bytes each with their raw text) until the sheet has been read; cash rows are held
-/// as their cells and read at the end; then everything is emitted in row order.
+/// (about 740 bytes each; their raw texts go to a scratch file) until the sheet has been read;
+/// cash rows are held as their cells and read at the end; then everything is emitted in row order.
 public struct TinkoffReportAdapter: FormatAdapter {
     public let id = "tinkoff-report"
     public let summary = "Tinkoff Investments broker report (XLSX «Отчет о сделках и операциях», Moscow time)"
