@@ -77,6 +77,25 @@ public final class OpenedDuringDetection: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// The value kept under `key`, made by `make` and kept the first time it is asked for: what
+    /// every format may look at alike (a value, not something in use, which `take` hands out).
+    /// Made outside the lock, so that `make` may ask for another; two threads asking at once may
+    /// both make it, and the first kept is the one given.
+    public func shared<T>(_ key: String, make: () -> T) -> T {
+        lock.lock()
+        if let value = kept[key] as? T {
+            lock.unlock()
+            return value
+        }
+        lock.unlock()
+        let made = make()
+        lock.lock()
+        defer { lock.unlock() }
+        if let value = kept[key] as? T { return value }
+        kept[key] = made
+        return made
+    }
+
     /// Takes out what is kept under `key`, when it is a `T`.
     public func take<T>(_ key: String, as type: T.Type) -> T? {
         lock.lock()

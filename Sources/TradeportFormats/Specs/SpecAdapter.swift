@@ -47,16 +47,9 @@ public struct SpecAdapter: FormatAdapter {
     /// a character cut by the probe's end, is left off). Made once an encoding for a probe: every
     /// spec of that encoding looks at the same head during detection, and the read after it too.
     static func utf8Head(_ probe: FormatProbe, _ csv: CSVSource) -> [UInt8] {
-        let key = "SpecAdapter.utf8Head." + csv.encoding.rawValue
-        if let made = probe.opened.take(key, as: [UInt8].self) {
-            probe.opened.keep(made, as: key)
-            return made
-        }
-        let head = probe.head
-        let out: [UInt8]
-        if csv.encoding == .utf8 {
-            out = head
-        } else {
+        probe.opened.shared("SpecAdapter.utf8Head." + csv.encoding.rawValue) {
+            let head = probe.head
+            guard csv.encoding != .utf8 else { return head }
             var offset = 0
             let transcoder = TextTranscoder(encoding: csv.encoding, path: probe.name, inputSize: head.count) { buffer in
                 let n = min(buffer.count, head.count - offset)
@@ -69,22 +62,25 @@ public struct SpecAdapter: FormatAdapter {
             while let n = try? chunk.withUnsafeMutableBytes({ try transcoder.read(into: $0) }), n > 0 {
                 made.append(contentsOf: chunk[..<n])
             }
-            out = made
+            return made
         }
-        probe.opened.keep(out, as: key)
-        return out
     }
 
     private struct EnoughRecords: Error {}
 
-    /// The first complete records of the probe, read as this spec reads its source (encoding,
-    /// dialect, quotes, skipped lines), up to `limit`.
-    private func headRecords(_ probe: FormatProbe, _ csv: CSVSource, limit: Int, _ body: (CSVRecord, CSVDialect) -> Void) {
+    /// The probe's head as detection reads it with this spec: UTF-8, without a line the probe's
+    /// end cuts, and the dialect resolved on that.
+    private func completeHead(_ probe: FormatProbe, _ csv: CSVSource) -> (bytes: [UInt8], dialect: CSVDialect) {
         var head = Self.utf8Head(probe, csv)
         if !probe.isWholeInput, let lastBreak = head.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
             head.removeSubrange((lastBreak + 1)...)
         }
-        let resolved = dialect(csv, head: head)
+        return (head, dialect(csv, head: head))
+    }
+
+    /// The first complete records of `head` (see `completeHead`), read as this spec reads its
+    /// source (dialect, quotes, skipped lines), up to `limit`.
+    private func headRecords(_ head: [UInt8], _ resolved: CSVDialect, _ csv: CSVSource, limit: Int, _ body: (CSVRecord) -> Void) {
         var offset = 0
         // The head is at most the probe's size: a buffer of that (not the 1 MiB of a whole file).
         let reader = CSVReader(dialect: resolved, chunkSize: head.count + 16) { buffer in
@@ -97,7 +93,7 @@ public struct SpecAdapter: FormatAdapter {
         try? reader.forEachRecord { record in
             line += 1
             if line <= csv.skipLines || record.isEmptyLine { return }
-            body(record, resolved)
+            body(record)
             seen += 1
             if seen == limit { throw EnoughRecords() }
         }
@@ -107,21 +103,18 @@ public struct SpecAdapter: FormatAdapter {
 
     /// The texts of the first 50 records of the probe, read as this spec reads its source and
     /// folded as header texts are (`HeaderText.fold`). Made once for a probe for every spec that
-    /// reads it the same way (encoding, dialect, skipped lines), since detection asks each
-    /// built-in spec in turn.
+    /// reads it the same way (encoding, the dialect resolved, skipped lines), since detection asks
+    /// each built-in spec in turn.
     private func foldedHeadLines(_ probe: FormatProbe, _ csv: CSVSource) -> [[[UInt8]]] {
-        let resolved = dialect(csv, head: Self.utf8Head(probe, csv))
+        let (head, resolved) = completeHead(probe, csv)
         let key = "SpecAdapter.foldedHeadLines.\(csv.encoding.rawValue).\(resolved.delimiter).\(resolved.quote.map(String.init) ?? "-").\(csv.skipLines)"
-        if let made = probe.opened.take(key, as: [[[UInt8]]].self) {
-            probe.opened.keep(made, as: key)
-            return made
+        return probe.opened.shared(key) {
+            var lines: [[[UInt8]]] = []
+            headRecords(head, resolved, csv, limit: 50) { record in
+                lines.append((0..<record.count).map { HeaderText.fold(record[$0]) })
+            }
+            return lines
         }
-        var lines: [[[UInt8]]] = []
-        headRecords(probe, csv, limit: 50) { record, _ in
-            lines.append((0..<record.count).map { HeaderText.fold(record[$0]) })
-        }
-        probe.opened.keep(lines, as: key)
-        return lines
     }
 
     public func detect(_ probe: FormatProbe) -> Detection {
@@ -142,10 +135,11 @@ public struct SpecAdapter: FormatAdapter {
         var values = SpecRowValues(plan: plan, codes: AssetCodeCache())
         var checked = 0, fitting = 0
         var problem: String?
-        headRecords(probe, csv, limit: 200) { record, dialect in
+        let (head, resolved) = completeHead(probe, csv)
+        headRecords(head, resolved, csv, limit: 200) { record in
             checked += 1
             if let n = csv.fields, record.count != n {
-                problem = problem ?? "line \(checked) has \(record.count) field\(record.count == 1 ? "" : "s") separated by \(Self.delimiterName(dialect.delimiter)), not \(n)"
+                problem = problem ?? "line \(checked) has \(record.count) field\(record.count == 1 ? "" : "s") separated by \(Self.delimiterName(resolved.delimiter)), not \(n)"
                 return
             }
             for (index, column) in fitColumns {
