@@ -173,3 +173,24 @@ struct SpooledBytesTests {
         }
     }
 }
+
+@Suite("What detection opened")
+struct OpenedDuringDetectionTests {
+    @Test func aSharedValueIsMadeOnceAndMayAskForAnother() {
+        let opened = OpenedDuringDetection()
+        var made = 0
+        let first = opened.shared("outer") { () -> [Int] in
+            made += 1
+            // Made outside the lock: asking for another value from `make` does not wait for ever.
+            return opened.shared("inner") { [7] } + [1]
+        }
+        let again = opened.shared("outer") { () -> [Int] in
+            made += 1
+            return []
+        }
+        #expect(first == [7, 1] && again == [7, 1] && made == 1)
+        // A shared value stays: `take` hands it out once, as anything kept.
+        #expect(opened.take("inner", as: [Int].self) == [7])
+        #expect(opened.take("inner", as: [Int].self) == nil)
+    }
+}

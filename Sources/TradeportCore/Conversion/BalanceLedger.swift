@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The balance changes of every operation, kept compactly so that at the end they can be replayed
 /// in time order to find where an asset's balance first goes below zero (`negative-balance`).
 ///
@@ -243,29 +235,21 @@ struct BalanceLedger {
 /// per record its time and row (each the difference from the record before it in the block, so
 /// that the first of a block stands alone), the number of changes, then per change the account,
 /// the amount's scale and its mantissa, all LEB128 (signed ones zigzagged). A full block goes to a
-/// scratch file (created in `$TMPDIR` and unlinked at once); where that cannot be written, blocks
-/// stay in memory.
+/// scratch file (`SpilledBlocks`: created in `$TMPDIR` and unlinked at once; where that cannot be
+/// written, blocks stay in memory).
 struct OperationLog {
     static let blockSize = 256 << 10
     let blockSize: Int
 
     init(blockSize: Int = OperationLog.blockSize) { self.blockSize = blockSize }
 
-    /// A block: in memory (the last one, or any the file could not take), or at a place in the
-    /// file. Each record is whole within its block.
-    private enum Block {
-        case memory([UInt8])
-        case file(offset: Int64, count: Int)
-    }
-
-    private var blocks: [Block] = []
+    /// The full blocks; each record is whole within its block.
+    private var blocks = SpilledBlocks()
     /// The block being written.
     private var current: [UInt8] = []
     private var scratch: [UInt8] = []
     private var previousTime: Int64 = 0
     private var previousRow = 0
-    /// Made when the first block is full; copies of a log share it, each writing past its end.
-    private var spill: SpillFile?
 
     /// Where a record's changes are: its block, and the offset of their count in it.
     struct Position: Sendable {
@@ -301,7 +285,7 @@ struct OperationLog {
         if fresh {
             previousTime = 0
             previousRow = 0
-            if !current.isEmpty { finishBlock() }
+            if !current.isEmpty { blocks.add(&current) }
         }
         Self.putSigned(Int128(time) - Int128(previousTime), &scratch)
         Self.putSigned(Int128(row) - Int128(previousRow), &scratch)
@@ -317,29 +301,12 @@ struct OperationLog {
         current.append(contentsOf: scratch)
     }
 
-    /// Puts the block being written into the file (or keeps it), and starts a new one in the same
-    /// buffer.
-    private mutating func finishBlock() {
-        if spill == nil { spill = SpillFile() }
-        if let offset = spill?.append(current) {
-            blocks.append(.file(offset: offset, count: current.count))
-            current.removeAll(keepingCapacity: true)
-        } else {
-            blocks.append(.memory(current))
-            current = []
-        }
-    }
-
     /// How many blocks there are, the one being written included.
     private var blockCount: Int { blocks.count + (current.isEmpty ? 0 : 1) }
 
     /// The bytes of block `b`.
     private func bytes(ofBlock b: Int) throws -> [UInt8] {
-        if b == blocks.count { return current }
-        switch blocks[b] {
-        case .memory(let bytes): return bytes
-        case .file(let offset, let count): return try spill!.read(count, at: offset)
-        }
+        b == blocks.count ? current : try blocks.bytes(ofBlock: b)
     }
 
     /// Every block's bytes, in order (read back from the file).

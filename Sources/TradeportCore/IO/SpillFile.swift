@@ -6,9 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// A scratch file that bytes too many to keep in memory go to (a ledger's full blocks, a report's
-/// held raw texts): unlinked as soon as it is made, closed with the last value that uses it.
-/// Copies of a value holding one share it; each write goes past its end, so they never overlap.
+/// A scratch file that bytes too many to keep in memory go to (through `SpilledBlocks`):
+/// unlinked as soon as it is made, closed with the last value that uses it. Copies of a value
+/// holding one share it; each write goes past its end, so they never overlap.
 public final class SpillFile: @unchecked Sendable {
     // Written by one conversion's thread at a time.
     private var fd: Int32
@@ -54,25 +54,60 @@ public final class SpillFile: @unchecked Sendable {
     }
 }
 
+/// Blocks of bytes numbered in the order added: each goes to a `SpillFile` as it is added (kept in
+/// memory where the file cannot be written) and is read back by number. What `OperationLog` and
+/// `SpooledBytes` keep their full blocks in.
+public struct SpilledBlocks {
+    private enum Block {
+        case memory([UInt8])
+        case file(offset: Int64, count: Int)
+    }
+
+    private var blocks: [Block] = []
+    /// Made with the first block; copies share it, each writing past its end.
+    private var file: SpillFile?
+
+    public init() {}
+
+    public var count: Int { blocks.count }
+
+    /// Adds `bytes` as the next block and leaves it empty (its capacity kept when it went to the
+    /// file, for the next block).
+    public mutating func add(_ bytes: inout [UInt8]) {
+        if file == nil { file = SpillFile() }
+        if let offset = file?.append(bytes) {
+            blocks.append(.file(offset: offset, count: bytes.count))
+            bytes.removeAll(keepingCapacity: true)
+        } else {
+            blocks.append(.memory(bytes))
+            bytes = []
+        }
+    }
+
+    /// The bytes of block `b` within `range` (the whole block when nil).
+    public func bytes(ofBlock b: Int, _ range: Range<Int>? = nil) throws -> [UInt8] {
+        switch blocks[b] {
+        case .memory(let bytes): return range.map { Array(bytes[$0]) } ?? bytes
+        case .file(let offset, let count):
+            let range = range ?? 0..<count
+            return try file!.read(range.count, at: offset + Int64(range.lowerBound))
+        }
+    }
+}
+
 /// Bytes appended one after another and read back by range, in chunks of 1 MiB of which all but
-/// the last go to a `SpillFile` (kept in memory where it cannot be written): what is held for the
-/// rare case it is read again costs no memory as it grows.
+/// the last are `SpilledBlocks`: what is held for the rare case it is read again costs no memory
+/// as it grows.
 public struct SpooledBytes {
     static let chunkSize = 1 << 20
-    private var chunks: [Chunk] = []
+    private var chunks = SpilledBlocks()
     private var current: [UInt8] = []
-    private var spill: SpillFile?
     public private(set) var count = 0
-
-    private enum Chunk {
-        case memory([UInt8])
-        case file(offset: Int64)
-    }
 
     public init() {}
 
     public mutating func append(_ byte: UInt8) {
-        if current.count == Self.chunkSize { finishChunk() }
+        if current.count == Self.chunkSize { chunks.add(&current) }
         current.append(byte)
         count += 1
     }
@@ -80,7 +115,7 @@ public struct SpooledBytes {
     public mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         var i = 0
         while i < bytes.count {
-            if current.count == Self.chunkSize { finishChunk() }
+            if current.count == Self.chunkSize { chunks.add(&current) }
             if current.capacity == 0 { current.reserveCapacity(Self.chunkSize) }
             let n = min(bytes.count - i, Self.chunkSize - current.count)
             current.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[i..<(i + n)]))
@@ -89,18 +124,7 @@ public struct SpooledBytes {
         count += bytes.count
     }
 
-    private mutating func finishChunk() {
-        if spill == nil { spill = SpillFile() }
-        if let offset = spill?.append(current) {
-            chunks.append(.file(offset: offset))
-            current.removeAll(keepingCapacity: true)
-        } else {
-            chunks.append(.memory(current))
-            current = []
-        }
-    }
-
-    /// The `count` bytes from `start` (each whole chunk of them read back at once).
+    /// The `count` bytes from `start`.
     public func bytes(from start: Int, count: Int) throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(count)
@@ -113,10 +137,7 @@ public struct SpooledBytes {
             if c == chunks.count {
                 out.append(contentsOf: current[offset..<(offset + n)])
             } else {
-                switch chunks[c] {
-                case .memory(let bytes): out.append(contentsOf: bytes[offset..<(offset + n)])
-                case .file(let at): out.append(contentsOf: try spill!.read(n, at: at + Int64(offset)))
-                }
+                out.append(contentsOf: try chunks.bytes(ofBlock: c, offset..<(offset + n)))
             }
             i += n
         }
