@@ -9,10 +9,23 @@ final class XLSXPackage {
     private let archive: Archive
     let limits: XLSXLimits
     private var totalInflated = 0
-    private let entries: [String: Entry]
-    /// Where each entry's local header is, by the entry's place in the central directory (nil where
-    /// it is in a ZIP64 extra field, past the first 4 GiB). ZIPFoundation keeps it internal.
-    private let localHeaders: [String: UInt32?]
+    /// The entries by normalized name, each with where its local header is.
+    private let entries: [String: PlacedEntry]
+
+    /// An entry, and where its local header is: from the central directory record at the entry's
+    /// place, which ZIPFoundation reads but keeps internal.
+    private struct PlacedEntry {
+        enum LocalHeader {
+            case at(UInt32)
+            /// In a ZIP64 extra field, past the first 4 GiB.
+            case beyond4GiB
+            /// The record at its place does not agree with it (checksum or sizes).
+            case unknown
+        }
+
+        let entry: Entry
+        let localHeader: LocalHeader
+    }
 
     static let chunkSize = 256 * 1024
 
@@ -46,21 +59,17 @@ final class XLSXPackage {
         // The central directory again, for each entry's local header: ZIPFoundation lists the
         // entries in the directory's order, and each must agree with its record here.
         let records = Self.centralDirectory(fd, size: UInt64(clamping: st.st_size))
-        var entries: [String: Entry] = [:]
-        var localHeaders: [String: UInt32?] = [:]
+        var entries: [String: PlacedEntry] = [:]
         for (i, entry) in archive.enumerated() {
-            let name = Self.normalize(entry.path)
-            entries[name] = entry
+            var localHeader = PlacedEntry.LocalHeader.unknown
             if let records, i < records.count, records[i].crc == entry.checksum,
                UInt64(records[i].compressedSize) == entry.compressedSize || records[i].compressedSize == .max,
                UInt64(records[i].uncompressedSize) == entry.uncompressedSize || records[i].uncompressedSize == .max {
-                localHeaders[name] = records[i].localHeader == .max ? .some(nil) : .some(records[i].localHeader)
-            } else {
-                localHeaders[name] = nil
+                localHeader = records[i].localHeader == .max ? .beyond4GiB : .at(records[i].localHeader)
             }
+            entries[Self.normalize(entry.path)] = PlacedEntry(entry: entry, localHeader: localHeader)
         }
         self.entries = entries
-        self.localHeaders = localHeaders
     }
 
     /// A central directory record's fields that place an entry's data.
@@ -151,7 +160,7 @@ final class XLSXPackage {
     func has(_ name: String) -> Bool { entries[Self.normalize(name)] != nil }
 
     /// The inflated size entry `name` declares (which inflating holds it to), nil when missing.
-    func declaredSize(of name: String) -> Int? { entries[Self.normalize(name)].map { Int(clamping: $0.uncompressedSize) } }
+    func declaredSize(of name: String) -> Int? { entries[Self.normalize(name)].map { Int(clamping: $0.entry.uncompressedSize) } }
 
     /// Inflates entry `name` in chunks, handing each to `body`; throws when the entry is missing,
     /// damaged or over the limits. `body` may throw to stop early (then the CRC is not checked).
@@ -166,9 +175,10 @@ final class XLSXPackage {
     /// ZIPFoundation's reading on Linux goes on past an entry's compressed size and, when the file
     /// ends before the deflate stream does, reads again for ever (a hang the workbook fuzzer found).
     func streamChunks(_ name: String, limit: Int? = nil, _ body: (Data) throws -> Void) throws {
-        guard let entry = entries[Self.normalize(name)] else {
+        guard let placed = entries[Self.normalize(name)] else {
             throw XLSXError(.notAWorkbook, "the archive has no part \(name)")
         }
+        let entry = placed.entry
         let part = entry.path
         let maxBytes = min(limit ?? limits.maxEntryBytes, limits.maxEntryBytes)
         let compressed = max(Int(clamping: entry.compressedSize), 1)
@@ -182,7 +192,7 @@ final class XLSXPackage {
         if totalInflated + declared > limits.maxTotalBytes {
             throw XLSXError(.unsafe, "the workbook inflates to more than \(limits.maxTotalBytes) bytes in all", part: part)
         }
-        let data = try dataRange(of: entry, part: part)
+        let data = try dataRange(of: placed, part: part)
         // A part smaller than a chunk gets a buffer of its own size, not 256 KiB.
         let bufferSize = min(Self.chunkSize, max(4096, declared, compressed))
         var inflated = 0
@@ -264,12 +274,14 @@ final class XLSXPackage {
 
     /// Where an entry's data is in the file: after its local header, as many bytes as its
     /// compressed size (its size, when stored); refused when that runs past the file's end.
-    private func dataRange(of entry: Entry, part: String) throws -> (start: Int, count: Int, stored: Bool) {
-        guard let found = localHeaders[Self.normalize(part)] else {
+    private func dataRange(of placed: PlacedEntry, part: String) throws -> (start: Int, count: Int, stored: Bool) {
+        let entry = placed.entry
+        let offset: UInt32
+        switch placed.localHeader {
+        case .at(let at): offset = at
+        case .beyond4GiB: throw XLSXError(.unsafe, "lies past the first 4 GiB of the file (ZIP64), which is not read", part: part)
+        case .unknown:
             throw XLSXError(.corruptArchive, "has no record in the central directory that agrees with its entry (its checksum or sizes differ): the archive is damaged", part: part)
-        }
-        guard let offset = found else {
-            throw XLSXError(.unsafe, "lies past the first 4 GiB of the file (ZIP64), which is not read", part: part)
         }
         var header = [UInt8](repeating: 0, count: 30)
         let n = header.withUnsafeMutableBytes { pread(file, $0.baseAddress!, 30, off_t(offset)) }

@@ -136,7 +136,8 @@ public final class XLSXWorkbook {
     /// tests set it to read small sheets both ways).
     var inlineSheetBytes = 1 << 20
 
-    /// `readRows` on the calling thread: each batch the parser hands over is read as it is made.
+    /// `readRows` on the calling thread: each batch the parser hands over is read as it is made, in
+    /// the parser's own buffers.
     private func readRowsInline(of sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool],
                                 _ body: (XLSXRow) throws -> Bool) throws {
         try withoutActuallyEscaping(body) { body in
@@ -145,8 +146,8 @@ public final class XLSXWorkbook {
             guard let parser = cx_sheet_parser_create(context, { context, batch in
                 let reading = Unmanaged<InlineRows>.fromOpaque(context!).takeUnretainedValue()
                 do {
-                    return try RowBatch(batch!).forEachRow(&reading.scratch, strings: reading.strings,
-                                                           dateStyles: reading.dateStyles, reading.body) ? 1 : 0
+                    return try RowBatch.forEachRow(in: batch!, &reading.scratch, strings: reading.strings,
+                                                   dateStyles: reading.dateStyles, reading.body) ? 1 : 0
                 } catch {
                     reading.failure = error
                     return 0
