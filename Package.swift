@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "TradeportServe",
             dependencies: [
-                "TradeportBalances", "TradeportCore", "TradeportFormats", "CSQLite",
+                "TradeportPrimitives", "TradeportBalances", "TradeportCore", "TradeportFormats", "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "TradeportCLI",
             dependencies: [
-                "TradeportCore", "TradeportFormats", "TradeportXLSX", "TradeportSpec", "TradeportBalances", "TradeportPush", "TradeportServe",
+                "TradeportPrimitives", "TradeportCore", "TradeportFormats", "TradeportXLSX", "TradeportSpec", "TradeportBalances", "TradeportPush", "TradeportServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

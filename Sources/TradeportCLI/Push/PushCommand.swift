@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TradeportBalances
 import TradeportCore
+import TradeportPrimitives
 import TradeportPush
 #if canImport(Glibc)
 import Glibc
@@ -117,13 +118,13 @@ struct PushCommand: AsyncParsableCommand {
         let client = BalancesClient(base: serverURL, connections: concurrency, retry: RetryPolicy(attempts: attempts))
         let (plan, outcomes, failure) = try await Self.using(client) { () async throws -> (PushPlan, [PortfolioOutcome], ServerFailure?) in
             // Logging in and reading what the named portfolios hold go on while the inputs convert
-            // (on a thread of their own); a failure of either is reported after the conversion's
+            // (off the concurrency pool); a failure of either is reported after the conversion's
             // summary, as it was when they came after it. Not with --register: that creates the
             // account, which an unreadable input must not leave behind.
             let early = register ? nil : Task { try await makeEngine(client, environment: environment, prefetching: known) }
             let plan: PushPlan
             do {
-                plan = try await Self.onThread(convert)
+                plan = try await offload(convert)
             } catch {
                 early?.cancel()
                 _ = await early?.result
@@ -170,16 +171,6 @@ struct PushCommand: AsyncParsableCommand {
             progress: progress, logIn: logIn)
         await engine.prefetch(names)
         return (engine, progress)
-    }
-
-    /// Runs `body` on a thread of its own (a conversion is long and synchronous: it would hold
-    /// one of the few threads the network's tasks run on).
-    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try body() }) }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
     }
 
     /// Runs `body` with `client` and shuts the client down after; a server's refusal becomes exit 3.

@@ -83,8 +83,8 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 extension JSONValue {
     /// Parses one JSON value (RFC 8259) from `bytes`, with nothing but whitespace after it.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: Array(bytes))
-        return try parser.document()
+        var holdsNul = false
+        return try parse(bytes, holdsNul: &holdsNul)
     }
 
     /// `parse`, also telling whether a string or member name holds U+0000 (only a `\u0000` escape

@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdBcrypt
 import Hummingbird
 import TradeportBalances
+import TradeportPrimitives
 
 /// The balances API's routes (see the shared `balances-api.md`), plus what the original lacked:
 /// duplicate posts answered as such, and batch posts.
@@ -182,11 +183,11 @@ struct BalancesAPI: Sendable {
                 } catch let e as UploadForm.Malformed {
                     throw APIError.badRequest("malformed multipart body: \(e.description)")
                 }
-                let result = await offload { Result { try UploadedExport(bytes: file.bytes, resource: resource, filename: file.filename) } }
                 let export: UploadedExport
-                switch result {
-                case .success(let e): export = e
-                case .failure(let error): throw APIError.badRequest("the file cannot be read as a DSX \(resource) export: \(error)")
+                do {
+                    export = try await offload { try UploadedExport(bytes: file.bytes, resource: resource, filename: file.filename) }
+                } catch {
+                    throw APIError.badRequest("the file cannot be read as a DSX \(resource) export: \(error)")
                 }
                 let answers = try await store.add(R.records(of: export), portfolio: portfolio, deduplicate: !compatOriginal)
                 var w = JSONWriter(capacity: 1 << 12)
@@ -358,46 +359,24 @@ struct BalancesAPI: Sendable {
     static let nulRefusal = "the text holds a NUL character (\\u0000), which is not stored"
 
     /// Where a string of `value` (or a member name) holds U+0000, or nil. Refused rather than
-    /// stored: PostgreSQL's text cannot hold it, and C strings would end there.
+    /// stored: PostgreSQL's text cannot hold it, and C strings would end there. Walked only when the
+    /// parser saw a `\u0000` escape.
     static func nulCharacter(in value: JSONValue, at path: String) -> String? {
-        // The path is spelled out only for the string found: building it for every item and member
-        // was a sixth of the server's time on a batch.
-        var steps: [Step] = []
-        guard holdsNul(value, &steps) else { return nil }
-        var at = path
-        for step in steps.reversed() {
-            switch step {
-            case .index(let i): at += "[\(i)]"
-            case .member(let key): at = at.isEmpty ? key : at + "." + key
-            }
-        }
-        return at.isEmpty ? "the body" : at
-    }
-
-    private enum Step {
-        case index(Int)
-        case member(String)
-    }
-
-    /// Whether a string of `value` (or a member name) holds U+0000; the way to it, innermost first.
-    private static func holdsNul(_ value: JSONValue, _ steps: inout [Step]) -> Bool {
         switch value {
-        case .string(let s): return s.utf8.contains(0)
+        case .string(let s): return s.utf8.contains(0) ? (path.isEmpty ? "the body" : path) : nil
         case .array(let items):
-            for (i, item) in items.enumerated() where holdsNul(item, &steps) {
-                steps.append(.index(i))
-                return true
+            for (i, item) in items.enumerated() {
+                if let at = nulCharacter(in: item, at: "\(path)[\(i)]") { return at }
             }
         case .object(let members):
             for (key, item) in members {
-                if key.utf8.contains(0) || holdsNul(item, &steps) {
-                    steps.append(.member(key))
-                    return true
-                }
+                let here = path.isEmpty ? key : path + "." + key
+                if key.utf8.contains(0) { return here }
+                if let at = nulCharacter(in: item, at: here) { return at }
             }
         default: break
         }
-        return false
+        return nil
     }
 
     /// `"created": […], "existing": […]` of a batch or an upload.
@@ -433,12 +412,5 @@ struct BalancesAPI: Sendable {
         } catch {
             return APIError(status: .internalServerError, message: "\(error)").response(path: request.uri.path)
         }
-    }
-}
-
-/// Runs CPU-heavy work (bcrypt) off the concurrency pool's few threads.
-private func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: work()) }
     }
 }
