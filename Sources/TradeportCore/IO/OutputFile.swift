@@ -149,14 +149,16 @@ public final class OutputFile {
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
         let prefixBytes = Array(prefix.utf8)
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(dir) {
-            // Only a name that starts with the prefix is copied out (a directory may hold many
-            // thousands of other entries: /tmp, a downloads folder).
-            let candidate = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8]? in
-                guard raw.starts(with: prefixBytes) else { return nil }
-                return Array(raw.prefix { $0 != 0 })
-            }
-            guard let name = candidate, name.count > prefixBytes.count else { continue }
+            // The name is read where it is, up to its NUL: a record is only as long as its name
+            // (`d_reclen`), so the 256 bytes of `d_name` may run past the end of readdir's buffer
+            // (copying the field out crashed on a /tmp of many entries). Only a name that starts
+            // with the prefix is copied (a directory may hold many thousands of other entries).
+            let start = UnsafeRawPointer(entry) + nameOffset
+            let raw = UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))
+            guard raw.count > prefixBytes.count, raw.starts(with: prefixBytes) else { continue }
+            let name = Array(raw)
             let rest = name[prefixBytes.count...]
             guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), dash > rest.startIndex,
                   rest[rest.startIndex..<dash].allSatisfy({ $0 >= 48 && $0 <= 57 }),
