@@ -5,7 +5,9 @@
 //     -I Sources/CXLSXSupport/include $(pkg-config --cflags libxml-2.0) \
 //     fuzz/sheet_parser_fuzz.c Sources/CXLSXSupport/*.c $(pkg-config --libs libxml-2.0) -lz
 //
-// Input: one control byte, then the sheet XML. The control byte chooses
+// Input: one control byte, then the sheet XML. The sheet is read twice, with the parser's own
+// scanner (and libxml2 after it when it gives up) and with libxml2 alone, and the two readings must
+// hand over the same batches and end alike (see run_sheet_parser). The control byte chooses
 //   bits 0-1  how the XML is fed: 0 whole, 1 fixed-size chunks, 2-3 chunks of varying sizes
 //   bits 2-4  the chunk size parameter
 //   bits 5-6  rows_per_batch - 1 (1 to 4 rows a batch)
@@ -39,7 +41,44 @@ typedef struct {
     int stop_after;  // 0: never ask to stop
     int asked_to_stop;
     int64_t last_row;  // rows may come in any order; kept for messages only
+    // What was handed over, batch by batch, to hold the two readings equal.
+    unsigned char *transcript;
+    size_t transcript_length, transcript_capacity;
 } sheet_state;
+
+static void record(sheet_state *s, const void *bytes, size_t n) {
+    if (s->transcript_length + n > s->transcript_capacity) {
+        size_t c = s->transcript_capacity ? s->transcript_capacity : 4096;
+        while (c < s->transcript_length + n) c *= 2;
+        unsigned char *grown = realloc(s->transcript, c);
+        if (grown == NULL) FAIL("out of memory for the transcript");
+        s->transcript = grown;
+        s->transcript_capacity = c;
+    }
+    memcpy(s->transcript + s->transcript_length, bytes, n);
+    s->transcript_length += n;
+}
+
+static void record_batch(sheet_state *s, const cx_sheet_batch *b) {
+    record(s, "B", 1);
+    record(s, &b->row_count, sizeof b->row_count);
+    uint32_t start = 0;
+    for (uint32_t r = 0; r < b->row_count; r++) {
+        record(s, &b->rows[r].number, sizeof b->rows[r].number);
+        uint32_t cells = b->rows[r].cells_end - start;
+        record(s, &cells, sizeof cells);
+        for (uint32_t c = start; c < b->rows[r].cells_end; c++) {
+            const cx_cell *cell = &b->cells[c];
+            record(s, &cell->column, sizeof cell->column);
+            record(s, &cell->style, sizeof cell->style);
+            record(s, &cell->type, sizeof cell->type);
+            record(s, &cell->length, sizeof cell->length);
+            if (cell->type == CX_SHARED) record(s, &cell->offset, sizeof cell->offset);
+            else record(s, b->bytes + cell->offset, cell->length);
+        }
+        start = b->rows[r].cells_end;
+    }
+}
 
 static void check_batch(sheet_state *s, const cx_sheet_batch *b) {
     if (b == NULL) FAIL("a NULL batch");
@@ -86,6 +125,7 @@ static int on_batch(void *context, const cx_sheet_batch *batch) {
     sheet_state *s = context;
     if (s->asked_to_stop) FAIL("a batch arrived after the callback asked to stop");
     check_batch(s, batch);
+    record_batch(s, batch);
     s->batches++;
     if (s->stop_after && s->batches >= s->stop_after) {
         s->asked_to_stop = 1;
@@ -123,48 +163,83 @@ static void check_message(const char *message, const char *what) {
     for (size_t i = 0; i < n; i++) sink += (unsigned char)message[i];
 }
 
-static void run_sheet_parser(const uint8_t *xml, size_t size, uint8_t control) {
-    sheet_state state = {0};
+// One reading of the sheet: with the scanner (and libxml2 again from the start when it gives up)
+// or with libxml2 alone. Ends with what the reading said in the transcript.
+static void read_sheet(const uint8_t *xml, size_t size, uint8_t control, int scanner, sheet_state *state) {
     int strict = control >> 7;
-    state.shared_count = strict ? ((control >> 5) & 1 ? 0 : 4) : (1u << 20);
-    state.stop_after = strict ? 2 : 0;
+    state->shared_count = strict ? ((control >> 5) & 1 ? 0 : 4) : (1u << 20);
+    state->stop_after = strict ? 2 : 0;
     uint32_t rows_per_batch = 1 + ((control >> 5) & 3);
-    cx_sheet_parser *p = cx_sheet_parser_create(&state, on_batch, state.shared_count, rows_per_batch);
-    if (p == NULL) return;  // out of memory
+    cx_sheet_parser *p = cx_sheet_parser_create(state, on_batch, state->shared_count, rows_per_batch);
+    if (p == NULL) FAIL("out of memory for a parser");
+    if (cx_sheet_parser_use_scanner(p, scanner) != scanner) FAIL("use_scanner(%d) before the first feed did not take", scanner);
     chunker c = {control & 3, (control >> 2) & 7, 0x9E3779B9u ^ (uint32_t)size ^ control};
     size_t offset = 0;
-    int status = 0;
-    while (offset < size) {
-        size_t n = next_chunk(&c, size - offset);
-        char *chunk = malloc(n);
-        if (chunk == NULL) break;
-        memcpy(chunk, xml + offset, n);
-        status = cx_sheet_parser_feed(p, chunk, (int)n, 0);
-        free(chunk);
-        offset += n;
-        if (status != 0) break;
+    int status = 0, replays = 0;
+    for (;;) {
+        while (offset < size) {
+            size_t n = next_chunk(&c, size - offset);
+            char *chunk = malloc(n);
+            if (chunk == NULL) FAIL("out of memory for a chunk");
+            memcpy(chunk, xml + offset, n);
+            status = cx_sheet_parser_feed(p, chunk, (int)n, 0);
+            free(chunk);
+            offset += n;
+            if (status != 0) break;
+        }
+        if (status == 0) status = cx_sheet_parser_feed(p, NULL, 0, 1);
+        if (status != CX_SHEET_REPLAY) break;
+        if (!scanner) FAIL("libxml2 alone asked for the part again");
+        if (++replays > 1) FAIL("the part was asked for a second time");
+        // Fed again in the same chunks as libxml2 alone is (it may stop at an error elsewhere
+        // in other chunks), as the reader streams the part again from its start.
+        c = (chunker){control & 3, (control >> 2) & 7, 0x9E3779B9u ^ (uint32_t)size ^ control};
+        offset = 0;
+        status = 0;
     }
-    if (status == 0) status = cx_sheet_parser_feed(p, NULL, 0, 1);
     int stopped = cx_sheet_parser_stopped(p);
     const char *message = cx_sheet_parser_error_message(p);
     check_message(message, "sheet parser");
     if (status == 0) {
         if (stopped) FAIL("the parser says it stopped, but feeding succeeded");
         if (message[0] != 0) FAIL("feeding succeeded with an error message: %s", message);
-        if (state.asked_to_stop) FAIL("the callback asked to stop, but feeding succeeded");
+        if (state->asked_to_stop) FAIL("the callback asked to stop, but feeding succeeded");
     } else {
-        if (state.asked_to_stop != stopped) FAIL("asked to stop: %d, parser stopped: %d", state.asked_to_stop, stopped);
+        if (state->asked_to_stop != stopped) FAIL("asked to stop: %d, parser stopped: %d", state->asked_to_stop, stopped);
         if (!stopped && message[0] == 0) FAIL("feeding failed without an error message");
         if (cx_sheet_parser_error_line(p) < 0) FAIL("negative error line %d", cx_sheet_parser_error_line(p));
-        sink += cx_sheet_parser_error_is_refusal(p);
         // Once failed or stopped, the parser stays so, and hands over nothing more.
-        int batches = state.batches;
+        int batches = state->batches;
         static const char more[] = "<row r=\"1\"><c><v>1</v></c></row>";
         if (cx_sheet_parser_feed(p, more, (int)sizeof more - 1, 0) == 0) FAIL("a feed after a failure succeeded");
         if (cx_sheet_parser_feed(p, NULL, 0, 1) == 0) FAIL("the last feed after a failure succeeded");
-        if (state.batches != batches) FAIL("a batch was handed over after a failure");
+        if (state->batches != batches) FAIL("a batch was handed over after a failure");
     }
+    int line = cx_sheet_parser_error_line(p), refusal = cx_sheet_parser_error_is_refusal(p), failed = status != 0;
+    record(state, "E", 1);
+    record(state, &failed, sizeof failed);
+    record(state, &stopped, sizeof stopped);
+    record(state, &line, sizeof line);
+    record(state, &refusal, sizeof refusal);
+    record(state, message, strlen(message));
     cx_sheet_parser_free(p);
+}
+
+// The scanner's reading and libxml2's must hand over the same batches and end the same way: the
+// same error, line and refusal, or the same stop.
+static void run_sheet_parser(const uint8_t *xml, size_t size, uint8_t control) {
+    sheet_state fast = {0}, reference = {0};
+    read_sheet(xml, size, control, 1, &fast);
+    read_sheet(xml, size, control, 0, &reference);
+    if (fast.transcript_length != reference.transcript_length ||
+        memcmp(fast.transcript, reference.transcript, fast.transcript_length) != 0) {
+        size_t k = 0;
+        while (k < fast.transcript_length && k < reference.transcript_length && fast.transcript[k] == reference.transcript[k]) k++;
+        FAIL("the scanner's reading differs from libxml2's at transcript byte %zu (%zu and %zu bytes; %d and %d batches)", k,
+             fast.transcript_length, reference.transcript_length, fast.batches, reference.batches);
+    }
+    free(fast.transcript);
+    free(reference.transcript);
 }
 
 // The generic SAX parser: its callbacks check what libxml2 hands over through it.

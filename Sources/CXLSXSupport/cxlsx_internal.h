@@ -3,6 +3,8 @@
 #define CXLSX_INTERNAL_H
 
 #include <libxml/parser.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /// First in each parser, so the safety callbacks serve both.
 typedef struct {
@@ -21,5 +23,50 @@ int cx_feed(cx_common *p, const char *bytes, int length, int is_last);
 void cx_free_context(xmlParserCtxtPtr context);
 /// Records the first error and stops the parser.
 void cx_fail(cx_common *p, const char *message, int line);
+
+// The worksheet scanner (sheet_scanner.c): reads a sheet without libxml2 while it keeps to the
+// subset spreadsheet writers produce, and gives up at anything else.
+enum { CX_SCAN_OK = 0, CX_SCAN_BAIL = 1, CX_SCAN_HANDLER = 2, CX_SCAN_INCOMPLETE = 3 };
+#define CX_SCAN_MAX_DEPTH 64
+#define CX_SCAN_MAX_NAME 256
+#define CX_SCAN_MAX_ATTRIBUTES 32
+#define CX_SCAN_MAX_NAMESPACES 64
+// Bytes of one unfinished token (a text, a tag) kept for the next chunk; past it, libxml2 reads.
+#define CX_SCAN_MAX_CARRY (4u << 20)
+
+/// Where the scanner's events go: libxml2's SAX2 element events, with local names, attribute
+/// quintuples (local name, prefix and URI NULL, value start and end) and text.
+typedef struct {
+    void *owner;
+    void (*start)(void *owner, const unsigned char *local, int attribute_count, const unsigned char **attributes);
+    void (*end)(void *owner, const unsigned char *local);
+    void (*characters)(void *owner, const unsigned char *text, int length);
+    /// Whether text would be used now; when not, text is checked but not handed over.
+    int (*wants_text)(void *owner);
+    /// Set by a handler that failed or stopped: the scan returns CX_SCAN_HANDLER.
+    const int *failed;
+} cx_scan_events;
+
+typedef struct {
+    unsigned char *carry;
+    size_t carry_length, carry_capacity;
+    unsigned char *scratch;
+    size_t scratch_capacity;
+    int started, root_seen, depth;
+    unsigned char open[CX_SCAN_MAX_DEPTH][CX_SCAN_MAX_NAME + 1];
+    uint16_t open_length[CX_SCAN_MAX_DEPTH];
+    uint16_t open_local[CX_SCAN_MAX_DEPTH];
+    struct { uint16_t offset, length, depth; } ns[CX_SCAN_MAX_NAMESPACES];
+    int ns_count;
+    size_t prefixes_length;
+    unsigned char prefixes[2048];
+    unsigned char element_name[CX_SCAN_MAX_NAME + 1];
+    unsigned char attribute_names[CX_SCAN_MAX_ATTRIBUTES][CX_SCAN_MAX_NAME + 1];
+} cx_scanner;
+
+void cx_scanner_init(cx_scanner *scanner);
+void cx_scanner_free(cx_scanner *scanner);
+/// Scans the next bytes: CX_SCAN_OK, CX_SCAN_BAIL (libxml2 must read the part), or CX_SCAN_HANDLER.
+int cx_scanner_feed(cx_scanner *scanner, const unsigned char *bytes, size_t length, int is_last, const cx_scan_events *events);
 
 #endif

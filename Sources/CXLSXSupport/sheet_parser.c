@@ -38,6 +38,14 @@ struct cx_sheet_parser {
     int in_inline;
     int phonetic_depth;
     int seen_root;
+
+    // Reading with the scanner (1), or with libxml2 (0: from the start, or again after the
+    // scanner gave up, skipping the rows it had handed over).
+    int fast;
+    cx_scanner scanner;
+    uint64_t delivered_rows;
+    uint64_t skip_rows;
+    uint32_t row_bytes_start;
 };
 
 #define CX_MAX_CELL_BYTES (1u << 20)
@@ -111,6 +119,7 @@ static int32_t parse_column(const xmlChar *ref, int length) {
 static void flush(cx_sheet_parser *p) {
     if (p->row_count == 0 || p->stopped) return;
     cx_sheet_batch batch = { p->rows, p->row_count, p->cells, p->cell_count, p->bytes, p->byte_count };
+    p->delivered_rows += p->row_count;
     int more = p->on_batch(p->user, &batch);
     p->row_count = 0;
     p->cell_count = 0;
@@ -196,6 +205,7 @@ static void start_row(cx_sheet_parser *p, const xmlChar **attributes, int count)
     p->in_row = 1;
     p->next_column = 0;
     p->row_cells_start = p->cell_count;
+    p->row_bytes_start = p->byte_count;
 }
 
 static void start_cell(cx_sheet_parser *p, const xmlChar **attributes, int count) {
@@ -305,6 +315,13 @@ static void end_cell(cx_sheet_parser *p) {
 static void end_row(cx_sheet_parser *p) {
     p->in_row = 0;
     if (p->cell_count == p->row_cells_start) return;
+    if (p->skip_rows > 0) {
+        // Read again by libxml2 after the scanner gave up: this row was handed over already.
+        p->skip_rows--;
+        p->cell_count = p->row_cells_start;
+        p->byte_count = p->row_bytes_start;
+        return;
+    }
     if (!grow((void **)&p->rows, &p->row_capacity, (uint64_t)p->row_count + 1, sizeof(cx_row))) {
         cx_fail(&p->common, "out of memory", 0);
         return;
@@ -315,10 +332,9 @@ static void end_row(cx_sheet_parser *p) {
     if (p->row_count >= p->rows_per_batch || p->byte_count >= (1u << 20)) flush(p);
 }
 
-static void on_sheet_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri, int namespace_count,
-                           const xmlChar **namespaces, int attribute_count, int defaulted, const xmlChar **attributes) {
-    (void)prefix; (void)uri; (void)namespace_count; (void)namespaces; (void)defaulted;
-    cx_sheet_parser *p = owner(ctx);
+// The element and text events, from libxml2 or the scanner alike.
+static void sheet_start(void *owner, const xmlChar *name, int attribute_count, const xmlChar **attributes) {
+    cx_sheet_parser *p = owner;
     if (p->common.failed) return;
     if (!p->seen_root) {
         p->seen_root = 1;
@@ -351,9 +367,8 @@ static void on_sheet_start(void *ctx, const xmlChar *name, const xmlChar *prefix
     }
 }
 
-static void on_sheet_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri) {
-    (void)prefix; (void)uri;
-    cx_sheet_parser *p = owner(ctx);
+static void sheet_end(void *owner, const xmlChar *name) {
+    cx_sheet_parser *p = owner;
     if (p->common.failed) return;
     switch (name[0]) {
     case 'c':
@@ -375,8 +390,8 @@ static void on_sheet_end(void *ctx, const xmlChar *name, const xmlChar *prefix, 
     }
 }
 
-static void on_sheet_characters(void *ctx, const xmlChar *text, int length) {
-    cx_sheet_parser *p = owner(ctx);
+static void sheet_characters(void *owner, const xmlChar *text, int length) {
+    cx_sheet_parser *p = owner;
     if (p->common.failed || !p->collecting || length <= 0) return;
     // Excel holds at most 32,767 characters a cell; a megabyte of text in one is not a spreadsheet's.
     if ((uint64_t)p->byte_count - p->value_start + (uint64_t)length > CX_MAX_CELL_BYTES) {
@@ -394,6 +409,45 @@ static void on_sheet_characters(void *ctx, const xmlChar *text, int length) {
     p->byte_count += (uint32_t)length;
 }
 
+static int sheet_wants_text(void *owner) {
+    cx_sheet_parser *p = owner;
+    return p->collecting && !p->common.failed;
+}
+
+static void on_sheet_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri, int namespace_count,
+                           const xmlChar **namespaces, int attribute_count, int defaulted, const xmlChar **attributes) {
+    (void)prefix; (void)uri; (void)namespace_count; (void)namespaces; (void)defaulted;
+    sheet_start(owner(ctx), name, attribute_count, attributes);
+}
+
+static void on_sheet_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri) {
+    (void)prefix; (void)uri;
+    sheet_end(owner(ctx), name);
+}
+
+static void on_sheet_characters(void *ctx, const xmlChar *text, int length) { sheet_characters(owner(ctx), text, length); }
+
+// From here on libxml2 reads the part, from its first byte: the state of the scanner's reading
+// goes, but for the count of rows it handed over, which are skipped.
+static int begin_replay(cx_sheet_parser *p) {
+    p->fast = 0;
+    cx_scanner_free(&p->scanner);
+    p->skip_rows = p->delivered_rows;
+    p->row_count = p->cell_count = p->byte_count = 0;
+    p->in_row = p->in_cell = p->has_value = p->collecting = p->in_inline = p->phonetic_depth = p->seen_root = 0;
+    p->row_number = 0;
+    p->next_column = 0;
+    p->common.failed = p->common.refusal = p->common.error_line = 0;
+    p->common.error[0] = 0;
+    p->common.context = cx_create_context(p, on_sheet_start, on_sheet_end, on_sheet_characters);
+    if (p->common.context == NULL) {
+        p->common.failed = 1;
+        snprintf(p->common.error, sizeof p->common.error, "out of memory");
+        return 0;
+    }
+    return 1;
+}
+
 cx_sheet_parser *cx_sheet_parser_create(void *context, cx_batch_fn on_batch, uint32_t shared_count, uint32_t rows_per_batch) {
     cx_sheet_parser *p = calloc(1, sizeof *p);
     if (p == NULL) return NULL;
@@ -401,15 +455,35 @@ cx_sheet_parser *cx_sheet_parser_create(void *context, cx_batch_fn on_batch, uin
     p->on_batch = on_batch;
     p->shared_count = shared_count;
     p->rows_per_batch = rows_per_batch ? rows_per_batch : 512;
-    p->common.context = cx_create_context(p, on_sheet_start, on_sheet_end, on_sheet_characters);
-    if (p->common.context == NULL) {
-        free(p);
-        return NULL;
-    }
+    // libxml2's context is made when it is needed: when the scanner gives up, or is turned off.
+    p->fast = 1;
+    cx_scanner_init(&p->scanner);
     return p;
 }
 
+int cx_sheet_parser_use_scanner(cx_sheet_parser *p, int use) {
+    if (p->delivered_rows > 0 || p->row_count > 0 || p->common.failed || p->common.context != NULL) return 0;
+    if (use) return p->fast;
+    return begin_replay(p) ? 0 : -1;
+}
+
 int cx_sheet_parser_feed(cx_sheet_parser *p, const char *bytes, int length, int is_last) {
+    if (p->fast) {
+        if (p->common.failed) return 1;
+        cx_scan_events events = { p, sheet_start, sheet_end, sheet_characters, sheet_wants_text, &p->common.failed };
+        int status = cx_scanner_feed(&p->scanner, (const unsigned char *)bytes, length > 0 ? (size_t)length : 0, is_last, &events);
+        if (status == CX_SCAN_OK) {
+            if (is_last) {
+                flush(p);
+                if (p->stopped) return 1;
+            }
+            return 0;
+        }
+        if (p->stopped) return 1;
+        // Given up (or a handler's error, which libxml2 reports with its line): read again.
+        return begin_replay(p) ? CX_SHEET_REPLAY : 1;
+    }
+    if (p->common.context == NULL) return 1;
     if (cx_feed(&p->common, bytes, length, is_last)) return 1;
     if (is_last) {
         flush(p);
@@ -428,7 +502,8 @@ int cx_sheet_parser_error_is_refusal(const cx_sheet_parser *p) { return p->commo
 
 void cx_sheet_parser_free(cx_sheet_parser *p) {
     if (p == NULL) return;
-    cx_free_context(p->common.context);
+    cx_scanner_free(&p->scanner);
+    if (p->common.context != NULL) cx_free_context(p->common.context);
     free(p->rows);
     free(p->cells);
     free(p->bytes);

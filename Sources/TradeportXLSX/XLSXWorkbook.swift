@@ -157,15 +157,31 @@ public final class XLSXWorkbook {
             }
             defer { cx_sheet_parser_free(parser) }
             struct Stopped: Error {}
-            do {
-                try package.stream(sheet.part) { bytes in
-                    if try !Self.feed(parser, bytes, last: false, part: sheet.part) { throw Stopped() }
+            struct Replay: Error {}
+            // Once more from the part's start when the parser's scanner gave up (at most once).
+            var pass = 0
+            while pass < 2 {
+                pass += 1
+                do {
+                    try package.stream(sheet.part) { bytes in
+                        switch try Self.feed(parser, bytes, last: false, part: sheet.part) {
+                        case .more: break
+                        case .stop: throw Stopped()
+                        case .replay: throw Replay()
+                        }
+                    }
+                    if try Self.feed(parser, UnsafeRawBufferPointer(start: nil, count: 0), last: true, part: sheet.part) == .replay {
+                        throw Replay()
+                    }
+                    break
+                } catch is Stopped {
+                    break
+                } catch is Replay {
+                    continue
+                } catch {
+                    // An error of the caller's `body` ends parsing too: it is the one to report.
+                    throw reading.failure ?? error
                 }
-                _ = try Self.feed(parser, UnsafeRawBufferPointer(start: nil, count: 0), last: true, part: sheet.part)
-            } catch is Stopped {
-            } catch {
-                // An error of the caller's `body` ends parsing too: it is the one to report.
-                throw reading.failure ?? error
             }
             if let failure = reading.failure { throw failure }
         }
@@ -187,14 +203,27 @@ public final class XLSXWorkbook {
         }
     }
 
-    /// Feeds `bytes` (at most a chunk) to a sheet parser: true to go on, false once the reading side
-    /// asked it to stop (or the failure of that side, kept by the caller, stopped it); throws what
+    /// What a sheet parser asks for after a chunk.
+    fileprivate enum Fed {
+        /// The next chunk.
+        case more
+        /// Nothing more: the reading side asked it to stop (or the failure of that side, kept by
+        /// the caller, stopped it).
+        case stop
+        /// The part again from its first byte: the parser's own scanner gave up on something
+        /// outside the subset it reads, and libxml2 reads the part now, skipping the rows already
+        /// handed over (`CX_SHEET_REPLAY`; once at most).
+        case replay
+    }
+
+    /// Feeds `bytes` (at most a chunk) to a sheet parser and says what it asks for next; throws what
     /// the parser found malformed or refused.
-    fileprivate static func feed(_ parser: OpaquePointer, _ bytes: UnsafeRawBufferPointer, last: Bool, part: String) throws -> Bool {
+    fileprivate static func feed(_ parser: OpaquePointer, _ bytes: UnsafeRawBufferPointer, last: Bool, part: String) throws -> Fed {
         let status = cx_sheet_parser_feed(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                                           Int32(bytes.count), last ? 1 : 0)
-        if status == 0 { return true }
-        if cx_sheet_parser_stopped(parser) != 0 { return false }
+        if status == 0 { return .more }
+        if status == CX_SHEET_REPLAY { return .replay }
+        if cx_sheet_parser_stopped(parser) != 0 { return .stop }
         let message = String(cString: cx_sheet_parser_error_message(parser))
         let refused = cx_sheet_parser_error_is_refusal(parser) != 0
         throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not a well-formed sheet: \(message)",
@@ -249,37 +278,39 @@ public final class XLSXWorkbook {
                 channel.finish(XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: part))
                 return
             }
-            // Inflating runs on one more thread, a few chunks ahead of the parser.
+            var failure: (any Error)?
+            do {
+                // Once more from the part's start when the parser's scanner gave up (at most once).
+                var fed = try pass(parser)
+                if fed == .replay { fed = try pass(parser) }
+            } catch {
+                failure = error
+            }
+            cx_sheet_parser_free(parser)
+            channel.finish(failure)
+        }
+
+        /// Inflates the part on one more thread, a few chunks ahead, and feeds the chunks to
+        /// `parser` until the sheet ends, the reading side stops, or the parser asks for the part
+        /// again. Returns only once the inflating thread has stopped, so that when `readRows`
+        /// returns no thread is still reading the archive.
+        private func pass(_ parser: OpaquePointer) throws -> Fed {
             let chunks = Handoff<Data, any Error>(capacity: 8)
             let inflater = Inflater(package: package, part: part, chunks: chunks)
             let thread = Thread { inflater.run() }
             thread.stackSize = 1 << 20
             thread.start()
-            var failure: (any Error)?
-            do {
-                try parse(parser, chunks)
-            } catch {
-                failure = error
+            defer {
+                chunks.cancel()
+                chunks.waitUntilFinished()
             }
-            cx_sheet_parser_free(parser)
-            // The hand-over ends only once the inflating thread has stopped, so that when
-            // `readRows` returns no thread is still reading the archive.
-            chunks.cancel()
-            chunks.waitUntilFinished()
-            channel.finish(failure)
-        }
-
-        /// Feeds the inflated chunks to `parser` until the sheet ends or the reading side stops.
-        private func parse(_ parser: OpaquePointer, _ chunks: Handoff<Data, any Error>) throws {
             // A chunk is at most `XLSXPackage.chunkSize` bytes.
-            func feed(_ bytes: UnsafeRawBufferPointer, last: Bool) throws -> Bool {
-                try XLSXWorkbook.feed(parser, bytes, last: last, part: part)
+            var fed = Fed.more
+            while fed == .more, let chunk = try chunks.receive() {
+                fed = try chunk.withUnsafeBytes { try XLSXWorkbook.feed(parser, $0, last: false, part: part) }
             }
-            var more = true
-            while more, let chunk = try chunks.receive() {
-                more = try chunk.withUnsafeBytes { try feed($0, last: false) }
-            }
-            if more { _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
+            if fed == .more { fed = try XLSXWorkbook.feed(parser, UnsafeRawBufferPointer(start: nil, count: 0), last: true, part: part) }
+            return fed
         }
     }
 

@@ -172,6 +172,47 @@ struct XLSXStructureTests {
         #expect(reading(badIndex, inline: 1 << 30).error?.contains("shared string index '9'") == true)
     }
 
+    @Test("a sheet its scanner gives up on part-way is read again by libxml2 from the start, each row handed over once")
+    func scannerGivesUp() throws {
+        let rows = (1...1_300).map { n in
+            #"<row r="\#(n)"><c r="A\#(n)" t="s"><v>\#(n % 3)</v></c><c r="B\#(n)"><v>\#(n).25</v></c>"#
+                + #"<c r="C\#(n)" t="inlineStr"><is><t>row &amp; \#(n)</t></is></c></row>"#
+        }
+        func book(_ rows: [String]) throws -> String {
+            try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows.joined())], sharedStrings: ["a", "b", "c"]).writeTemporary()
+        }
+        let plain = try book(rows)
+        var commented = rows
+        commented[1_099] += "<!-- two batches of 512 rows were handed over before this -->"
+        var cdata = rows
+        cdata[1_199] = cdata[1_199].replacingOccurrences(of: "<t>row &amp; 1200</t>", with: "<t><![CDATA[row & 1200]]></t>")
+        var brokenLate = commented
+        brokenLate[1_249] = "<row><c><v>1</v></row>"
+        var badIndexLate = commented
+        badIndexLate[1_248] = badIndexLate[1_248].replacingOccurrences(of: #"t="s"><v>1</v>"#, with: #"t="s"><v>7</v>"#)
+        #expect(badIndexLate[1_248].contains("<v>7</v>"))
+        let expected = reading(plain, inline: 1 << 30).rows
+        #expect(expected.count == 1_300)
+        #expect(expected[1_199].contains("row & 1200"))
+        for path in [try book(commented), try book(cdata)] {
+            for inline in [1 << 30, 0] {
+                let read = reading(path, inline: inline)
+                #expect(read.error == nil)
+                #expect(read.rows == expected, "inline \(inline)")
+                #expect(reading(path, inline: inline, stopAfter: 1_150).rows == Array(expected.prefix(1_150)))
+            }
+        }
+        // Errors after the scanner gave up are libxml2's, with their lines, after the rows before them.
+        for (path, message) in [(try book(brokenLate), "not a well-formed sheet"), (try book(badIndexLate), "shared string index '7'")] {
+            for inline in [1 << 30, 0] {
+                let read = reading(path, inline: inline)
+                #expect(read.error?.contains(message) == true, "\(read.error ?? "no error")")
+                #expect(read.rows == Array(expected.prefix(read.rows.count)))
+                #expect(read.rows.count < 1_249)
+            }
+        }
+    }
+
     @Test("a malformed sheet names its part and line; a bad shared-string index and a bad reference are errors")
     func malformed() throws {
         let broken = try TestWorkbook.make(sheets: [("S", "sheet1.xml", "<row r=\"1\"><c><v>1</v></row>")]).writeTemporary()

@@ -66,9 +66,16 @@ typedef struct cx_sheet_parser cx_sheet_parser;
 
 /// `shared_count` bounds shared-string indexes; a batch is handed over at `rows_per_batch` rows.
 cx_sheet_parser *cx_sheet_parser_create(void *context, cx_batch_fn on_batch, uint32_t shared_count, uint32_t rows_per_batch);
-/// Feeds the next bytes; `is_last` ends the document (and hands over the last batch). Returns 0,
-/// or non-zero on a malformed or refused document, or once `on_batch` asked to stop.
+/// Feeds the next bytes; `is_last` ends the document (and hands over the last batch). Returns 0;
+/// CX_SHEET_REPLAY when the part must be fed again from its first byte (the parser's own scanner
+/// gave up on something outside the subset it reads, and libxml2 now reads the part, skipping the
+/// rows already handed over; this happens at most once); or another non-zero value on a malformed
+/// or refused document, or once `on_batch` asked to stop.
 int cx_sheet_parser_feed(cx_sheet_parser *parser, const char *bytes, int length, int is_last);
+#define CX_SHEET_REPLAY 2
+/// Before the first feed: 0 to read with libxml2 only (the scanner is the default). Returns
+/// whether the scanner is used (-1: out of memory).
+int cx_sheet_parser_use_scanner(cx_sheet_parser *parser, int use);
 /// Whether parsing ended because `on_batch` asked to stop.
 int cx_sheet_parser_stopped(const cx_sheet_parser *parser);
 /// The first error's message (empty when none), its line, and whether it was a refusal (DTD, entity).
