@@ -144,3 +144,32 @@ public struct SpooledBytes {
         return out
     }
 }
+
+extension SpooledBytes {
+    /// Reads ranges that come in order a chunk at a time (one read of the file for each 1 MiB,
+    /// not one for each range); a range across two chunks is read as `bytes(from:count:)` reads it.
+    public struct Cursor {
+        private var chunk = -1
+        private var cache: [UInt8] = []
+
+        public init() {}
+
+        /// Calls `body` with the `count` bytes from `start` of `spool`.
+        public mutating func withBytes<R>(of spool: SpooledBytes, from start: Int, count: Int,
+                                          _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+            let c = start / SpooledBytes.chunkSize
+            let offset = start % SpooledBytes.chunkSize
+            guard offset + count <= SpooledBytes.chunkSize else {
+                return try spool.bytes(from: start, count: count).withUnsafeBytes(body)
+            }
+            if c == spool.chunks.count {
+                return try spool.current.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
+            }
+            if c != chunk {
+                cache = try spool.chunks.bytes(ofBlock: c)
+                chunk = c
+            }
+            return try cache.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
+        }
+    }
+}

@@ -130,9 +130,20 @@ extension TinkoffReportReader {
             amount: amount, accruedInterest: interest.flatMap { $0.isZero ? nil : $0 }, fees: fees,
             name: name, venue: venue, settlementDate: settlementDate, orderId: order,
             pricePercent: inPercent ? price : nil, source: at(row))
-        let read = HeldDeal(trade: trade, code: codeText, repoLeg: repoLeg.map(UInt8.init), rawEnd: keepRaw(row))
-        if repoLeg != nil, let deal { repoLegs[deal, default: []].append(read) }
-        held.append(.deal(read))
+        let rawEnd = keepRaw(row)
+        if let repoLeg {
+            let read = HeldDeal(trade: trade, code: codeText, repoLeg: UInt8(repoLeg), rawEnd: rawEnd)
+            if let deal { repoLegs[deal, default: []].append(read) }
+            held.append(.deal(read))
+            return
+        }
+        // Held as bytes in a scratch file until the end, not as a trade on the heap: a report's
+        // deals are most of it, and a trade is about 740 bytes there.
+        dealBytes.removeAll(keepingCapacity: true)
+        RecordBytes.append(trade, to: &dealBytes)
+        let start = heldDeals.count
+        dealBytes.withUnsafeBytes { heldDeals.append(contentsOf: $0) }
+        held.append(.spooledDeal(SpooledDeal(start: start, count: UInt32(dealBytes.count), code: codeText, rawEnd: rawEnd)))
     }
 
     /// The fee columns read: amount, currency (else the settlement or price currency) and the field

@@ -27,7 +27,10 @@ final class TinkoffReportReader {
     /// to `rawEnd`: it is made into a string only when a reject or a conflict shows it.
     enum Held {
         case record(SourceRecord, rawEnd: Int)
+        /// A repo's leg (its legs are looked at together).
         case deal(HeldDeal)
+        /// Any other deal: its trade's fields in `heldDeals`.
+        case spooledDeal(SpooledDeal)
         case cashRow(HeldRow, map: Int, currency: AssetCode)
         case position(HeldPosition)
     }
@@ -41,6 +44,14 @@ final class TinkoffReportReader {
         var repoLeg: UInt8?
         var rawEnd: Int
         var row: Int { trade.source.row }
+    }
+
+    /// A deal held as its trade's `RecordBytes` in `heldDeals`, from `start`.
+    struct SpooledDeal {
+        var start: Int
+        var count: UInt32
+        var code: String?
+        var rawEnd: Int
     }
 
     /// A row's cells, copied out of the sheet's buffers: their bytes one after another.
@@ -102,6 +113,9 @@ final class TinkoffReportReader {
     /// The raw text of the held records and deals: their cells joined by tabs, one after another,
     /// in a scratch file as it grows (read again only for a reject or a conflict).
     var rawTexts = SpooledBytes()
+    /// The held deals' trades, as `RecordBytes`, in a scratch file as they grow.
+    var heldDeals = SpooledBytes()
+    var dealBytes: [UInt8] = []
     /// A repo's legs by deal number, as read: the one that comes second nets them.
     var repoLegs: [String: [HeldDeal]] = [:]
     /// Set while the held rows are read and emitted at the end.
@@ -301,6 +315,7 @@ final class TinkoffReportReader {
                 try emit(.statement(statement)) { "" }
             }
             var rawStart = 0
+            var dealCursor = SpooledBytes.Cursor()
             for item in held {
                 switch item {
                 case .record(let record, let rawEnd):
@@ -310,6 +325,16 @@ final class TinkoffReportReader {
                 case .deal(let deal):
                     let range = rawStart..<deal.rawEnd
                     rawStart = deal.rawEnd
+                    let record = finished(deal) { self.rawText(range) }
+                    noteDealUnits(record)
+                    try emit(record) { self.rawText(range) }
+                case .spooledDeal(let spooled):
+                    let range = rawStart..<spooled.rawEnd
+                    rawStart = spooled.rawEnd
+                    let trade = try dealCursor.withBytes(of: heldDeals, from: spooled.start, count: Int(spooled.count)) {
+                        try RecordBytes.read(Trade.self, from: $0)
+                    }
+                    let deal = HeldDeal(trade: trade, code: spooled.code, repoLeg: nil, rawEnd: spooled.rawEnd)
                     let record = finished(deal) { self.rawText(range) }
                     noteDealUnits(record)
                     try emit(record) { self.rawText(range) }
@@ -323,6 +348,7 @@ final class TinkoffReportReader {
             }
             held = []
             rawTexts = SpooledBytes()
+            heldDeals = SpooledBytes()
         }
     }
 }
