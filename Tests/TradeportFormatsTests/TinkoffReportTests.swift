@@ -437,6 +437,28 @@ struct TBankReportTests {
         #expect(doc.reconciliation.filter { !$0.reconciles }.map(\.asset).sorted() == ["FXDM", "IE00BMDKNM37", "RUB", "SBER"])
     }
 
+    @Test("deals held in the scratch file read exactly as deals held on the heap: the report built here, and the real ones when present")
+    func dealsHeldEitherWay() throws {
+        var paths = [try TestWorkbook.rows(TinkoffFixture.report, sheetName: "broker_rep").writeTemporary(name: "report.xlsx")]
+        let shared = URL(fileURLWithPath: Self.realworld).deletingLastPathComponent().deletingLastPathComponent().path
+        for file in ((try? FileManager.default.contentsOfDirectory(atPath: Self.realworld)) ?? []).sorted() where file.hasSuffix(".xlsx") {
+            paths.append(Self.realworld + "/" + file)
+        }
+        if FileManager.default.fileExists(atPath: shared + "/samples/tinkoff-broker-report.xlsx") {
+            paths.append(shared + "/samples/tinkoff-broker-report.xlsx")
+        }
+        var spooling = TinkoffReportAdapter()
+        spooling.dealsOnHeap = 0
+        var deals = 0
+        for path in paths {
+            let onHeap = try TestKit.convert(paths: [path], with: TinkoffReportAdapter())
+            let spooled = try TestKit.convert(paths: [path], with: spooling)
+            #expect(spooled == onHeap, "\(path)")
+            deals += onHeap.allTrades.count
+        }
+        #expect(deals > 0)
+    }
+
     static let realworld = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/realworld/tinkoff").path
 

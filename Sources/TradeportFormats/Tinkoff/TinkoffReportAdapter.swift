@@ -23,6 +23,10 @@ public struct TinkoffReportAdapter: FormatAdapter {
     /// The names the broker has printed on its reports: «АО «Тинькофф Банк»» until 2024, «АО «ТБанк»» since.
     static let brokerNames = ["Тинькофф", "ТБанк", "Т-Банк", "Tinkoff", "T-Bank"]
 
+    /// How many of a report's deals are held on the heap until its securities table (about 64 MiB
+    /// of them); the rest wait in a scratch file, so memory does not grow with the report.
+    var dealsOnHeap = 90_000
+
     public init() {}
 
     /// The report prints its balances: per currency (section 2) and per security (3.1).
@@ -82,7 +86,7 @@ public struct TinkoffReportAdapter: FormatAdapter {
                     let sheet = try Self.reportSheet(of: workbook)
                     let reader = TinkoffReportReader(
                         locations: RowLocations(path: input.path, sheet: sheet.name),
-                        zone: options.timeZone ?? Self.defaultTimeZone, dateSystem: workbook.dateSystem)
+                        zone: options.timeZone ?? Self.defaultTimeZone, dateSystem: workbook.dateSystem, dealsOnHeap: dealsOnHeap)
                     try workbook.readRows(of: sheet) { row in
                         try reader.handle(row)
                         return true

@@ -131,14 +131,15 @@ extension TinkoffReportReader {
             name: name, venue: venue, settlementDate: settlementDate, orderId: order,
             pricePercent: inPercent ? price : nil, source: at(row))
         let rawEnd = keepRaw(row)
-        if let repoLeg {
-            let read = HeldDeal(trade: trade, code: codeText, repoLeg: UInt8(repoLeg), rawEnd: rawEnd)
-            if let deal { repoLegs[deal, default: []].append(read) }
+        if repoLeg != nil || dealsOnHeap < dealsOnHeapLimit {
+            let read = HeldDeal(trade: trade, code: codeText, repoLeg: repoLeg.map(UInt8.init), rawEnd: rawEnd)
+            if repoLeg != nil, let deal { repoLegs[deal, default: []].append(read) }
             held.append(.deal(read))
+            dealsOnHeap += 1
             return
         }
-        // Held as bytes in a scratch file until the end, not as a trade on the heap: a report's
-        // deals are most of it, and a trade is about 740 bytes there.
+        // Past the limit, held as bytes in a scratch file until the end, not as a trade on the
+        // heap: a report's deals are most of it, and a trade is about 740 bytes there.
         dealBytes.removeAll(keepingCapacity: true)
         RecordBytes.append(trade, to: &dealBytes)
         let start = heldDeals.count

@@ -113,8 +113,13 @@ final class TinkoffReportReader {
     /// The raw text of the held records and deals: their cells joined by tabs, one after another,
     /// in a scratch file as it grows (read again only for a reject or a conflict).
     var rawTexts = SpooledBytes()
-    /// The held deals' trades, as `RecordBytes`, in a scratch file as they grow.
+    /// The held deals past `dealsOnHeapLimit`: their trades as `RecordBytes`, in a scratch file as
+    /// they grow. Reading them back costs time at the end, when nothing else runs beside it (a
+    /// tenth of a second for 100,000), so the first ones stay on the heap.
     var heldDeals = SpooledBytes()
+    var dealsOnHeap = 0
+    /// How many deals stay on the heap (`TinkoffReportAdapter.dealsOnHeap`).
+    let dealsOnHeapLimit: Int
     var dealBytes: [UInt8] = []
     /// A repo's legs by deal number, as read: the one that comes second nets them.
     var repoLegs: [String: [HeldDeal]] = [:]
@@ -142,7 +147,8 @@ final class TinkoffReportReader {
     /// a report of this kind, whatever its title says.
     private(set) var sawOperationsSection = false
 
-    init(locations: RowLocations, zone: SourceTimeZone, dateSystem: XLSXWorkbook.DateSystem) {
+    init(locations: RowLocations, zone: SourceTimeZone, dateSystem: XLSXWorkbook.DateSystem, dealsOnHeap: Int) {
+        self.dealsOnHeapLimit = dealsOnHeap
         self.locations = locations
         self.zone = zone.makeConverter()
         self.dateSystem = dateSystem
