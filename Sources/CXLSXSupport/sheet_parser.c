@@ -58,19 +58,6 @@ static void sheet_fail(cx_sheet_parser *p, const char *format, const char *text,
     cx_fail(&p->common, message, xmlSAX2GetLineNumber(p->common.context));
 }
 
-static int grow(void **buffer, uint32_t *capacity, uint64_t needed, size_t size) {
-    if (needed <= *capacity) return 1;
-    if (needed > 0xFFFFFFF0u / size) return 0;
-    uint64_t c = *capacity ? *capacity : 256;
-    while (c < needed) c *= 2;
-    if (c > 0xFFFFFFF0u / size) c = 0xFFFFFFF0u / size;
-    void *grown = realloc(*buffer, (size_t)c * size);
-    if (grown == NULL) return 0;
-    *buffer = grown;
-    *capacity = (uint32_t)c;
-    return 1;
-}
-
 // The value of attribute `name` (a one- or two-letter local name) among libxml2's quintuples.
 static const xmlChar *attribute(const xmlChar **attributes, int count, const char *name, int *length) {
     for (int i = 0; i < count; i++) {
@@ -149,7 +136,7 @@ uint32_t cx_unescape(unsigned char *b, uint32_t count) {
             if (high) {
                 // The high surrogate's low half looked as if it followed but is not an escape:
                 // the high half alone is U+FFFD (3 bytes written where its 7 were read).
-                b[write++] = 0xEF; b[write++] = 0xBF; b[write++] = 0xBD;
+                write += cx_put_utf8(b + write, 0xFFFD);
                 high = 0;
             }
             b[write++] = b[read++];
@@ -167,14 +154,7 @@ uint32_t cx_unescape(unsigned char *b, uint32_t count) {
             scalar = high ? 0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00) : 0xFFFD;
         }
         high = 0;
-        if (scalar < 0x80) b[write++] = (unsigned char)scalar;
-        else if (scalar < 0x800) { b[write++] = 0xC0 | scalar >> 6; b[write++] = 0x80 | (scalar & 0x3F); }
-        else if (scalar < 0x10000) {
-            b[write++] = 0xE0 | scalar >> 12; b[write++] = 0x80 | (scalar >> 6 & 0x3F); b[write++] = 0x80 | (scalar & 0x3F);
-        } else {
-            b[write++] = 0xF0 | scalar >> 18; b[write++] = 0x80 | (scalar >> 12 & 0x3F);
-            b[write++] = 0x80 | (scalar >> 6 & 0x3F); b[write++] = 0x80 | (scalar & 0x3F);
-        }
+        write += cx_put_utf8(b + write, scalar);
     }
     return write;
 }
@@ -305,7 +285,7 @@ static void end_cell(cx_sheet_parser *p) {
     default:
         break;
     }
-    if (!grow((void **)&p->cells, &p->cell_capacity, (uint64_t)p->cell_count + 1, sizeof(cx_cell))) {
+    if (!cx_grow((void **)&p->cells, &p->cell_capacity, (uint64_t)p->cell_count + 1, sizeof(cx_cell))) {
         cx_fail(&p->common, "out of memory", 0);
         return;
     }
@@ -322,7 +302,7 @@ static void end_row(cx_sheet_parser *p) {
         p->byte_count = p->row_bytes_start;
         return;
     }
-    if (!grow((void **)&p->rows, &p->row_capacity, (uint64_t)p->row_count + 1, sizeof(cx_row))) {
+    if (!cx_grow((void **)&p->rows, &p->row_capacity, (uint64_t)p->row_count + 1, sizeof(cx_row))) {
         cx_fail(&p->common, "out of memory", 0);
         return;
     }
@@ -401,17 +381,12 @@ static void sheet_characters(void *owner, const xmlChar *text, int length) {
         cx_fail(&p->common, message, xmlSAX2GetLineNumber(p->common.context));
         return;
     }
-    if (!grow((void **)&p->bytes, &p->byte_capacity, (uint64_t)p->byte_count + (uint64_t)length, 1)) {
+    if (!cx_grow((void **)&p->bytes, &p->byte_capacity, (uint64_t)p->byte_count + (uint64_t)length, 1)) {
         cx_fail(&p->common, "a row holds more text than tradeport can hold", xmlSAX2GetLineNumber(p->common.context));
         return;
     }
     memcpy(p->bytes + p->byte_count, text, (size_t)length);
     p->byte_count += (uint32_t)length;
-}
-
-static int sheet_wants_text(void *owner) {
-    cx_sheet_parser *p = owner;
-    return p->collecting && !p->common.failed;
 }
 
 static void on_sheet_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri, int namespace_count,
@@ -470,21 +445,16 @@ int cx_sheet_parser_use_scanner(cx_sheet_parser *p, int use) {
 int cx_sheet_parser_feed(cx_sheet_parser *p, const char *bytes, int length, int is_last) {
     if (p->fast) {
         if (p->common.failed) return 1;
-        cx_scan_events events = { p, sheet_start, sheet_end, sheet_characters, sheet_wants_text, &p->common.failed };
+        cx_scan_events events = { p, sheet_start, sheet_end, sheet_characters, &p->common.failed };
         int status = cx_scanner_feed(&p->scanner, (const unsigned char *)bytes, length > 0 ? (size_t)length : 0, is_last, &events);
-        if (status == CX_SCAN_OK) {
-            if (is_last) {
-                flush(p);
-                if (p->stopped) return 1;
-            }
-            return 0;
+        if (status != CX_SCAN_OK) {
+            if (p->stopped) return 1;
+            // Given up (or a handler's error, which libxml2 reports with its line): read again.
+            return begin_replay(p) ? CX_SHEET_REPLAY : 1;
         }
-        if (p->stopped) return 1;
-        // Given up (or a handler's error, which libxml2 reports with its line): read again.
-        return begin_replay(p) ? CX_SHEET_REPLAY : 1;
+    } else if (p->common.context == NULL || cx_feed(&p->common, bytes, length, is_last)) {
+        return 1;
     }
-    if (p->common.context == NULL) return 1;
-    if (cx_feed(&p->common, bytes, length, is_last)) return 1;
     if (is_last) {
         flush(p);
         if (p->stopped) return 1;

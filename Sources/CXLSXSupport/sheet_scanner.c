@@ -54,17 +54,6 @@ void cx_scanner_free(cx_scanner *s) {
     s->scratch = NULL;
 }
 
-static int reserve(unsigned char **buffer, size_t *capacity, size_t needed) {
-    if (needed <= *capacity) return 1;
-    size_t c = *capacity ? *capacity : 4096;
-    while (c < needed) c *= 2;
-    unsigned char *grown = realloc(*buffer, c);
-    if (grown == NULL) return 0;
-    *buffer = grown;
-    *capacity = c;
-    return 1;
-}
-
 // The length of a well-formed UTF-8 sequence at `b` for a character XML allows (U+0080 to U+D7FF,
 // U+E000 to U+FFFD, U+10000 to U+10FFFF), or 0. `n` bytes are available.
 static size_t xml_utf8(const unsigned char *b, size_t n) {
@@ -88,14 +77,6 @@ static size_t xml_utf8(const unsigned char *b, size_t n) {
 static int legal_char(unsigned long v) {
     return v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v <= 0xD7FF) || (v >= 0xE000 && v <= 0xFFFD) ||
            (v >= 0x10000 && v <= 0x10FFFF);
-}
-
-static size_t put_utf8(unsigned char *out, unsigned long v) {
-    if (v < 0x80) { out[0] = (unsigned char)v; return 1; }
-    if (v < 0x800) { out[0] = 0xC0 | v >> 6; out[1] = 0x80 | (v & 0x3F); return 2; }
-    if (v < 0x10000) { out[0] = 0xE0 | v >> 12; out[1] = 0x80 | (v >> 6 & 0x3F); out[2] = 0x80 | (v & 0x3F); return 3; }
-    out[0] = 0xF0 | v >> 18; out[1] = 0x80 | (v >> 12 & 0x3F); out[2] = 0x80 | (v >> 6 & 0x3F); out[3] = 0x80 | (v & 0x3F);
-    return 4;
 }
 
 // A reference at b[0] == '&' within `n` bytes: its length (through ';') and its character, or 0.
@@ -180,7 +161,7 @@ static size_t decode(const unsigned char *b, size_t n, int value, unsigned char 
             size_t k = reference(b + i, n - i, &v);
             i += k;
             if (value && v == '&') { memcpy(out + w, "&#38;", 5); w += 5; }  // k >= 5 ("&amp;", "&#38;")
-            else w += put_utf8(out + w, v);
+            else w += cx_put_utf8(out + w, (uint32_t)v);
             continue;
         }
         if (c == '\r') {
@@ -261,9 +242,18 @@ typedef struct {
     const unsigned char *name;
     size_t length;
     int colon;
+    /// The name past its prefix.
+    const unsigned char *local;
+    size_t local_length;
     const unsigned char *value;
     size_t value_length;
 } raw_attribute;
+
+// An element ends: its namespace declarations go with it.
+static void close_element(cx_scanner *s) {
+    s->depth--;
+    while (s->ns_count > 0 && s->ns[s->ns_count - 1].depth > s->depth) s->prefixes_length = s->ns[--s->ns_count].offset;
+}
 
 // A start tag at b[0] == '<': its length, or 0 with `*status` CX_SCAN_INCOMPLETE or CX_SCAN_BAIL.
 // Hands the element over (and its end, for an empty element).
@@ -296,6 +286,8 @@ static size_t start_tag(cx_scanner *s, const unsigned char *b, size_t n, const c
         a->name = b + i;
         a->length = qname(b + i, n - i, &a->colon, &incomplete);
         if (a->length == 0) { if (incomplete) *status = CX_SCAN_INCOMPLETE; return 0; }
+        a->local = a->name + (a->colon + 1);
+        a->local_length = a->length - (size_t)(a->colon + 1);
         i += a->length;
         while (i < n && (classes[b[i]] & K_SPACE)) i++;
         if (i >= n) { *status = CX_SCAN_INCOMPLETE; return 0; }
@@ -315,64 +307,51 @@ static size_t start_tag(cx_scanner *s, const unsigned char *b, size_t n, const c
     }
     if (s->depth == CX_SCAN_MAX_DEPTH || (s->depth == 0 && s->root_seen)) return 0;
 
-    // Namespace declarations first (an element may use the prefix it declares), then the names.
-    int declarations = s->ns_count;
-    const unsigned char *locals[CX_SCAN_MAX_ATTRIBUTES * 5];
-    int kept = 0;
-    size_t scratch_used = 0;
-    for (int k = 0; k < count; k++) {
+    // Two attributes of one local name: the same name twice, which libxml2 refuses, or two
+    // prefixes whose namespaces libxml2 compares; either way the scanner leaves them to it. (A
+    // declaration's local name is its prefix: `xmlns:r` beside `r` is left to libxml2 too.)
+    for (int k = 1; k < count; k++) {
+        const raw_attribute *a = &attributes[k];
         for (int m = 0; m < k; m++) {
-            if (attributes[m].length == attributes[k].length && attributes[m].name[0] == attributes[k].name[0] &&
-                memcmp(attributes[m].name, attributes[k].name, attributes[k].length) == 0)
-                return 0;  // the same name twice
+            const raw_attribute *o = &attributes[m];
+            if (o->local_length == a->local_length && o->local[0] == a->local[0] && memcmp(o->local, a->local, a->local_length) == 0)
+                return 0;
         }
     }
+    // Namespace declarations first (an element may use the prefix it declares), then the names.
+    const unsigned char *locals[CX_SCAN_MAX_ATTRIBUTES * 5];
+    int kept = 0;
     for (int k = 0; k < count; k++) {
         raw_attribute *a = &attributes[k];
         int xmlns = a->length >= 5 && a->name[0] == 'x' && memcmp(a->name, "xmlns", 5) == 0;
         int is_default = xmlns && a->length == 5;
         int is_prefix = xmlns && a->colon == 5;
         if (is_default || is_prefix) {
-            if (!plain_uri(a->value, a->value_length)) goto undo;
+            if (!plain_uri(a->value, a->value_length)) return 0;
             if (is_prefix) {
-                const unsigned char *prefix = a->name + 6;
-                size_t length = a->length - 6;
-                if (same(prefix, length, "xml") || same(prefix, length, "xmlns")) goto undo;
-                if (s->ns_count == CX_SCAN_MAX_NAMESPACES || s->prefixes_length + length > sizeof s->prefixes) goto undo;
-                memcpy(s->prefixes + s->prefixes_length, prefix, length);
+                if (same(a->local, a->local_length, "xml") || same(a->local, a->local_length, "xmlns")) return 0;
+                if (s->ns_count == CX_SCAN_MAX_NAMESPACES || s->prefixes_length + a->local_length > sizeof s->prefixes) return 0;
+                memcpy(s->prefixes + s->prefixes_length, a->local, a->local_length);
                 s->ns[s->ns_count].offset = (uint16_t)s->prefixes_length;
-                s->ns[s->ns_count].length = (uint16_t)length;
+                s->ns[s->ns_count].length = (uint16_t)a->local_length;
                 s->ns[s->ns_count].depth = (uint16_t)(s->depth + 1);
                 s->ns_count++;
-                s->prefixes_length += length;
+                s->prefixes_length += a->local_length;
             }
             continue;
         }
         attributes[kept++] = *a;  // its prefix is checked once every declaration is in
     }
     if (name_colon >= 0) {
-        if (same(name, (size_t)name_colon, "xml") || same(name, (size_t)name_colon, "xmlns") || !declared(s, name, (size_t)name_colon)) goto undo;
+        if (same(name, (size_t)name_colon, "xml") || same(name, (size_t)name_colon, "xmlns") || !declared(s, name, (size_t)name_colon)) return 0;
     }
+    size_t scratch_used = 0;
     for (int k = 0; k < kept; k++) {
         raw_attribute *a = &attributes[k];
-        const unsigned char *local = a->colon >= 0 ? a->name + a->colon + 1 : a->name;
-        size_t local_length = a->colon >= 0 ? a->length - (size_t)a->colon - 1 : a->length;
-        if (a->colon >= 0) {
-            if (same(a->name, (size_t)a->colon, "xmlns") || !declared(s, a->name, (size_t)a->colon)) goto undo;
-        }
-        // Two attributes of one local name, one of them prefixed: libxml2 compares their namespaces;
-        // the scanner leaves that to it.
-        for (int m = 0; m < k; m++) {
-            const raw_attribute *o = &attributes[m];
-            const unsigned char *other = o->colon >= 0 ? o->name + o->colon + 1 : o->name;
-            size_t other_length = o->colon >= 0 ? o->length - (size_t)o->colon - 1 : o->length;
-            if ((a->colon >= 0 || o->colon >= 0) && other_length == local_length && other[0] == local[0] &&
-                memcmp(other, local, local_length) == 0)
-                goto undo;
-        }
+        if (a->colon >= 0 && (same(a->name, (size_t)a->colon, "xmlns") || !declared(s, a->name, (size_t)a->colon))) return 0;
         int checked = check_text(a->value, a->value_length, 1);
-        if (checked == 0) goto undo;
-        copy_name(s->attribute_names[k], local, local_length);
+        if (checked == 0) return 0;
+        copy_name(s->attribute_names[k], a->local, a->local_length);
         const unsigned char *value = a->value;
         size_t value_length = a->value_length;
         if (checked == 2) {
@@ -388,31 +367,22 @@ static size_t start_tag(cx_scanner *s, const unsigned char *b, size_t n, const c
         locals[k * 5 + 4] = value + value_length;
     }
 
-    {
-        const unsigned char *local = name_colon >= 0 ? name + name_colon + 1 : name;
-        size_t local_length = name_colon >= 0 ? name_length - (size_t)name_colon - 1 : name_length;
-        copy_name(s->open[s->depth], name, name_length);  // (one byte more: the array has it)
-        s->open_length[s->depth] = (uint16_t)name_length;
-        s->open_local[s->depth] = (uint16_t)(name_colon + 1);
-        s->depth++;
-        s->root_seen = 1;
-        copy_name(s->element_name, local, local_length);
-        events->start(events->owner, s->element_name, kept, locals);
+    // Handed over by its name where it is kept open (NUL-terminated there).
+    copy_name(s->open[s->depth], name, name_length);
+    s->open_length[s->depth] = (uint16_t)name_length;
+    s->open_local[s->depth] = (uint16_t)(name_colon + 1);
+    const unsigned char *local = s->open[s->depth] + (name_colon + 1);
+    s->depth++;
+    s->root_seen = 1;
+    events->start(events->owner, local, kept, locals);
+    if (*events->failed) { *status = CX_SCAN_HANDLER; return 0; }
+    if (empty) {
+        events->end(events->owner, local);
         if (*events->failed) { *status = CX_SCAN_HANDLER; return 0; }
-        if (empty) {
-            events->end(events->owner, s->element_name);
-            if (*events->failed) { *status = CX_SCAN_HANDLER; return 0; }
-            s->depth--;
-            while (s->ns_count > 0 && s->ns[s->ns_count - 1].depth > s->depth) s->prefixes_length = s->ns[--s->ns_count].offset;
-        }
+        close_element(s);
     }
     *status = CX_SCAN_OK;
     return i;
-
-undo:
-    // Given up on: nothing of this tag was handed over; the declarations it made go.
-    while (s->ns_count > declarations) s->prefixes_length = s->ns[--s->ns_count].offset;
-    return 0;
 }
 
 // An end tag at b[0..1] == "</".
@@ -430,12 +400,9 @@ static size_t end_tag(cx_scanner *s, const unsigned char *b, size_t n, const cx_
     if (i >= n) { *status = CX_SCAN_INCOMPLETE; return 0; }
     if (b[i] != '>') return 0;
     i++;
-    size_t local = s->open_local[top];
-    copy_name(s->element_name, s->open[top] + local, length - local);
-    events->end(events->owner, s->element_name);
+    events->end(events->owner, s->open[top] + s->open_local[top]);
     if (*events->failed) { *status = CX_SCAN_HANDLER; return 0; }
-    s->depth--;
-    while (s->ns_count > 0 && s->ns[s->ns_count - 1].depth > s->depth) s->prefixes_length = s->ns[--s->ns_count].offset;
+    close_element(s);
     *status = CX_SCAN_OK;
     return i;
 }
@@ -516,17 +483,15 @@ static int scan(cx_scanner *s, const unsigned char *b, size_t n, int is_last, co
             } else {
                 int checked = check_text(b + i, end - i, 0);
                 if (checked == 0) return CX_SCAN_BAIL;
-                if (events->wants_text(events->owner)) {
-                    const unsigned char *text = b + i;
-                    size_t length = end - i;
-                    if (checked == 2) {
-                        length = decode(b + i, end - i, 0, s->scratch);
-                        text = s->scratch;
-                    }
-                    if (length > 0) {
-                        events->characters(events->owner, text, (int)length);
-                        if (*events->failed) return CX_SCAN_HANDLER;
-                    }
+                const unsigned char *text = b + i;
+                size_t length = end - i;
+                if (checked == 2) {
+                    length = decode(b + i, end - i, 0, s->scratch);
+                    text = s->scratch;
+                }
+                if (length > 0) {
+                    events->characters(events->owner, text, (int)length);
+                    if (*events->failed) return CX_SCAN_HANDLER;
                 }
             }
             i = end;
@@ -549,7 +514,7 @@ static int scan(cx_scanner *s, const unsigned char *b, size_t n, int is_last, co
 
 int cx_scanner_feed(cx_scanner *s, const unsigned char *bytes, size_t length, int is_last, const cx_scan_events *events) {
     // Decoded text and attribute values are never longer than the bytes they come from.
-    if (!reserve(&s->scratch, &s->scratch_capacity, s->carry_length + length + 1)) return CX_SCAN_BAIL;
+    if (!cx_grow((void **)&s->scratch, &s->scratch_capacity, (uint64_t)s->carry_length + length + 1, 1)) return CX_SCAN_BAIL;
     size_t consumed = 0, offset = 0;
     int status;
     // A token left open by the last bytes: finished in the carry with a few of these bytes (all of
@@ -559,7 +524,7 @@ int cx_scanner_feed(cx_scanner *s, const unsigned char *bytes, size_t length, in
         size_t open = s->carry_length;
         size_t take = length - appended;
         if (appended == 0 && take > 4096) take = 4096;
-        if (!reserve(&s->carry, &s->carry_capacity, s->carry_length + take)) return CX_SCAN_BAIL;
+        if (!cx_grow((void **)&s->carry, &s->carry_capacity, (uint64_t)s->carry_length + take, 1)) return CX_SCAN_BAIL;
         if (take > 0) memcpy(s->carry + s->carry_length, bytes + appended, take);
         s->carry_length += take;
         appended += take;
@@ -587,9 +552,9 @@ int cx_scanner_feed(cx_scanner *s, const unsigned char *bytes, size_t length, in
     size_t rest = n - consumed;
     if (rest > CX_SCAN_MAX_CARRY) return CX_SCAN_BAIL;
     if (rest > 0) {
-        if (!reserve(&s->carry, &s->carry_capacity, rest)) return CX_SCAN_BAIL;
+        if (!cx_grow((void **)&s->carry, &s->carry_capacity, rest, 1)) return CX_SCAN_BAIL;
         memcpy(s->carry, b + consumed, rest);
     }
-    s->carry_length = rest;
+    s->carry_length = (uint32_t)rest;
     return CX_SCAN_OK;
 }
