@@ -157,31 +157,15 @@ public final class XLSXWorkbook {
             }
             defer { cx_sheet_parser_free(parser) }
             struct Stopped: Error {}
-            struct Replay: Error {}
-            // Once more from the part's start when the parser's scanner gave up (at most once).
-            var pass = 0
-            while pass < 2 {
-                pass += 1
-                do {
-                    try package.stream(sheet.part) { bytes in
-                        switch try Self.feed(parser, bytes, last: false, part: sheet.part) {
-                        case .more: break
-                        case .stop: throw Stopped()
-                        case .replay: throw Replay()
-                        }
-                    }
-                    if try Self.feed(parser, UnsafeRawBufferPointer(start: nil, count: 0), last: true, part: sheet.part) == .replay {
-                        throw Replay()
-                    }
-                    break
-                } catch is Stopped {
-                    break
-                } catch is Replay {
-                    continue
-                } catch {
-                    // An error of the caller's `body` ends parsing too: it is the one to report.
-                    throw reading.failure ?? error
+            do {
+                try Self.parse(parser, part: sheet.part) { chunk in
+                    do {
+                        try package.stream(sheet.part) { if try !chunk($0) { throw Stopped() } }
+                    } catch is Stopped {}
                 }
+            } catch {
+                // An error of the caller's `body` ends parsing too: it is the one to report.
+                throw reading.failure ?? error
             }
             if let failure = reading.failure { throw failure }
         }
@@ -214,6 +198,22 @@ public final class XLSXWorkbook {
         /// outside the subset it reads, and libxml2 reads the part now, skipping the rows already
         /// handed over (`CX_SHEET_REPLAY`; once at most).
         case replay
+    }
+
+    /// Feeds a sheet `part` to `parser` from `stream`, which streams the part from its first byte,
+    /// handing each chunk to its body until that returns false; and once more when the parser's
+    /// scanner gave up.
+    fileprivate static func parse(_ parser: OpaquePointer, part: String,
+                                  stream: (_ chunk: (UnsafeRawBufferPointer) throws -> Bool) throws -> Void) throws {
+        for _ in 0..<2 {
+            var fed = Fed.more
+            try stream { bytes in
+                fed = try feed(parser, bytes, last: false, part: part)
+                return fed == .more
+            }
+            if fed == .more { fed = try feed(parser, UnsafeRawBufferPointer(start: nil, count: 0), last: true, part: part) }
+            if fed != .replay { return }
+        }
     }
 
     /// Feeds `bytes` (at most a chunk) to a sheet parser and says what it asks for next; throws what
@@ -280,9 +280,7 @@ public final class XLSXWorkbook {
             }
             var failure: (any Error)?
             do {
-                // Once more from the part's start when the parser's scanner gave up (at most once).
-                var fed = try pass(parser)
-                if fed == .replay { fed = try pass(parser) }
+                try XLSXWorkbook.parse(parser, part: part) { chunk in try inflate(chunk) }
             } catch {
                 failure = error
             }
@@ -290,11 +288,11 @@ public final class XLSXWorkbook {
             channel.finish(failure)
         }
 
-        /// Inflates the part on one more thread, a few chunks ahead, and feeds the chunks to
-        /// `parser` until the sheet ends, the reading side stops, or the parser asks for the part
-        /// again. Returns only once the inflating thread has stopped, so that when `readRows`
-        /// returns no thread is still reading the archive.
-        private func pass(_ parser: OpaquePointer) throws -> Fed {
+        /// Inflates the part on one more thread, a few chunks ahead (each at most
+        /// `XLSXPackage.chunkSize` bytes), handing them to `chunk` until it returns false. Returns
+        /// only once the inflating thread has stopped, so that when `readRows` returns no thread is
+        /// still reading the archive.
+        private func inflate(_ chunk: (UnsafeRawBufferPointer) throws -> Bool) throws {
             let chunks = Handoff<Data, any Error>(capacity: 8)
             let inflater = Inflater(package: package, part: part, chunks: chunks)
             let thread = Thread { inflater.run() }
@@ -304,13 +302,9 @@ public final class XLSXWorkbook {
                 chunks.cancel()
                 chunks.waitUntilFinished()
             }
-            // A chunk is at most `XLSXPackage.chunkSize` bytes.
-            var fed = Fed.more
-            while fed == .more, let chunk = try chunks.receive() {
-                fed = try chunk.withUnsafeBytes { try XLSXWorkbook.feed(parser, $0, last: false, part: part) }
+            while let data = try chunks.receive() {
+                if try !data.withUnsafeBytes(chunk) { return }
             }
-            if fed == .more { fed = try XLSXWorkbook.feed(parser, UnsafeRawBufferPointer(start: nil, count: 0), last: true, part: part) }
-            return fed
         }
     }
 
