@@ -267,12 +267,12 @@ struct OperationLog {
         /// Each change: its account and amount.
         func forEachChange(_ body: (UInt32, ExactDecimal) -> Void) {
             var at = Int(position.changes)
-            let n = Int(OperationLog.unsigned(bytes, &at))
+            let n = Int(LEB128.unsigned(bytes, &at))
             for _ in 0..<n {
-                let account = UInt32(truncatingIfNeeded: OperationLog.unsigned(bytes, &at))
+                let account = UInt32(truncatingIfNeeded: LEB128.unsigned(bytes, &at))
                 let scale = Int(bytes[at])
                 at += 1
-                let mantissa = OperationLog.signed(bytes, &at)
+                let mantissa = LEB128.signed(bytes, &at)
                 body(account, ExactDecimal(normalizedMantissa: mantissa, scale: scale))
             }
         }
@@ -287,15 +287,15 @@ struct OperationLog {
             previousRow = 0
             if !current.isEmpty { blocks.add(&current) }
         }
-        Self.putSigned(Int128(time) - Int128(previousTime), &scratch)
-        Self.putSigned(Int128(row) - Int128(previousRow), &scratch)
+        LEB128.put(signed: Int128(time) - Int128(previousTime), &scratch)
+        LEB128.put(signed: Int128(row) - Int128(previousRow), &scratch)
         previousTime = time
         previousRow = row
-        Self.putUnsigned(UInt128(changes.count), &scratch)
+        LEB128.put(UInt128(changes.count), &scratch)
         for (account, amount) in changes {
-            Self.putUnsigned(UInt128(account), &scratch)
+            LEB128.put(UInt128(account), &scratch)
             scratch.append(UInt8(amount.scale))
-            Self.putSigned(amount.mantissa, &scratch)
+            LEB128.put(signed: amount.mantissa, &scratch)
         }
         if current.capacity == 0 { current.reserveCapacity(max(blockSize, Self.maxRecordBytes(changes.count))) }
         current.append(contentsOf: scratch)
@@ -336,59 +336,17 @@ struct OperationLog {
         var time: Int64 = 0
         var row = 0
         while at < bytes.count {
-            time = Int64(Int128(time) + Self.signed(bytes, &at))
-            row = Int(Int128(row) + Self.signed(bytes, &at))
+            time = Int64(Int128(time) + LEB128.signed(bytes, &at))
+            row = Int(Int128(row) + LEB128.signed(bytes, &at))
             let changes = at
-            let n = Int(Self.unsigned(bytes, &at))
+            let n = Int(LEB128.unsigned(bytes, &at))
             for _ in 0..<n {
-                _ = Self.unsigned(bytes, &at)
+                _ = LEB128.unsigned(bytes, &at)
                 at += 1
-                _ = Self.signed(bytes, &at)
+                _ = LEB128.signed(bytes, &at)
             }
             body(Record(time: time, row: row, position: Position(block: Int32(b), changes: Int32(changes)), bytes: bytes))
         }
-    }
-
-    // MARK: LEB128
-
-    static func putUnsigned(_ value: UInt128, _ out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
-    }
-
-    static func putSigned(_ value: Int128, _ out: inout [UInt8]) {
-        putUnsigned(UInt128(bitPattern: (value << 1) ^ (value >> 127)), &out)
-    }
-
-    static func unsigned(_ bytes: [UInt8], _ at: inout Int) -> UInt128 {
-        // Most values take a few bytes: 64-bit arithmetic up to nine of them.
-        var small: UInt64 = 0
-        var shift: UInt64 = 0
-        while shift < 63 {
-            let b = bytes[at]
-            at += 1
-            small |= UInt64(b & 0x7F) << shift
-            if b < 0x80 { return UInt128(small) }
-            shift += 7
-        }
-        var v = UInt128(small)
-        var wide = UInt128(shift)
-        while true {
-            let b = bytes[at]
-            at += 1
-            v |= UInt128(b & 0x7F) << wide
-            if b < 0x80 { return v }
-            wide += 7
-        }
-    }
-
-    static func signed(_ bytes: [UInt8], _ at: inout Int) -> Int128 {
-        let u = unsigned(bytes, &at)
-        return Int128(bitPattern: u >> 1) ^ -Int128(bitPattern: u & 1)
     }
 }
 

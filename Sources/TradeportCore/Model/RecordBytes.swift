@@ -41,14 +41,14 @@ public enum RecordBytes {
             appendDecimal(d, to: &out)
         case .time(let t):
             out.append(Tag.time.rawValue)
-            appendInteger(UInt64(bitPattern: t.secondsSinceEpoch), to: &out)
-            appendInteger(UInt64(t.nanoseconds), to: &out)
+            LEB128.put(signed: Int128(t.secondsSinceEpoch), &out)
+            LEB128.put(UInt128(t.nanoseconds), &out)
         case .date(let d):
             out.append(Tag.date.rawValue)
-            appendInteger(UInt64(bitPattern: d.daysSinceEpoch), to: &out)
+            LEB128.put(signed: Int128(d.daysSinceEpoch), &out)
         case .tradeFees(let fees):
             out.append(Tag.tradeFees.rawValue)
-            appendInteger(UInt64(fees.count), to: &out)
+            LEB128.put(UInt128(fees.count), &out)
             for fee in fees {
                 appendDecimal(fee.amount, to: &out)
                 appendString(fee.currency.text, to: &out)
@@ -61,7 +61,7 @@ public enum RecordBytes {
         case .location(let location):
             out.append(Tag.location.rawValue)
             appendString(location.path, to: &out)
-            appendInteger(UInt64(bitPattern: Int64(location.row)), to: &out)
+            LEB128.put(signed: Int128(location.row), &out)
             if let sheet = location.sheet {
                 out.append(1)
                 appendString(sheet, to: &out)
@@ -71,29 +71,17 @@ public enum RecordBytes {
         }
     }
 
-    /// LEB128.
-    private static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
-    }
-
     private static func appendString(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
-            appendInteger(UInt64(utf8.count), to: &out)
+            LEB128.put(UInt128(utf8.count), &out)
             out.append(contentsOf: utf8)
         }
     }
 
     private static func appendDecimal(_ d: ExactDecimal, to out: inout [UInt8]) {
         out.append(UInt8(d.scale))
-        let m = d.mantissa
-        appendInteger(UInt64(truncatingIfNeeded: m), to: &out)
-        appendInteger(UInt64(truncatingIfNeeded: m >> 64), to: &out)
+        LEB128.put(signed: d.mantissa, &out)
     }
 
     private struct Reader {
@@ -106,20 +94,23 @@ public enum RecordBytes {
             return bytes[offset]
         }
 
-        mutating func integer() throws(Malformed) -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let b = try byte()
-                guard shift < 64 else { throw Malformed() }
-                value |= UInt64(b & 0x7F) << shift
-                if b < 0x80 { return value }
-                shift += 7
-            }
+        mutating func unsigned() throws(Malformed) -> UInt128 {
+            guard let value = LEB128.unsigned(checked: bytes, &offset) else { throw Malformed() }
+            return value
+        }
+
+        mutating func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(Malformed) -> T {
+            guard let value = T(exactly: try unsigned()) else { throw Malformed() }
+            return value
+        }
+
+        mutating func signed<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(Malformed) -> T {
+            guard let value = T(exactly: LEB128.unzigzag(try unsigned())) else { throw Malformed() }
+            return value
         }
 
         mutating func string() throws(Malformed) -> String {
-            let count = Int(try integer())
+            let count: Int = try integer()
             guard count <= bytes.count - offset else { throw Malformed() }
             defer { offset += count }
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]), as: UTF8.self)
@@ -132,9 +123,7 @@ public enum RecordBytes {
 
         mutating func decimal() throws(Malformed) -> ExactDecimal {
             let scale = Int(try byte())
-            let low = try integer()
-            let high = try integer()
-            guard let d = ExactDecimal(mantissa: Int128(Int64(bitPattern: high)) << 64 | Int128(low), scale: scale) else { throw Malformed() }
+            guard let d = ExactDecimal(mantissa: try signed(Int128.self), scale: scale) else { throw Malformed() }
             return d
         }
 
@@ -146,12 +135,11 @@ public enum RecordBytes {
             case .asset: return .asset(try asset())
             case .decimal: return .decimal(try decimal())
             case .time:
-                let seconds = Int64(bitPattern: try integer())
-                guard let nanoseconds = UInt32(exactly: try integer()) else { throw Malformed() }
-                return .time(Timestamp(secondsSinceEpoch: seconds, nanoseconds: nanoseconds))
-            case .date: return .date(CalendarDate(daysSinceEpoch: Int64(bitPattern: try integer())))
+                let seconds: Int64 = try signed()
+                return .time(Timestamp(secondsSinceEpoch: seconds, nanoseconds: try integer()))
+            case .date: return .date(CalendarDate(daysSinceEpoch: try signed()))
             case .tradeFees:
-                let count = Int(try integer())
+                let count: Int = try integer()
                 guard count <= bytes.count - offset else { throw Malformed() }
                 var fees: [TradeFee] = []
                 fees.reserveCapacity(count)
@@ -168,7 +156,7 @@ public enum RecordBytes {
                 return .cashFee(CashFee(amount: amount, currency: try asset()))
             case .location:
                 let path = try string()
-                let row = Int(Int64(bitPattern: try integer()))
+                let row: Int = try signed()
                 let sheet = try byte() == 1 ? try string() : nil
                 return .location(SourceLocation(path: path, row: row, sheet: sheet))
             }
