@@ -3,7 +3,7 @@ import TradeportCore
 /// Operations kept on disk as they arrive and given back in time order at the end, for writers
 /// whose output depends on the order of time (a ledger books lots first in, first out; its
 /// readers expect dates ascending) while a source may come newest first. Memory holds 24 bytes an
-/// operation; the operations themselves are their canonical JSON in a spool.
+/// operation; the operations themselves are their `RecordBytes` in a spool.
 final class OrderedOperations {
     private struct Entry {
         var time: Int64
@@ -18,6 +18,7 @@ final class OrderedOperations {
     private let spool: Spool
     private var entries: [Entry] = []
     private var portfolios = PortfolioNumbers()
+    private var scratch: [UInt8] = []
 
     init() throws {
         spool = try Spool()
@@ -26,13 +27,14 @@ final class OrderedOperations {
     var count: Int { entries.count }
 
     func append(_ operation: PortfolioOperation, portfolio: String) throws {
-        let before = spool.size
-        let offset = try spool.append { out in
-            out.append(UInt8(ascii: "{"))
-            CanonicalJSON.appendOperationFields(operation, to: &out)
-            out.append(UInt8(ascii: "}"))
+        scratch.removeAll(keepingCapacity: true)
+        switch operation {
+        case .trade(let trade): RecordBytes.append(trade, to: &scratch)
+        case .transaction(let transaction): RecordBytes.append(transaction, to: &scratch)
+        case .movement(let movement): RecordBytes.append(movement, to: &scratch)
         }
-        let length = spool.size - before
+        let offset = try spool.append { $0.append(contentsOf: scratch) }
+        let length = scratch.count
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the writer holds")
         }
@@ -54,12 +56,12 @@ final class OrderedOperations {
         for i in order {
             let e = entries[i]
             try spool.read(offset: Int(e.place >> 24), count: Int(e.place & 0xFF_FFFF), into: &bytes)
-            let value = try JSONValue.parse(bytes)
-            let operation: PortfolioOperation
-            switch e.portfolioAndKind >> 30 {
-            case 0: operation = .trade(try Trade(json: value))
-            case 1: operation = .transaction(try CashTransaction(json: value))
-            default: operation = .movement(try Movement(json: value))
+            let operation = try bytes.withUnsafeBytes { bytes throws(RecordBytes.Malformed) -> PortfolioOperation in
+                switch e.portfolioAndKind >> 30 {
+                case 0: return .trade(try RecordBytes.read(Trade.self, from: bytes))
+                case 1: return .transaction(try RecordBytes.read(CashTransaction.self, from: bytes))
+                default: return .movement(try RecordBytes.read(Movement.self, from: bytes))
+                }
             }
             try body(operation, portfolios.names[Int(e.portfolioAndKind & 0x3FFF_FFFF)])
         }
