@@ -322,6 +322,13 @@ final class TinkoffReportReader {
             }
             var rawStart = 0
             var dealCursor = SpooledBytes.Cursor()
+            func emitDeal(_ deal: HeldDeal) throws {
+                let range = rawStart..<deal.rawEnd
+                rawStart = deal.rawEnd
+                let record = finished(deal) { self.rawText(range) }
+                noteDealUnits(record)
+                try emit(record) { self.rawText(range) }
+            }
             for item in held {
                 switch item {
                 case .record(let record, let rawEnd):
@@ -329,21 +336,12 @@ final class TinkoffReportReader {
                     rawStart = rawEnd
                     try emit(record) { self.rawText(range) }
                 case .deal(let deal):
-                    let range = rawStart..<deal.rawEnd
-                    rawStart = deal.rawEnd
-                    let record = finished(deal) { self.rawText(range) }
-                    noteDealUnits(record)
-                    try emit(record) { self.rawText(range) }
+                    try emitDeal(deal)
                 case .spooledDeal(let spooled):
-                    let range = rawStart..<spooled.rawEnd
-                    rawStart = spooled.rawEnd
                     let trade = try dealCursor.withBytes(of: heldDeals, from: spooled.start, count: Int(spooled.count)) {
                         try RecordBytes.read(Trade.self, from: $0)
                     }
-                    let deal = HeldDeal(trade: trade, code: spooled.code, repoLeg: nil, rawEnd: spooled.rawEnd)
-                    let record = finished(deal) { self.rawText(range) }
-                    noteDealUnits(record)
-                    try emit(record) { self.rawText(range) }
+                    try emitDeal(HeldDeal(trade: trade, code: spooled.code, repoLeg: nil, rawEnd: spooled.rawEnd))
                 case .cashRow(let row, let map, let currency):
                     try row.withRow { try readCash($0, cashMaps[map], currency) }
                 case .position(let position):
