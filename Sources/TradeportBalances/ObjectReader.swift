@@ -1,28 +1,52 @@
 import TradeportCore
 
-/// Reads the members of a JSON object, naming the field in every error.
-struct ObjectReader {
-    let value: JSONValue
+/// A member's value as the record readers take it: the text of a string or of a number, or
+/// another kind (named for messages). A null member is an absent one.
+enum MemberValue {
+    case string(String)
+    case number(String)
+    case other(kind: String)
+}
 
-    init(_ value: JSONValue, what: String) throws(RecordError) {
-        guard case .object = value else { throw RecordError("expected a \(what) object, found \(value.kind)") }
-        self.value = value
-    }
+/// Where a record's members come from: a parsed `JSONValue` object, or a batch read straight from
+/// its bytes (`RecordBatch`). Both answer a repeated key with its last value.
+protocol MemberSource {
+    /// The member named `key`; nil when it is absent or null.
+    func member(_ key: String) -> MemberValue?
+}
 
-    func member(_ key: String) -> JSONValue? {
-        switch value[key] {
-        case nil, .null?: return nil
-        case let v?: return v
+/// A `JSONValue` object's members.
+struct TreeMembers: MemberSource {
+    let members: [(key: String, value: JSONValue)]
+
+    func member(_ key: String) -> MemberValue? {
+        let count = key.utf8.count
+        // The count first: most names differ in length, and it costs no comparison of bytes.
+        guard let found = members.last(where: { $0.key.utf8.count == count && $0.key == key }) else { return nil }
+        switch found.value {
+        case .null: return nil
+        case .string(let s): return .string(s)
+        case .number(let n): return .number(n)
+        case let other: return .other(kind: other.kind)
         }
     }
+}
+
+/// Reads the members of a JSON object, naming the field in every error.
+struct ObjectReader<Source: MemberSource> {
+    let source: Source
+
+    init(_ source: Source) { self.source = source }
+
+    func member(_ key: String) -> MemberValue? { source.member(key) }
 
     func optionalString(_ key: String) throws(RecordError) -> String? {
-        guard let v = member(key) else { return nil }
-        switch v {
-        case .string(let s): return s
+        switch member(key) {
+        case nil: return nil
+        case .string(let s)?: return s
         // Ids written as numbers are taken as their text.
-        case .number(let n): return n
-        default: throw RecordError("\(key): expected a string, found \(v.kind)")
+        case .number(let n)?: return n
+        case .other(let kind)?: throw RecordError("\(key): expected a string, found \(kind)")
         }
     }
 
@@ -32,9 +56,14 @@ struct ObjectReader {
     }
 
     func optionalInteger(_ key: String) throws(RecordError) -> Int64? {
-        guard let v = member(key) else { return nil }
-        guard case .number(let n) = v, let i = Int64(n) else { throw RecordError("\(key): expected an integer, found \(v.kind)") }
-        return i
+        switch member(key) {
+        case nil: return nil
+        case .number(let n)?:
+            guard let i = Int64(n) else { throw RecordError("\(key): expected an integer, found a number") }
+            return i
+        case .string?: throw RecordError("\(key): expected an integer, found a string")
+        case .other(let kind)?: throw RecordError("\(key): expected an integer, found \(kind)")
+        }
     }
 
     func integer(_ key: String) throws(RecordError) -> Int64 {
@@ -43,13 +72,13 @@ struct ObjectReader {
     }
 
     func optionalDecimal(_ key: String) throws(RecordError) -> ExactDecimal? {
-        guard let v = member(key) else { return nil }
         let text: String
-        switch v {
-        case .number(let n): text = n
+        switch member(key) {
+        case nil: return nil
+        case .number(let n)?: text = n
         // BigDecimal fields also accept a string holding the number.
-        case .string(let s): text = s
-        default: throw RecordError("\(key): expected a number, found \(v.kind)")
+        case .string(let s)?: text = s
+        case .other(let kind)?: throw RecordError("\(key): expected a number, found \(kind)")
         }
         guard let d = ExactDecimal(jsonNumber: text) else {
             throw RecordError("\(key): '\(text)' is not a decimal number of at most 38 digits")
@@ -64,7 +93,7 @@ struct ObjectReader {
 
     func optionalCode(_ key: String) throws(RecordError) -> String? {
         guard let s = try optionalString(key) else { return nil }
-        guard AssetCode(s) != nil else { throw RecordError("\(key): '\(s)' is not a currency code (letters and digits)") }
+        guard AssetCode.isCode(s) else { throw RecordError("\(key): '\(s)' is not a currency code (letters and digits)") }
         return s.lowercased()
     }
 
@@ -87,5 +116,13 @@ struct ObjectReader {
             throw RecordError("\(key): expected \(E.allCases.map(\.rawValue).joined(separator: " or ")), found '\(s)'")
         }
         return e
+    }
+}
+
+extension ObjectReader where Source == TreeMembers {
+    /// The reader of `value`, which must be an object (`what` names the record it should be).
+    init(_ value: JSONValue, what: String) throws(RecordError) {
+        guard case .object(let members) = value else { throw RecordError("expected a \(what) object, found \(value.kind)") }
+        self.init(TreeMembers(members: members))
     }
 }

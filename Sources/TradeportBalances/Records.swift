@@ -79,12 +79,15 @@ public struct TradeRecord: Sendable, Hashable {
     /// Reads a TradeVO, checking what the original server checks: an instrument of two codes
     /// joined by `-`, a known trade type. Codes are lower-cased, as the server stores them.
     public init(json: JSONValue) throws(RecordError) {
-        let r = try ObjectReader(json, what: "trade")
+        try self.init(reading: try ObjectReader(json, what: "trade"))
+    }
+
+    /// Reads a TradeVO's members, wherever they come from (`init(json:)`, `RecordBatch`).
+    init(reading r: ObjectReader<some MemberSource>) throws(RecordError) {
         id = try r.optionalInteger("id")
         dateTime = try r.dateTime("dateTime")
         let instrument = try r.string("instrument").lowercased()
-        let parts = instrument.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ AssetCode($0) != nil }) else {
+        guard Self.isInstrument(instrument) else {
             throw RecordError("instrument: expected two codes joined by '-' (eos-btc), found '\(instrument)'")
         }
         self.instrument = instrument
@@ -96,6 +99,13 @@ public struct TradeRecord: Sendable, Hashable {
         commission = try r.optionalDecimal("commission")
         commissionCurrency = try r.optionalCode("commissionCurrency")
         tradeValueId = try r.optionalString("tradeValueId")
+    }
+
+    /// Two codes joined by one `-` (what splitting at `-` into two codes would find).
+    static func isInstrument(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard let dash = utf8.firstIndex(of: UInt8(ascii: "-")) else { return false }
+        return AssetCode.isCode(utf8: utf8[..<dash]) && AssetCode.isCode(utf8: utf8[utf8.index(after: dash)...])
     }
 
     /// The TradeVO's JSON. `secondsAlways`: write `:00` seconds (what the client sends); without
@@ -144,7 +154,11 @@ public struct TransactionRecord: Sendable, Hashable {
     }
 
     public init(json: JSONValue) throws(RecordError) {
-        let r = try ObjectReader(json, what: "transaction")
+        try self.init(reading: try ObjectReader(json, what: "transaction"))
+    }
+
+    /// Reads a TransactionVO's members, wherever they come from.
+    init(reading r: ObjectReader<some MemberSource>) throws(RecordError) {
         id = try r.optionalInteger("id")
         dateTime = try r.dateTime("dateTime")
         transactionType = try r.enumeration("transactionType", ServerTransactionType.self)
@@ -195,6 +209,9 @@ public protocol OperationRecord: Sendable, Hashable {
     /// The value id's member name in the JSON.
     static var valueIdKey: String { get }
     init(json: JSONValue) throws(RecordError)
+    /// The records of a batch (a JSON array) read straight from its bytes; nil when only the tree
+    /// (`JSONValue.parse`, then `init(json:)`) can read it or say what is wrong with it.
+    static func records(inBatch bytes: UnsafeRawBufferPointer) -> [Self]?
     func write(to w: inout JSONWriter, secondsAlways: Bool)
 }
 

@@ -7,7 +7,8 @@ import TradeportCore
 /// exactly when a string or member name holds it); the skimming readers (`member(_:ofEachElementOf:)`,
 /// `elementCounts`) must agree with the tree on every text the parser takes; every number that fits
 /// an `ExactDecimal` reads back from its text; the value written again with `JSONWriter` parses to the
-/// same value. The value, and each element of an array, is read as a trade, a transaction and a
+/// same value. A batch the server reads straight from its bytes (`records(inBatch:)`) must be what
+/// the tree gives, item by item. The value, and each element of an array, is read as a trade, a transaction and a
 /// portfolio; a record that reads is written (both date-time forms) and must read back equal.
 enum BalancesJSONHarness {
     static let countedKeys = ["created", "existing", "id"]
@@ -15,11 +16,15 @@ enum BalancesJSONHarness {
 
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = [UInt8](input)
+        // What the server reads straight from a batch's bytes must be what the tree gives.
+        let straightTrades = TradeRecord.records(inBatch: input)
+        let straightTransactions = TransactionRecord.records(inBatch: input)
         let value: JSONValue
         var holdsNul = false
         do {
             value = try JSONValue.parse(bytes, holdsNul: &holdsNul)
         } catch {
+            precondition(straightTrades == nil && straightTransactions == nil, "a batch read straight is not JSON: \(error)")
             precondition(error.offset >= 0 && error.offset <= bytes.count, "an error at byte \(error.offset) of \(bytes.count)")
             blackHole(error.description.utf8.count)
             blackHole(try? JSONValue.member("tradeValueId", ofEachElementOf: bytes))
@@ -27,6 +32,8 @@ enum BalancesJSONHarness {
             return
         }
         precondition(holdsNul == hasNul(value), "the parser says \(holdsNul ? "a" : "no") string holds U+0000; the value says otherwise")
+        checkStraight(straightTrades, value)
+        checkStraight(straightTransactions, value)
         checkSkimming(value, bytes)
         checkNumbers(value)
         checkWritingBack(value)
@@ -43,6 +50,23 @@ enum BalancesJSONHarness {
         case .array(let items): return items.contains(where: hasNul)
         case .object(let members): return members.contains { $0.key.utf8.contains(0) || hasNul($0.value) }
         default: return false
+        }
+    }
+
+    // MARK: Batches read straight
+
+    /// Records read straight from the bytes (`records(inBatch:)`) are the tree's, item by item.
+    static func checkStraight<R: OperationRecord>(_ straight: [R]?, _ value: JSONValue) {
+        guard let straight else { return }
+        guard case .array(let items) = value else { preconditionFailure("a batch read straight is not an array") }
+        precondition(items.count == straight.count, "\(straight.count) \(R.resource) read straight, the tree holds \(items.count) items")
+        for (item, record) in zip(items, straight) {
+            do {
+                let tree = try R(json: item)
+                precondition(tree == record, "read straight as \(record), through the tree as \(tree)")
+            } catch {
+                preconditionFailure("read straight as \(record), the tree refuses it: \(error)")
+            }
         }
     }
 

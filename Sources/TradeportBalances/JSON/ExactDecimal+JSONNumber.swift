@@ -4,27 +4,42 @@ extension ExactDecimal {
     /// A JSON number's exact value (`0.0003597`, `-12`, `1.5E-7`), or `nil` when it has more
     /// digits than 38 or is not a number.
     public init?(jsonNumber text: String) {
-        var mantissaText = Substring(text)
+        var text = text
+        guard let value = text.withUTF8({ Self.jsonNumber(UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = value
+    }
+
+    /// `init(jsonNumber:)` over the number's bytes: the mantissa in the canonical style, then an
+    /// optional exponent (`e` or `E`, a sign, 1 to 4 digits, at most 100).
+    public static func jsonNumber(_ bytes: UnsafeRawBufferPointer) -> ExactDecimal? {
+        // Only ASCII can be a number (the canonical style and the exponent's digits are ASCII).
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var mantissaEnd = bytes.count
         var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            mantissaText = text[..<e]
-            var exponentText = text[text.index(after: e)...]
+        if let e = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            mantissaEnd = e
+            var i = e + 1
             var negative = false
-            if let sign = exponentText.first, sign == "+" || sign == "-" {
-                negative = sign == "-"
-                exponentText = exponentText.dropFirst()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                negative = bytes[i] == UInt8(ascii: "-")
+                i += 1
             }
-            guard !exponentText.isEmpty, exponentText.count <= 4, exponentText.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let magnitude = Int(exponentText), magnitude <= 100
-            else { return nil }
-            let x = negative ? -magnitude : magnitude
-            exponent = x
+            let digits = bytes.count - i
+            guard digits > 0, digits <= 4 else { return nil }
+            var magnitude = 0
+            while i < bytes.count {
+                let d = bytes[i] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                magnitude = magnitude * 10 + Int(d)
+                i += 1
+            }
+            guard magnitude <= 100 else { return nil }
+            exponent = negative ? -magnitude : magnitude
         }
-        guard case .success(let base) = ExactDecimal.parse(String(mantissaText), style: .canonical) else { return nil }
-        if exponent == 0 {
-            self = base
-            return
+        guard case .success(let base) = ExactDecimal.parse(UnsafeRawBufferPointer(rebasing: bytes[..<mantissaEnd]), style: .canonical) else {
+            return nil
         }
+        if exponent == 0 { return base }
         var mantissa = base.mantissa
         var scale = base.scale - exponent
         while scale < 0 {
@@ -39,7 +54,6 @@ extension ExactDecimal {
             scale -= 1
         }
         if mantissa == 0 { scale = 0 }
-        guard let value = ExactDecimal(mantissa: mantissa, scale: scale) else { return nil }
-        self = value
+        return ExactDecimal(mantissa: mantissa, scale: scale)
     }
 }

@@ -18,6 +18,24 @@ public struct AssetCode: Sendable, Hashable, Comparable, CustomStringConvertible
         self.text = String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Whether `text` is a code `init` takes (ASCII letters and digits, 1 to 32 of them), without
+    /// making one: a check on a hot path.
+    @inlinable
+    public static func isCode(_ text: some StringProtocol) -> Bool {
+        isCode(utf8: text.utf8)
+    }
+
+    /// `isCode` over a code's UTF-8 bytes.
+    @inlinable
+    public static func isCode(utf8: some Collection<UInt8>) -> Bool {
+        let count = utf8.count
+        guard count > 0, count <= 32 else { return false }
+        return utf8.allSatisfy { b in
+            (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
+                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+        }
+    }
+
     /// Validates raw bytes of a field, upper-casing them.
     public init?(bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty, bytes.count <= 32 else { return nil }

@@ -205,20 +205,12 @@ struct BalancesAPI: Sendable {
         api.post(RouterPath("\(resource)/batch")) { request, _ in
             await respond(request) {
                 let portfolio = try await requestPortfolio(request)
-                guard case .array(let items) = try await json(request) else {
-                    throw APIError.badRequest("expected an array of \(resource)")
-                }
-                guard items.count <= Self.batchLimit else {
-                    throw APIError(status: .contentTooLarge, message: "a batch holds at most \(Self.batchLimit) records, not \(items.count)")
-                }
-                var records: [R] = []
-                records.reserveCapacity(items.count)
-                for (i, item) in items.enumerated() {
-                    do {
-                        records.append(try R(json: item))
-                    } catch let e as RecordError {
-                        throw APIError.badRequest("item \(i): \(e.message)")
-                    }
+                let body = try await bytes(request)
+                // Straight from the bytes when the batch is plain (what push sends); else as a
+                // tree, which also names what is wrong.
+                let records = try body.withUnsafeBytes { R.records(inBatch: $0) } ?? batchRecords(body, R.self)
+                guard records.count <= Self.batchLimit else {
+                    throw APIError(status: .contentTooLarge, message: "a batch holds at most \(Self.batchLimit) records, not \(records.count)")
                 }
                 let answers = try await store.add(records, portfolio: portfolio, deduplicate: true)
                 if Self.prefersMinimal(request) {
@@ -332,8 +324,31 @@ struct BalancesAPI: Sendable {
         }
     }
 
+    /// A batch's records read through the JSON tree: every fault named, with its item.
+    private func batchRecords<R: StoredRecord>(_ body: [UInt8], _: R.Type) throws -> [R] {
+        guard case .array(let items) = try json(body) else {
+            throw APIError.badRequest("expected an array of \(R.resource)")
+        }
+        guard items.count <= Self.batchLimit else {
+            throw APIError(status: .contentTooLarge, message: "a batch holds at most \(Self.batchLimit) records, not \(items.count)")
+        }
+        var records: [R] = []
+        records.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            do {
+                records.append(try R(json: item))
+            } catch let e as RecordError {
+                throw APIError.badRequest("item \(i): \(e.message)")
+            }
+        }
+        return records
+    }
+
     private func json(_ request: Request) async throws -> JSONValue {
-        let body = try await bytes(request)
+        try json(try await bytes(request))
+    }
+
+    private func json(_ body: [UInt8]) throws -> JSONValue {
         let value: JSONValue
         var holdsNul = false
         do {
