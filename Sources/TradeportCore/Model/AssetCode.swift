@@ -5,17 +5,17 @@ public struct AssetCode: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The code upper-cased, or `nil` when it is empty or holds anything but ASCII letters and
     /// digits (or is absurdly long).
     public init?(_ text: some StringProtocol) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        for b in text.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(b)
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): bytes.append(b - 32)
-            default: return nil
-            }
+        guard Self.isCode(utf8: text.utf8) else { return nil }
+        self.text = String(decoding: text.utf8.map(Self.upperCased), as: UTF8.self)
+    }
+
+    /// Validates raw bytes of a field, upper-casing them.
+    public init?(bytes: UnsafeRawBufferPointer) {
+        guard Self.isCode(utf8: bytes) else { return nil }
+        self.text = String(unsafeUninitializedCapacity: bytes.count) { out in
+            for (i, b) in bytes.enumerated() { out[i] = Self.upperCased(b) }
+            return bytes.count
         }
-        guard !bytes.isEmpty, bytes.count <= 32 else { return nil }
-        self.text = String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `text` is a code `init` takes (ASCII letters and digits, 1 to 32 of them), without
@@ -25,7 +25,7 @@ public struct AssetCode: Sendable, Hashable, Comparable, CustomStringConvertible
         isCode(utf8: text.utf8)
     }
 
-    /// `isCode` over a code's UTF-8 bytes.
+    /// `isCode` over a code's UTF-8 bytes: the one statement of what a code is.
     @inlinable
     public static func isCode(utf8: some Collection<UInt8>) -> Bool {
         let count = utf8.count
@@ -36,23 +36,8 @@ public struct AssetCode: Sendable, Hashable, Comparable, CustomStringConvertible
         }
     }
 
-    /// Validates raw bytes of a field, upper-casing them.
-    public init?(bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty, bytes.count <= 32 else { return nil }
-        var ok = true
-        let upper = String(unsafeUninitializedCapacity: bytes.count) { out in
-            for (i, b) in bytes.enumerated() {
-                switch b {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): out[i] = b
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): out[i] = b - 32
-                default: ok = false; out[i] = b
-                }
-            }
-            return bytes.count
-        }
-        guard ok else { return nil }
-        self.text = upper
-    }
+    /// A byte of a code, upper case (digits and capitals are left as they are).
+    static func upperCased(_ b: UInt8) -> UInt8 { b >= UInt8(ascii: "a") ? b - 32 : b }
 
     public var description: String { text }
 
