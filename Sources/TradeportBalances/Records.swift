@@ -211,7 +211,7 @@ public protocol OperationRecord: Sendable, Hashable {
     init(json: JSONValue) throws(RecordError)
     /// The records of a batch (a JSON array) read straight from its bytes; nil when only the tree
     /// (`JSONValue.parse`, then `init(json:)`) can read it or say what is wrong with it.
-    static func records(inBatch bytes: UnsafeRawBufferPointer) -> [Self]?
+    static func records(inBatch bytes: [UInt8]) -> [Self]?
     func write(to w: inout JSONWriter, secondsAlways: Bool)
 }
 

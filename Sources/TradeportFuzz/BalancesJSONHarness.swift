@@ -17,8 +17,8 @@ enum BalancesJSONHarness {
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = [UInt8](input)
         // What the server reads straight from a batch's bytes must be what the tree gives.
-        let straightTrades = TradeRecord.records(inBatch: input)
-        let straightTransactions = TransactionRecord.records(inBatch: input)
+        let straightTrades = TradeRecord.records(inBatch: bytes)
+        let straightTransactions = TransactionRecord.records(inBatch: bytes)
         let value: JSONValue
         var holdsNul = false
         do {

@@ -13,7 +13,7 @@ struct RecordBatchTests {
     }
 
     func straight<R: OperationRecord>(_ text: String, _: R.Type) -> [R]? {
-        Array(text.utf8).withUnsafeBytes { R.records(inBatch: $0) }
+        R.records(inBatch: Array(text.utf8))
     }
 
     static let trade = #"""
@@ -44,13 +44,13 @@ struct RecordBatchTests {
             w.beginArray()
             for r in trades { r.write(to: &w, secondsAlways: secondsAlways) }
             w.endArray()
-            let read = w.bytes.withUnsafeBytes { TradeRecord.records(inBatch: $0) }
+            let read = TradeRecord.records(inBatch: w.bytes)
             #expect(read == trades)
             var v = JSONWriter()
             v.beginArray()
             for r in transactions { r.write(to: &v, secondsAlways: secondsAlways) }
             v.endArray()
-            #expect(v.bytes.withUnsafeBytes { TransactionRecord.records(inBatch: $0) } == transactions)
+            #expect(TransactionRecord.records(inBatch: v.bytes) == transactions)
         }
         #expect(straight(" [ ] ", TradeRecord.self) == [])
     }
@@ -95,7 +95,7 @@ struct RecordBatchTests {
         // Invalid UTF-8 in a string: the tree refuses it, and so is it left to the tree.
         let invalid: [UInt8] = Array(#"[{"dateTime":"2019-11-25T08:08","instrument":"eos-btc","tradeType":"Buy","tradedQuantity":1,"tradedQuantityCurrency":"eos","tradedPrice":1,"tradedPriceCurrency":"btc","tradeValueId":""#.utf8)
             + [0xC3, 0x28] + Array(#""}]"#.utf8)
-        #expect(invalid.withUnsafeBytes { TradeRecord.records(inBatch: $0) } == nil)
+        #expect(TradeRecord.records(inBatch: invalid) == nil)
         #expect((try? JSONValue.parse(invalid)) == nil)
     }
 }

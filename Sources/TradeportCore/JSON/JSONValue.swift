@@ -121,6 +121,33 @@ extension JSONValue {
     }
 }
 
+/// A member of a flat object found in place by `JSONValue.forEachFlatObject`: the byte ranges of
+/// its name and of its value (a string's without its quotes).
+public struct JSONFlatMember: Sendable {
+    public enum Kind: Sendable { case string, number, null, boolean }
+    public var name: Range<Int>
+    public var kind: Kind
+    public var value: Range<Int>
+}
+
+extension JSONValue {
+    /// For a JSON array of flat objects, each object's members in place, handed to `body` in
+    /// document order (true to go on); no tree is built. An object is flat when its members are
+    /// named in ASCII and their values are strings without escapes, numbers or literals: what a
+    /// client writes for records. True when every element was such an object and `body` took it;
+    /// false, with nothing more handed over, at anything else (a nested value, an escape, a name
+    /// not in ASCII, invalid UTF-8, a syntax fault, `body` saying no). The tree then reads the
+    /// text, and names any fault.
+    public static func forEachFlatObject(in bytes: [UInt8], _ body: ([JSONFlatMember]) -> Bool) -> Bool {
+        var parser = JSONParser(bytes: bytes)
+        do {
+            return try parser.flatObjects(body)
+        } catch {
+            return false
+        }
+    }
+}
+
 private struct JSONParser {
     let bytes: [UInt8]
     var i = 0
@@ -285,6 +312,88 @@ private struct JSONParser {
     }
 
     // MARK: Skimming
+
+    /// `JSONValue.forEachFlatObject`: gives up by throwing at what is not flat.
+    mutating func flatObjects(_ body: ([JSONFlatMember]) -> Bool) throws(JSONSyntaxError) -> Bool {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { return false }
+        i += 1
+        var found: [JSONFlatMember] = []
+        found.reserveCapacity(16)
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+            i += 1
+        } else {
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
+                found.removeAll(keepingCapacity: true)
+                try members { (p: inout JSONParser) throws(JSONSyntaxError) in found.append(try p.flatMember()) }
+                guard body(found) else { return false }
+                skipSpace()
+                guard i < bytes.count else { return false }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                guard bytes[i] == UInt8(ascii: "]") else { return false }
+                i += 1
+                break
+            }
+        }
+        skipSpace()
+        return i == bytes.count
+    }
+
+    /// The member at `i` (its name's quote) of a flat object, `i` left after its value.
+    mutating func flatMember() throws(JSONSyntaxError) -> JSONFlatMember {
+        // Names in ASCII only: compared as bytes, they match as the tree's strings do (which
+        // compare by canonical equivalence: U+212A is "K" there).
+        let name = try plainString(asciiOnly: true)
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
+        i += 1
+        skipSpace()
+        guard i < bytes.count else { throw fail("the text ends where a value was expected") }
+        let start = i
+        switch bytes[i] {
+        case UInt8(ascii: "\""):
+            return JSONFlatMember(name: name, kind: .string, value: try plainString(asciiOnly: false))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try skipNumber()
+            return JSONFlatMember(name: name, kind: .number, value: start..<i)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return JSONFlatMember(name: name, kind: .null, value: start..<i)
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return JSONFlatMember(name: name, kind: .boolean, value: start..<i)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return JSONFlatMember(name: name, kind: .boolean, value: start..<i)
+        default:
+            throw fail("not a flat value")
+        }
+    }
+
+    /// The string at `i` (its quote): the range of its text, when it holds no escape and is valid
+    /// UTF-8 (ASCII, when `asciiOnly`).
+    mutating func plainString(asciiOnly: Bool) throws(JSONSyntaxError) -> Range<Int> {
+        i += 1
+        let start = i
+        var ascii = true
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                let text = start..<i
+                i += 1
+                if !ascii && (asciiOnly || String(validating: bytes[text], as: UTF8.self) == nil) { throw fail("not plain text") }
+                return text
+            }
+            if b == UInt8(ascii: "\\") { throw fail("an escape") }
+            if b < 0x20 { throw fail("a control character inside a string must be escaped") }
+            if b >= 0x80 { ascii = false }
+            i += 1
+        }
+        throw fail("the text ends inside a string")
+    }
 
     mutating func memberOfEachElement(_ key: [UInt8]) throws(JSONSyntaxError) -> [String?] {
         skipSpace()

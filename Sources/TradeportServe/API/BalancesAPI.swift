@@ -208,7 +208,7 @@ struct BalancesAPI: Sendable {
                 let body = try await bytes(request)
                 // Straight from the bytes when the batch is plain (what push sends); else as a
                 // tree, which also names what is wrong.
-                let records = try body.withUnsafeBytes { R.records(inBatch: $0) } ?? batchRecords(body, R.self)
+                let records = try R.records(inBatch: body) ?? batchRecords(body, R.self)
                 guard records.count <= Self.batchLimit else {
                     throw APIError(status: .contentTooLarge, message: "a batch holds at most \(Self.batchLimit) records, not \(records.count)")
                 }
