@@ -39,18 +39,18 @@ public struct ServerDateTime: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     /// Always with seconds: what tradeport sends.
-    public var textWithSeconds: String {
-        "\(local.date)T\(Self.pad(local.hour)):\(Self.pad(local.minute)):\(Self.pad(local.second))"
-    }
+    public var textWithSeconds: String { text(seconds: true) }
 
     /// Without `:ss` when the seconds are zero: what the original server (and `tradeport serve`) answers.
-    public var description: String {
-        local.second == 0 ? "\(local.date)T\(Self.pad(local.hour)):\(Self.pad(local.minute))" : textWithSeconds
+    public var description: String { text(seconds: local.second != 0) }
+
+    private func text(seconds: Bool) -> String {
+        var buffer = OutputBuffer(capacity: 19)
+        local.appendISO(to: &buffer, seconds: seconds)
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
     public static func < (a: ServerDateTime, b: ServerDateTime) -> Bool { a.local.secondsAsIfUTC < b.local.secondsAsIfUTC }
-
-    private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     private static func twoDigits(_ b: [UInt8], _ i: Int) -> Int? {
         guard i + 1 < b.count else { return nil }

@@ -223,6 +223,19 @@ public struct LocalDateTime: Sendable, Hashable {
     public var secondsAsIfUTC: Int64 {
         date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
+
+    /// Appends `yyyy-MM-ddTHH:mm:ss` (19 bytes), or `yyyy-MM-ddTHH:mm` without `seconds`.
+    public func appendISO(to bytes: inout OutputBuffer, seconds: Bool = true) {
+        date.appendISO(to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        bytes.appendTwoDigits(hour)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.appendTwoDigits(minute)
+        if seconds {
+            bytes.append(UInt8(ascii: ":"))
+            bytes.appendTwoDigits(second)
+        }
+    }
 }
 
 @inline(__always)

@@ -337,8 +337,8 @@ struct BalancesAPI: Sendable {
         for (i, item) in items.enumerated() {
             do {
                 records.append(try R(json: item))
-            } catch let e as RecordError {
-                throw APIError.badRequest("item \(i): \(e.message)")
+            } catch {
+                throw APIError.badRequest("item \(i): \(error.message)")
             }
         }
         return records

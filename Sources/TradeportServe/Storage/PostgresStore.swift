@@ -213,7 +213,7 @@ final class PostgresStore: BalancesStorage {
                     for record in records {
                         let key = deduplicate ? record.valueId : nil
                         let bindings = [.integer(portfolio)] + record.bindings + [key.map { .text($0) } ?? .null]
-                        if let id = try await first(R.insert, bindings, on: connection, { $0.integer(0) }) {
+                        if let id = try await first(R.insertReturningId, bindings, on: connection, { $0.integer(0) }) {
                             var stored = record
                             stored.id = id
                             answers.append((stored, true))

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TradeportBalances
 import TradeportCore
 
 /// An SQLite failure, with SQLite's own message.
@@ -66,29 +67,25 @@ final class SQLiteDatabase {
 
     /// Runs one statement with `bindings`, handing each result row to `row`.
     func query(_ sql: String, _ bindings: [SQLValue] = [], row: (Row) throws -> Void = { _ in }) throws {
+        try query(sql, { p in for value in bindings { p.value(value) } }, row: row)
+    }
+
+    /// Runs a statement that answers no rows (an insert, update or delete), its parameters put by
+    /// `put` straight from the values; returns how many rows it changed.
+    func change(_ sql: String, _ put: (inout Parameters) -> Void) throws -> Int {
+        try query(sql, put)
+        return changes
+    }
+
+    private func query(_ sql: String, _ put: (inout Parameters) -> Void, row: (Row) throws -> Void = { _ in }) throws {
         let s = try prepared(sql)
         defer {
             sqlite3_reset(s)
             sqlite3_clear_bindings(s)
         }
-        for (i, value) in bindings.enumerated() {
-            let index = Int32(i + 1)
-            let rc: Int32
-            switch value {
-            case .null: rc = sqlite3_bind_null(s, index)
-            case .integer(let v): rc = sqlite3_bind_int64(s, index, v)
-            case .text(let t):
-                // Bound with its length: a NUL inside the text is kept, not taken for its end.
-                var text = t
-                rc = text.withUTF8 { utf8 in
-                    guard let base = utf8.baseAddress, utf8.count > 0 else { return sqlite3_bind_text(s, index, "", 0, SQLITE_TRANSIENT_VALUE) }
-                    return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                        sqlite3_bind_text(s, index, $0, Int32(utf8.count), SQLITE_TRANSIENT_VALUE)
-                    }
-                }
-            }
-            guard rc == SQLITE_OK else { throw error(rc) }
-        }
+        var parameters = Parameters(statement: s)
+        put(&parameters)
+        if parameters.failure != SQLITE_OK { throw error(parameters.failure) }
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { return }
@@ -126,6 +123,52 @@ final class SQLiteDatabase {
         } catch {
             try? execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// A statement's parameters, bound as they are put (1, 2, …). The first failure is kept, and
+    /// the statement is not run.
+    struct Parameters: StatementParameters {
+        let statement: OpaquePointer
+        private var index: Int32 = 0
+        private(set) var failure = SQLITE_OK
+
+        init(statement: OpaquePointer) { self.statement = statement }
+
+        private mutating func next(_ bind: (OpaquePointer, Int32) -> Int32) {
+            index += 1
+            guard failure == SQLITE_OK else { return }
+            let rc = bind(statement, index)
+            if rc != SQLITE_OK { failure = rc }
+        }
+
+        mutating func null() { next { sqlite3_bind_null($0, $1) } }
+
+        mutating func integer(_ value: Int64) { next { sqlite3_bind_int64($0, $1, value) } }
+
+        /// Bound with its length: a NUL inside the text is kept, not taken for its end.
+        mutating func text(_ bytes: UnsafeRawBufferPointer) {
+            next { s, i in
+                guard let base = bytes.baseAddress, bytes.count > 0 else { return sqlite3_bind_text(s, i, "", 0, SQLITE_TRANSIENT_VALUE) }
+                return sqlite3_bind_text(s, i, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT_VALUE)
+            }
+        }
+
+        mutating func text(_ value: String) {
+            var value = value
+            value.withUTF8 { text(UnsafeRawBufferPointer($0)) }
+        }
+
+        mutating func decimal(_ value: ExactDecimal) {
+            var buffer = OutputBuffer(capacity: 48)
+            value.appendText(to: &buffer)
+            text(buffer.bytes)
+        }
+
+        mutating func dateTime(_ value: ServerDateTime) {
+            var buffer = OutputBuffer(capacity: 19)
+            value.local.appendISO(to: &buffer)
+            text(buffer.bytes)
         }
     }
 

@@ -129,10 +129,14 @@ actor SQLiteStore: BalancesStorage {
         try db.transaction {
             try records.map { record in
                 let key = deduplicate ? record.valueId : nil
-                let bindings = [.integer(portfolio)] + record.bindings + [key.map { .text($0) } ?? .null]
-                if let id = try db.first(R.insert, bindings, { $0.integer(0) }) {
+                let changed = try db.change(R.insert) { p in
+                    p.integer(portfolio)
+                    record.put(&p)
+                    p.text(key)
+                }
+                if changed > 0 {
                     var stored = record
-                    stored.id = id
+                    stored.id = db.lastInsertedRowId
                     return (stored, true)
                 }
                 guard let key, let existing = try db.first(R.selectByValueKey, [.integer(portfolio), .text(key)], { try R(row: $0) }) else {

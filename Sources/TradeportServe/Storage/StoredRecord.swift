@@ -17,16 +17,31 @@ protocol StoredRecord: OperationRecord {
     static var selectByValueKey: String { get }
     /// Binds the portfolio, then `bindings`, then the value key (the value id when the store
     /// deduplicates, else NULL). Stores nothing when the portfolio holds the key already (the
-    /// database's unique index says so, whichever process asks); returns the new row's id.
+    /// database's unique index says so, whichever process asks). Returns nothing: SQLite tells
+    /// what it did by its count of changes and last row id (with a `RETURNING` clause, a first
+    /// push of 100,000 trades took 1.02 s of the server's CPU instead of 0.82 s);
+    /// `insertReturningId` is the same returning the new row's id (PostgreSQL).
     static var insert: String { get }
     /// Binds the id and the portfolio.
     static var delete: String { get }
-    /// The values `insert` takes after the portfolio.
-    var bindings: [SQLValue] { get }
+    /// Puts the values `insert` takes after the portfolio, in its order.
+    func put(_ parameters: inout some StatementParameters)
     /// A row of one of the `select` statements.
     init(row: some StoredRow) throws
     /// The records of this kind an uploaded export holds.
     static func records(of export: UploadedExport) -> [Self]
+}
+
+extension StoredRecord {
+    /// `insert` answering the new row's id (none when it stored nothing).
+    static var insertReturningId: String { insert + " RETURNING id" }
+
+    /// The values `insert` takes after the portfolio, as a list.
+    var bindings: [SQLValue] {
+        var list = SQLValueList()
+        put(&list)
+        return list.values
+    }
 }
 
 extension TradeRecord: StoredRecord {
@@ -43,17 +58,21 @@ extension TradeRecord: StoredRecord {
     static let insert = """
         INSERT INTO trades (portfolio_id, date_time, instrument, trade_type, traded_quantity, \
         traded_quantity_currency, traded_price, traded_price_currency, commission, commission_currency, value_id, value_key) \
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (portfolio_id, value_key) DO NOTHING RETURNING id
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (portfolio_id, value_key) DO NOTHING
         """
     static let delete = "DELETE FROM trades WHERE id = ? AND portfolio_id = ?"
 
-    var bindings: [SQLValue] {
-        [
-            .text(dateTime.textWithSeconds), .text(instrument), .text(tradeType.rawValue), .text(tradedQuantity.description),
-            .text(tradedQuantityCurrency), .text(tradedPrice.description), .text(tradedPriceCurrency),
-            commission.map { .text($0.description) } ?? .null, commissionCurrency.map { .text($0) } ?? .null,
-            tradeValueId.map { .text($0) } ?? .null,
-        ]
+    func put(_ p: inout some StatementParameters) {
+        p.dateTime(dateTime)
+        p.text(instrument)
+        p.text(tradeType.rawValue)
+        p.decimal(tradedQuantity)
+        p.text(tradedQuantityCurrency)
+        p.decimal(tradedPrice)
+        p.text(tradedPriceCurrency)
+        p.decimal(commission)
+        p.text(commissionCurrency)
+        p.text(tradeValueId)
     }
 
     init(row: some StoredRow) throws {
@@ -81,15 +100,18 @@ extension TransactionRecord: StoredRecord {
     static let insert = """
         INSERT INTO transactions (portfolio_id, date_time, transaction_type, currency, amount, commission, \
         transaction_status, value_id, value_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) \
-        ON CONFLICT (portfolio_id, value_key) DO NOTHING RETURNING id
+        ON CONFLICT (portfolio_id, value_key) DO NOTHING
         """
     static let delete = "DELETE FROM transactions WHERE id = ? AND portfolio_id = ?"
 
-    var bindings: [SQLValue] {
-        [
-            .text(dateTime.textWithSeconds), .text(transactionType.rawValue), .text(currency), .text(amount.description),
-            commission.map { .text($0.description) } ?? .null, .text(transactionStatus), transactionValueId.map { .text($0) } ?? .null,
-        ]
+    func put(_ p: inout some StatementParameters) {
+        p.dateTime(dateTime)
+        p.text(transactionType.rawValue)
+        p.text(currency)
+        p.decimal(amount)
+        p.decimal(commission)
+        p.text(transactionStatus)
+        p.text(transactionValueId)
     }
 
     init(row: some StoredRow) throws {
