@@ -56,13 +56,20 @@ final class SQLiteDatabase {
         }
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let s = statements[sql] { return s }
+    /// A statement prepared once and kept with the connection.
+    struct Statement {
+        fileprivate let handle: OpaquePointer
+    }
+
+    /// The statement of `sql`, prepared the first time it is asked for. Looking it up hashes the
+    /// whole text: a caller running it many times asks once.
+    func statement(_ sql: String) throws -> Statement {
+        if let s = statements[sql] { return Statement(handle: s) }
         var s: OpaquePointer?
         let rc = sqlite3_prepare_v2(handle, sql, -1, &s, nil)
         guard rc == SQLITE_OK, let statement = s else { throw error(rc) }
         statements[sql] = statement
-        return statement
+        return Statement(handle: statement)
     }
 
     /// Runs one statement with `bindings`, handing each result row to `row`.
@@ -72,13 +79,17 @@ final class SQLiteDatabase {
 
     /// Runs a statement that answers no rows (an insert, update or delete), its parameters put by
     /// `put` straight from the values; returns how many rows it changed.
-    func change(_ sql: String, _ put: (inout Parameters) -> Void) throws -> Int {
-        try query(sql, put)
+    func change(_ statement: Statement, _ put: (inout Parameters) -> Void) throws -> Int {
+        try query(statement, put)
         return changes
     }
 
-    private func query(_ sql: String, _ put: (inout Parameters) -> Void, row: (Row) throws -> Void = { _ in }) throws {
-        let s = try prepared(sql)
+    private func query(_ sql: String, _ put: (inout Parameters) -> Void, row: (Row) throws -> Void) throws {
+        try query(try statement(sql), put, row: row)
+    }
+
+    private func query(_ statement: Statement, _ put: (inout Parameters) -> Void, row: (Row) throws -> Void = { _ in }) throws {
+        let s = statement.handle
         defer {
             sqlite3_reset(s)
             sqlite3_clear_bindings(s)

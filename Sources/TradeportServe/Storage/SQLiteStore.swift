@@ -127,9 +127,10 @@ actor SQLiteStore: BalancesStorage {
 
     func add<R: StoredRecord>(_ records: [R], portfolio: Int64, deduplicate: Bool) throws -> [(R, created: Bool)] {
         try db.transaction {
-            try records.map { record in
+            let insert = try db.statement(R.insert)
+            return try records.map { record in
                 let key = deduplicate ? record.valueId : nil
-                let changed = try db.change(R.insert) { p in
+                let changed = try db.change(insert) { p in
                     p.integer(portfolio)
                     record.put(&p)
                     p.text(key)
