@@ -141,7 +141,8 @@ extension JSONValue {
     public static func forEachFlatObject(in bytes: [UInt8], _ body: ([JSONFlatMember]) -> Bool) -> Bool {
         var parser = JSONParser(bytes: bytes)
         do {
-            return try parser.flatObjects(body)
+            try parser.flatObjects(body)
+            return true
         } catch {
             return false
         }
@@ -313,33 +314,16 @@ private struct JSONParser {
 
     // MARK: Skimming
 
-    /// `JSONValue.forEachFlatObject`: gives up by throwing at what is not flat.
-    mutating func flatObjects(_ body: ([JSONFlatMember]) -> Bool) throws(JSONSyntaxError) -> Bool {
-        skipSpace()
-        guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { return false }
-        i += 1
+    /// `JSONValue.forEachFlatObject`: gives up by throwing at what is not flat, and where `body`
+    /// says no.
+    mutating func flatObjects(_ body: ([JSONFlatMember]) -> Bool) throws(JSONSyntaxError) {
         var found: [JSONFlatMember] = []
         found.reserveCapacity(16)
-        skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
-            i += 1
-        } else {
-            while true {
-                skipSpace()
-                guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
-                found.removeAll(keepingCapacity: true)
-                try members { (p: inout JSONParser) throws(JSONSyntaxError) in found.append(try p.flatMember()) }
-                guard body(found) else { return false }
-                skipSpace()
-                guard i < bytes.count else { return false }
-                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                guard bytes[i] == UInt8(ascii: "]") else { return false }
-                i += 1
-                break
-            }
+        try objectsOfArray { (p: inout JSONParser) throws(JSONSyntaxError) in
+            found.removeAll(keepingCapacity: true)
+            try p.members { (p: inout JSONParser) throws(JSONSyntaxError) in found.append(try p.flatMember()) }
+            guard body(found) else { throw p.fail("the object was not taken") }
         }
-        skipSpace()
-        return i == bytes.count
     }
 
     /// The member at `i` (its name's quote) of a flat object, `i` left after its value.
@@ -396,10 +380,17 @@ private struct JSONParser {
     }
 
     mutating func memberOfEachElement(_ key: [UInt8]) throws(JSONSyntaxError) -> [String?] {
+        var result: [String?] = []
+        try objectsOfArray { (p: inout JSONParser) throws(JSONSyntaxError) in result.append(try p.memberOfObject(key)) }
+        return result
+    }
+
+    /// The whole text as an array of objects: `object` reads each one from its `{` and leaves `i`
+    /// after it; only space may follow the array.
+    mutating func objectsOfArray(_ object: (inout JSONParser) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
         skipSpace()
         guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { throw fail("expected an array") }
         i += 1
-        var result: [String?] = []
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
             i += 1
@@ -407,7 +398,7 @@ private struct JSONParser {
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { throw fail("expected an object in the array") }
-                result.append(try memberOfObject(key))
+                try object(&self)
                 skipSpace()
                 guard i < bytes.count else { throw fail("the text ends inside an array") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -417,7 +408,6 @@ private struct JSONParser {
         }
         skipSpace()
         guard i == bytes.count else { throw fail("unexpected '\(printable(bytes[i]))' after the value") }
-        return result
     }
 
     /// The object at `i`: the text of member `key` (the last one, when repeated); the rest skipped.
