@@ -17,17 +17,14 @@ protocol MemberSource {
 
 /// A `JSONValue` object's members.
 struct TreeMembers: MemberSource {
-    let members: [(key: String, value: JSONValue)]
+    let object: JSONValue
 
     func member(_ key: String) -> MemberValue? {
-        let count = key.utf8.count
-        // The count first: most names differ in length, and it costs no comparison of bytes.
-        guard let found = members.last(where: { $0.key.utf8.count == count && $0.key == key }) else { return nil }
-        switch found.value {
-        case .null: return nil
-        case .string(let s): return .string(s)
-        case .number(let n): return .number(n)
-        case let other: return .other(kind: other.kind)
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return .string(s)
+        case .number(let n)?: return .number(n)
+        case let other?: return .other(kind: other.kind)
         }
     }
 }
@@ -122,7 +119,7 @@ struct ObjectReader<Source: MemberSource> {
 extension ObjectReader where Source == TreeMembers {
     /// The reader of `value`, which must be an object (`what` names the record it should be).
     init(_ value: JSONValue, what: String) throws(RecordError) {
-        guard case .object(let members) = value else { throw RecordError("expected a \(what) object, found \(value.kind)") }
-        self.init(TreeMembers(members: members))
+        guard case .object = value else { throw RecordError("expected a \(what) object, found \(value.kind)") }
+        self.init(TreeMembers(object: value))
     }
 }
