@@ -83,6 +83,19 @@ public struct OutputBuffer: ~Copyable {
         count += 2
     }
 
+    /// Appends `THH:mm:ss` (`THH:mm` without a second): a date-time's time after its date.
+    @inline(__always)
+    mutating func appendTimeOfDay(hour: Int, minute: Int, second: Int?) {
+        append(UInt8(ascii: "T"))
+        appendTwoDigits(hour)
+        append(UInt8(ascii: ":"))
+        appendTwoDigits(minute)
+        if let second {
+            append(UInt8(ascii: ":"))
+            appendTwoDigits(second)
+        }
+    }
+
     /// Appends `value × 10^-scale` in plain decimal (`0.0025`, `12`), writing the digits from the
     /// right straight into the buffer. The caller reserved room (at most 41 bytes).
     @inline(__always)

@@ -62,12 +62,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let (days, secondOfDay) = daysAndSecondOfDay
         let date = CalendarDate(daysSinceEpoch: days)
         date.appendISO(to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        bytes.appendTwoDigits(secondOfDay / 3600)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.appendTwoDigits(secondOfDay / 60 % 60)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.appendTwoDigits(secondOfDay % 60)
+        bytes.appendTimeOfDay(hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
         if nanoseconds != 0 {
             bytes.append(UInt8(ascii: "."))
             var digits = Int(nanoseconds), width = 9
@@ -227,14 +222,7 @@ public struct LocalDateTime: Sendable, Hashable {
     /// Appends `yyyy-MM-ddTHH:mm:ss` (19 bytes), or `yyyy-MM-ddTHH:mm` without `seconds`.
     public func appendISO(to bytes: inout OutputBuffer, seconds: Bool = true) {
         date.appendISO(to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        bytes.appendTwoDigits(hour)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.appendTwoDigits(minute)
-        if seconds {
-            bytes.append(UInt8(ascii: ":"))
-            bytes.appendTwoDigits(second)
-        }
+        bytes.appendTimeOfDay(hour: hour, minute: minute, second: seconds ? second : nil)
     }
 }
 
