@@ -13,16 +13,26 @@ public struct MissingRecords<R: OperationRecord>: Sendable {
     /// `held`: the value ids the portfolio holds, one per stored record (as
     /// `BalancesClient.valueIds` answers them).
     public init(_ records: [R], held: [String?]) {
-        var ids: [String: Int] = [:]
-        ids.reserveCapacity(held.count)
-        for v in held { if let v { ids[v, default: 0] += 1 } }
+        self.init(records, counts: Self.counts(held))
+    }
+
+    /// `counts`: how many stored records hold each value id (`counts(_:)`).
+    public init(_ records: [R], counts: [String: Int]) {
         for r in records {
-            guard let v = r.valueId, let n = ids[v] else {
+            guard let v = r.valueId, let n = counts[v] else {
                 missing.append(r)
                 continue
             }
             present += 1
             if n > 1 { heldTwice += 1 }
         }
+    }
+
+    /// How many of `held` hold each value id.
+    public static func counts(_ held: [String?]) -> [String: Int] {
+        var ids: [String: Int] = [:]
+        ids.reserveCapacity(held.count)
+        for v in held { if let v { ids[v, default: 0] += 1 } }
+        return ids
     }
 }

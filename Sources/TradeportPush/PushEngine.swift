@@ -1,4 +1,5 @@
 import TradeportBalances
+import TradeportPrimitives
 
 /// Loads portfolios into a server idempotently: reads what each portfolio holds, sends only the
 /// value ids it lacks, in batches when the server has them and one by one when it does not.
@@ -10,11 +11,6 @@ public actor PushEngine {
     private let progress: (any PushProgress)?
     /// Whether the server has the batch endpoint: unknown until the first batch is tried.
     private var batches: Bool?
-    /// The portfolio being loaded: what is settled so far, kept here so that a run stopped
-    /// part-way still reports what it did.
-    private var current = PortfolioOutcome(name: "")
-    /// Operations of the current portfolio settled (sent or found present), for the progress.
-    private var settled = 0
     /// What portfolios hold, read ahead by `prefetch` while their inputs were still converting.
     private var prefetched: [String: Task<Held?, Never>] = [:]
 
@@ -57,111 +53,198 @@ public actor PushEngine {
         }
     }
 
-    /// Loads every portfolio in turn. A refusal (4xx) or an unreachable server stops the run:
-    /// the outcomes so far are returned with the failure.
-    public func push(_ loads: [PortfolioLoad]) async -> (outcomes: [PortfolioOutcome], failure: ServerFailure?) {
-        var outcomes: [PortfolioOutcome] = []
-        for load in loads {
-            current = PortfolioOutcome(name: load.name)
-            current.failed = load.refused.count
-            settled = 0
-            do {
-                try await push(load)
-                outcomes.append(current)
-            } catch {
-                let failure = error as? ServerFailure
-                    ?? ServerFailure(kind: .unreachable, call: "push", status: nil, message: "\(error)")
-                // What was not seen settled failed here (a re-run finds what did arrive).
-                current.failed += load.operationCount - current.sent - current.alreadyPresent
-                current.stopped = failure.description
-                outcomes.append(current)
-                // The portfolios not reached count as failed.
-                for rest in loads.dropFirst(outcomes.count) {
-                    var o = PortfolioOutcome(name: rest.name)
-                    o.failed = rest.operationCount + rest.refused.count
-                    o.stopped = "not reached"
-                    outcomes.append(o)
-                }
-                return (outcomes, failure)
-            }
-        }
-        return (outcomes, nil)
+    /// A portfolio being loaded: its id and, per kind, how many stored records hold each value id
+    /// (nil until read).
+    private struct Target {
+        var id: Int64
+        var trades: [String: Int]?
+        var transactions: [String: Int]?
     }
 
-    private func push(_ load: PortfolioLoad) async throws {
-        let portfolio: PortfolioRecord
-        let name = load.name
-        if let held = await prefetched.removeValue(forKey: name)?.value {
-            try await pushRecords(load.trades, portfolio: held.portfolio.id, total: load.operationCount, held: held.trades)
-            try await pushRecords(load.transactions, portfolio: held.portfolio.id, total: load.operationCount, held: held.transactions)
-            return
+    private var targets: [String: Target] = [:]
+    /// Per portfolio: what is settled so far, and how many records the conversion handed over.
+    private var outcomes: [String: PortfolioOutcome] = [:]
+    private var received: [String: Int] = [:]
+    /// Portfolios in the order their first records came.
+    private var order: [String] = []
+    /// What stopped the sending: the rest is received and counted as failed.
+    private var failure: ServerFailure?
+    private var inFlight = 0
+
+    /// Loads what `feed` hands over as the conversion makes it: per batch, the portfolio is found
+    /// (created when missing) and read once, the records whose value id it holds are counted as
+    /// present, and the rest are sent, at most `concurrency` requests in flight. A refusal (4xx)
+    /// or an unreachable server stops the sending; the conversion still runs to its end, and what
+    /// it hands over after counts as failed. At the end, every portfolio the conversion loads
+    /// exists on the server (when nothing stopped it), even one with nothing to send.
+    public func push(_ feed: PushFeed) async -> PushResult {
+        var inputFailure: PushPlanError?
+        await withTaskGroup(of: Result<(String, Int, Int), ServerFailure>.self) { group in
+            while true {
+                let batch: PushBatch?
+                do {
+                    batch = try await feed.next()
+                } catch {
+                    inputFailure = error as? PushPlanError ?? PushPlanError("\(error)")
+                    break
+                }
+                guard let batch else { break }
+                let name = batch.portfolio
+                if received[name] == nil {
+                    order.append(name)
+                    outcomes[name] = PortfolioOutcome(name: name)
+                }
+                received[name, default: 0] += batch.count
+                guard failure == nil else { continue }
+                do {
+                    let requests: [Request]
+                    switch batch.records {
+                    case .trades(let records): requests = try await self.requests(records, portfolio: name)
+                    case .transactions(let records): requests = try await self.requests(records, portfolio: name)
+                    }
+                    for request in requests {
+                        while inFlight >= max(options.concurrency, 1), let done = await group.next() { await finish(done) }
+                        guard failure == nil else { break }
+                        inFlight += 1
+                        group.addTask { await request.run() }
+                    }
+                } catch {
+                    stop(error)
+                }
+                if failure != nil { group.cancelAll() }
+            }
+            while let done = await group.next() { await finish(done) }
         }
-        if let found = try await authorized({ try await $0.portfolio(named: name) }) {
-            portfolio = found
+        var conversion: PushConversion?
+        if inputFailure == nil {
+            conversion = feed.conversion
+            if failure == nil, let conversion {
+                do {
+                    for name in conversion.portfolios where targets[name] == nil { _ = try await target(name) }
+                } catch {
+                    stop(error)
+                }
+            }
+        }
+        let names = (conversion?.portfolios ?? []) + order.filter { !(conversion?.portfolios.contains($0) ?? false) }
+        let result = names.map { name in
+            var o = outcomes[name] ?? PortfolioOutcome(name: name)
+            let unsettled = (received[name] ?? 0) - o.sent - o.alreadyPresent
+            o.failed = unsettled + (conversion?.tallies[name]?.refused.count ?? 0)
+            if unsettled > 0 {
+                o.stopped = failure?.description ?? inputFailure.map { _ in "its inputs could not be read to the end" }
+            }
+            return o
+        }
+        return PushResult(outcomes: result, failure: failure, inputFailure: inputFailure, conversion: conversion)
+    }
+
+    /// A request to make: a batch, or one record for a server without batches.
+    private struct Request: Sendable {
+        var run: @Sendable () async -> Result<(String, Int, Int), ServerFailure>
+    }
+
+    private func stop(_ error: any Error) {
+        guard failure == nil else { return }
+        failure = error as? ServerFailure ?? ServerFailure(kind: .unreachable, call: "push", status: nil, message: "\(error)")
+    }
+
+    /// Counts a finished request: what it settled, or its failure.
+    private func finish(_ done: Result<(String, Int, Int), ServerFailure>) async {
+        inFlight -= 1
+        switch done {
+        case .success(let (name, created, existing)): await settle(name, sent: created, present: existing)
+        case .failure(let error): stop(error)
+        }
+    }
+
+    /// The portfolio `name` on the server: read ahead, found, or created.
+    private func target(_ name: String) async throws -> Target {
+        if let known = targets[name] { return known }
+        let target: Target
+        if let held = await prefetched.removeValue(forKey: name)?.value {
+            target = Target(id: held.portfolio.id, trades: MissingRecords<TradeRecord>.counts(held.trades),
+                            transactions: MissingRecords<TransactionRecord>.counts(held.transactions))
+        } else if let found = try await authorized({ try await $0.portfolio(named: name) }) {
+            target = Target(id: found.id)
         } else if options.createPortfolios {
-            portfolio = try await authorized { try await $0.createPortfolio(named: name) }
+            // Made now: it holds nothing yet.
+            let created = try await authorized { try await $0.createPortfolio(named: name) }
+            target = Target(id: created.id, trades: [:], transactions: [:])
         } else {
             throw ServerFailure(kind: .refused, call: "GET /portfolios/by_name", status: 404,
-                                message: "the server has no portfolio named '\(load.name)' (and --no-create was given)")
+                                message: "the server has no portfolio named '\(name)' (and --no-create was given)")
         }
-        try await pushRecords(load.trades, portfolio: portfolio.id, total: load.operationCount)
-        try await pushRecords(load.transactions, portfolio: portfolio.id, total: load.operationCount)
+        targets[name] = target
+        return target
     }
 
     /// Counts what a request settled and shows the progress.
-    private func settle(sent: Int, present: Int, total: Int, everyTime: Bool = true) async {
-        current.sent += sent
-        current.alreadyPresent += present
-        settled += sent + present
-        if everyTime || settled % 50 == 0 || settled == total {
-            await progress?.update(portfolio: current.name, settled: settled, of: total)
-        }
+    private func settle(_ name: String, sent: Int, present: Int) async {
+        outcomes[name, default: PortfolioOutcome(name: name)].sent += sent
+        outcomes[name, default: PortfolioOutcome(name: name)].alreadyPresent += present
+        if let o = outcomes[name] { await progress?.update(portfolio: name, settled: o.sent + o.alreadyPresent, of: nil) }
     }
 
-    /// `held`: what the portfolio holds of this kind, when already read.
-    private func pushRecords<R: OperationRecord>(_ records: [R], portfolio: Int64, total: Int, held known: [String?]? = nil) async throws {
-        guard !records.isEmpty else { return }
-        let held: [String?]
-        if let known {
-            held = known
+    /// The requests that send what portfolio `name` lacks of `records` (those whose value id it
+    /// holds are counted as present). The first batch ever is sent here, to learn whether the
+    /// server has the batch endpoint.
+    private func requests<R: OperationRecord>(_ records: [R], portfolio name: String) async throws -> [Request] {
+        var target = try await target(name)
+        let counts: [String: Int]
+        if R.self == TradeRecord.self, let known = target.trades {
+            counts = known
+        } else if R.self == TransactionRecord.self, let known = target.transactions {
+            counts = known
         } else {
-            held = try await authorized { try await $0.valueIds(R.self, portfolio: portfolio) }
+            let id = target.id
+            counts = MissingRecords<R>.counts(try await authorized { try await $0.valueIds(R.self, portfolio: id) })
+            if R.self == TradeRecord.self { target.trades = counts } else { target.transactions = counts }
+            targets[name] = target
         }
-        let lacking = MissingRecords(records, held: held)
-        current.heldTwice += lacking.heldTwice
-        await settle(sent: 0, present: lacking.present, total: total)
+        let lacking = MissingRecords(records, counts: counts)
+        outcomes[name, default: PortfolioOutcome(name: name)].heldTwice += lacking.heldTwice
+        if lacking.present > 0 { await settle(name, sent: 0, present: lacking.present) }
         var rest = lacking.missing[...]
-        // The first batch tells whether the server has the endpoint.
-        if batches != false, !rest.isEmpty {
+        guard !rest.isEmpty else { return [] }
+        let portfolio = target.id
+        if batches == nil {
+            // The first batch tells whether the server has the endpoint.
             let first = Array(rest.prefix(options.batchSize))
             if let answer = try await authorized({ try await $0.postBatchCounts(first, portfolio: portfolio) }) {
                 batches = true
                 try Self.check(answer, covers: first.count, R.self)
                 rest = rest.dropFirst(first.count)
-                await settle(sent: answer.created, present: answer.existing, total: total)
+                await settle(name, sent: answer.created, present: answer.existing)
             } else {
                 batches = false
             }
         }
         if batches == true {
-            let chunks = stride(from: rest.startIndex, to: rest.endIndex, by: options.batchSize).map {
-                Array(rest[$0..<min($0 + options.batchSize, rest.endIndex)])
-            }
-            try await inParallel(chunks) { chunk in
-                guard let answer = try await self.authorized({ try await $0.postBatchCounts(chunk, portfolio: portfolio) }) else {
-                    throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
+            return stride(from: rest.startIndex, to: rest.endIndex, by: options.batchSize).map { start in
+                let chunk = Array(rest[start..<min(start + options.batchSize, rest.endIndex)])
+                return Request {
+                    do {
+                        guard let answer = try await self.authorized({ try await $0.postBatchCounts(chunk, portfolio: portfolio) }) else {
+                            throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
+                        }
+                        try Self.check(answer, covers: chunk.count, R.self)
+                        return .success((name, answer.created, answer.existing))
+                    } catch {
+                        return .failure(error as? ServerFailure ?? ServerFailure(kind: .unreachable, call: "POST /\(R.resource)/batch", status: nil, message: "\(error)"))
+                    }
                 }
-                try Self.check(answer, covers: chunk.count, R.self)
-                return (answer.created, answer.existing)
-            } onResult: { created, existing in
-                await self.settle(sent: created, present: existing, total: total)
             }
-        } else {
-            try await inParallel(Array(rest)) { record in
-                // A 401 means the post was not stored: posting again after a new login is safe.
-                try await self.authorized { try await Self.postOnce(record, portfolio: portfolio, client: $0) }
-            } onResult: { created, existing in
-                await self.settle(sent: created, present: existing, total: total, everyTime: false)
+        }
+        return rest.map { record in
+            Request {
+                do {
+                    // A 401 means the post was not stored: posting again after a new login is safe.
+                    let (created, existing) = try await self.authorized { try await Self.postOnce(record, portfolio: portfolio, client: $0) }
+                    return .success((name, created, existing))
+                } catch {
+                    return .failure(error as? ServerFailure ?? ServerFailure(kind: .unreachable, call: "POST /\(R.resource)", status: nil, message: "\(error)"))
+                }
             }
         }
     }
@@ -201,29 +284,49 @@ public actor PushEngine {
             }
         } retrying: { ($0 as? ServerFailure)?.kind == .unreachable }
     }
+}
 
-    /// Runs `work` on every item with at most `options.concurrency` in flight, handing each
-    /// result to `onResult` here; the first error cancels the rest and is thrown.
-    private func inParallel<Item: Sendable>(
-        _ items: [Item], _ work: @escaping @Sendable (Item) async throws -> (Int, Int),
-        onResult: (Int, Int) async -> Void
-    ) async throws {
-        try await withThrowingTaskGroup(of: (Int, Int).self) { group in
-            var next = 0
-            let limit = max(options.concurrency, 1)
-            while next < items.count && next < limit {
-                let item = items[next]
-                group.addTask { try await work(item) }
-                next += 1
-            }
-            while let (a, b) = try await group.next() {
-                await onResult(a, b)
-                if next < items.count {
-                    let item = items[next]
-                    group.addTask { try await work(item) }
-                    next += 1
-                }
-            }
+/// The hand-over from a push's conversion, run on a thread of its own, to the engine sending what
+/// it makes: batches of records as they fill, then the conversion's end.
+public final class PushFeed: @unchecked Sendable {
+    /// A few batches wait at most: the conversion waits for the sending, and memory stays flat.
+    private let handoff = Handoff<PushBatch, PushPlanError>(capacity: 4)
+    // Written before the hand-over is closed, read after `next()` answered its end.
+    private var result: PushConversion?
+
+    public init() {}
+
+    /// Runs `plan`'s conversion into the feed, to its end or until the engine stops listening.
+    /// Synchronous and long: run it off the concurrency pool (`offload`).
+    public func produce(_ plan: PushPlan, batchSize: Int) {
+        do {
+            let handoff = self.handoff
+            result = try plan.run(batchSize: batchSize) { handoff.send($0) }
+            handoff.close()
+        } catch {
+            handoff.finish(error)
         }
     }
+
+    /// The next batch; nil at the end. Throws what stopped the conversion part-way.
+    public func next() async throws(PushPlanError) -> PushBatch? {
+        try await offload { () throws(PushPlanError) -> PushBatch? in try self.handoff.receive() }
+    }
+
+    /// The conversion's end, once `next()` has answered nil.
+    public var conversion: PushConversion? { result }
+
+    /// Stops listening: the conversion stops at its next batch.
+    public func cancel() { handoff.cancel() }
+}
+
+/// What a push did: per portfolio, and what stopped it, if anything.
+public struct PushResult: Sendable {
+    public var outcomes: [PortfolioOutcome]
+    /// The server's refusal, or the server out of reach.
+    public var failure: ServerFailure?
+    /// What stopped the conversion part-way (what was sent before it stays).
+    public var inputFailure: PushPlanError?
+    /// The conversion's end (nil when it stopped part-way).
+    public var conversion: PushConversion?
 }

@@ -14,7 +14,8 @@ public struct PushOptions: Sendable {
     }
 }
 
-/// Progress, as operations are settled (sent or found present).
+/// Progress, as operations are settled (sent or found present). `total` is nil while the inputs
+/// are still converting.
 public protocol PushProgress: Sendable {
-    func update(portfolio: String, settled: Int, of total: Int) async
+    func update(portfolio: String, settled: Int, of total: Int?) async
 }

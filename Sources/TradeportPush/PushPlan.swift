@@ -3,112 +3,327 @@ import TradeportBalances
 import TradeportCore
 import TradeportFormats
 
-/// Why a push cannot start: an input, a manifest or an option is wrong (nothing is sent).
+/// Why a push cannot start, or why its conversion stopped: an input, a manifest or an option is
+/// wrong.
 public struct PushPlanError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
 
-/// What `push` will load: per server portfolio, its operations mapped to the server's records,
-/// and what the conversion of the inputs said along the way. Inputs are read as `convert` reads
-/// them (exports, or tradeport's own canonical JSON, whose portfolios are kept).
-public struct PushPlan: Sendable {
-    public var loads: [PortfolioLoad] = []
-    /// The conversions' reports, for the summary.
-    public var reports: [ConversionReport] = []
-    /// Rows the conversions rejected (never sent).
-    public var rejectedRows: Int { reports.reduce(0) { $0 + $1.rejected } }
-    /// Operations the inputs hold that no portfolio of the manifest takes.
-    public var notLoaded: [String] = []
+/// What `push` will load, its inputs opened and given their readers but not yet read: per
+/// conversion, its inputs and the server portfolios its operations go to. Inputs are read as
+/// `convert` reads them (exports, or tradeport's own canonical JSON, whose portfolios are kept).
+///
+/// `run` converts and hands over the server's records in batches as the conversion makes them,
+/// so that they can be sent while the rest is still being read: memory holds a batch per
+/// portfolio and what the conversion's deduplication needs, not the inputs' operations.
+///
+/// `@unchecked Sendable`: the opened inputs are read by one thread at a time (the plan is made on
+/// one, then run on another).
+public struct PushPlan: @unchecked Sendable {
+    /// Where a conversion's operations go, by the portfolio the conversion put them in.
+    enum Route {
+        /// To the server portfolio of the same name.
+        case same
+        /// Every operation to each of these portfolios.
+        case all([String])
+        /// By sub-account: an account's operations to the portfolios that take it; the rest are
+        /// reported as not pushed.
+        case byAccount([String: [String]])
+    }
 
-    public init() {}
+    struct Job {
+        var inputs: [PreparedInput]
+        var options: ConversionOptions
+        var route: Route
+        /// The inputs' paths, for what is not pushed.
+        var paths: String
+    }
+
+    var jobs: [Job] = []
+    /// The server portfolios named before converting, in order (a manifest's entries, or
+    /// `--portfolio` without `--split-accounts`): each exists after a push, even with nothing
+    /// to send.
+    public private(set) var portfolios: [String] = []
 
     /// Inputs given as on `convert`'s command line.
     public static func fromFiles(_ files: [String], format: String?, portfolio: String, splitAccounts: Bool, timezone: String?,
-                                 registry: FormatRegistry = .builtIn) throws -> PushPlan {
+                                 registry: FormatRegistry = .builtIn) throws(PushPlanError) -> PushPlan {
         var plan = PushPlan()
-        let (document, report) = try collect(files.map { InputRequest(path: $0, format: format) }, timezone: timezone,
-                                             portfolio: portfolio, splitAccounts: splitAccounts, registry: registry)
-        plan.reports.append(report)
-        plan.loads = document.portfolios.map(load)
+        let (read, prepared) = try prepare(files.map { InputRequest(path: $0, format: format) }, timezone: timezone, registry: registry)
+        plan.jobs = [Job(inputs: prepared, options: ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, read: read),
+                         route: .same, paths: files.joined(separator: ", "))]
+        plan.portfolios = splitAccounts ? [] : [portfolio]
         return plan
     }
 
     /// Inputs named by a manifest. Entries with the same inputs and zone are converted once.
-    public static func fromManifest(_ manifest: PushManifest, registry: FormatRegistry = .builtIn) throws -> PushPlan {
+    public static func fromManifest(_ manifest: PushManifest, registry: FormatRegistry = .builtIn) throws(PushPlanError) -> PushPlan {
         var plan = PushPlan()
         struct Key: Hashable {
             var inputs: [PushManifest.Input]
             var timezone: String?
             var split: Bool
         }
-        var converted: [Key: CanonicalDocument] = [:]
-        var claimed: [Key: Set<String>] = [:]
+        var jobOf: [Key: Int] = [:]
         for entry in manifest.portfolios {
             let key = Key(inputs: entry.inputs, timezone: entry.timezone, split: entry.account != nil)
-            let document: CanonicalDocument
-            if let done = converted[key] {
-                document = done
+            let index: Int
+            if let known = jobOf[key] {
+                index = known
             } else {
-                let (d, report) = try collect(entry.inputs.map { InputRequest(path: $0.path, format: $0.format) }, timezone: entry.timezone,
-                                              portfolio: entry.account == nil ? entry.name : "main", splitAccounts: entry.account != nil,
-                                              registry: registry)
-                plan.reports.append(report)
-                converted[key] = d
-                document = d
+                let (read, prepared) = try prepare(entry.inputs.map { InputRequest(path: $0.path, format: $0.format) },
+                                                   timezone: entry.timezone, registry: registry)
+                let options = ConversionOptions(portfolio: entry.account == nil ? entry.name : "main", splitAccounts: entry.account != nil, read: read)
+                index = plan.jobs.count
+                plan.jobs.append(Job(inputs: prepared, options: options, route: entry.account == nil ? .all([]) : .byAccount([:]),
+                                     paths: entry.inputs.map(\.path).joined(separator: ", ")))
+                jobOf[key] = index
             }
-            var portfolio = Portfolio(name: entry.name)
-            for p in document.portfolios where entry.account == nil || p.name == entry.account {
-                portfolio.trades += p.trades
-                portfolio.transactions += p.transactions
-                portfolio.movements += p.movements
+            switch plan.jobs[index].route {
+            case .all(let names): plan.jobs[index].route = .all(names + [entry.name])
+            case .byAccount(var accounts):
+                accounts[entry.account!, default: []].append(entry.name)
+                plan.jobs[index].route = .byAccount(accounts)
+            case .same: break
             }
-            if let account = entry.account { claimed[key, default: []].insert(account) }
-            plan.loads.append(load(portfolio))
+            plan.portfolios.append(entry.name)
         }
-        for (key, accounts) in claimed {
-            let inputs = key.inputs.map(\.path).joined(separator: ", ")
-            for p in converted[key]?.portfolios ?? [] where !accounts.contains(p.name) {
-                plan.notLoaded.append("not pushed: sub-account '\(p.name)' of \(inputs) (\(Wording.count(p.trades.count, "trade")), \(Wording.count(p.transactions.count, "transaction"))) is in no portfolio of the manifest")
-            }
-        }
-        plan.notLoaded.sort()
         return plan
     }
 
-    /// Converts inputs into portfolios (the one library call every conversion goes through).
-    private static func collect(
-        _ inputs: [InputRequest], timezone: String?, portfolio: String, splitAccounts: Bool, registry: FormatRegistry
-    ) throws -> (CanonicalDocument, ConversionReport) {
-        let read: ReadOptions
-        let prepared: [PreparedInput]
+    /// Opens every input and gives it its reader: a problem here stops the push before anything is sent.
+    private static func prepare(_ inputs: [InputRequest], timezone: String?, registry: FormatRegistry) throws(PushPlanError) -> (ReadOptions, [PreparedInput]) {
         do {
-            read = try Converter.readOptions(timezone: timezone)
-            prepared = try Converter.prepare(inputs, registry: registry)
+            return (try Converter.readOptions(timezone: timezone), try Converter.prepare(inputs, registry: registry))
         } catch {
             throw PushPlanError(error.message)
         }
-        do {
-            return try Converter.document(prepared, options: ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, read: read))
-        } catch let e as InputError {
-            throw PushPlanError("cannot read \(e)")
+    }
+
+    /// Converts every input and hands the records over as they are made: per portfolio, batches
+    /// of at most `batchSize` trades or transactions, in the inputs' order. `emit` answers false
+    /// to stop the conversion. Throws when an input cannot be read to its end (what was handed
+    /// over before stays handed over).
+    public func run(batchSize: Int, emit: @escaping (PushBatch) -> Bool) throws(PushPlanError) -> PushConversion {
+        var conversion = PushConversion()
+        for job in jobs {
+            let router = PushRouter(route: job.route, batchSize: batchSize, emit: emit)
+            let report: ConversionReport
+            do {
+                report = try Converter.run(job.inputs, options: job.options, into: router)
+            } catch is PushRouter.Stopped {
+                throw PushPlanError("stopped")
+            } catch let e as InputError {
+                throw PushPlanError("cannot read \(e)")
+            } catch {
+                throw PushPlanError("cannot read \(job.paths): \(error)")
+            }
+            conversion.reports.append(report)
+            for name in router.order {
+                if !conversion.portfolios.contains(name) { conversion.portfolios.append(name) }
+                conversion.tallies[name, default: PortfolioTally()].add(router.tallies[name]!)
+            }
+            for (account, count) in router.unclaimed {
+                conversion.notLoaded.append("not pushed: sub-account '\(account)' of \(job.paths) (\(Wording.count(count.trades, "trade")), \(Wording.count(count.transactions, "transaction"))) is in no portfolio of the manifest")
+            }
+        }
+        // Those named before converting first, in their order; then those the inputs named.
+        let named = portfolios
+        conversion.portfolios = named + conversion.portfolios.filter { !named.contains($0) }.sorted()
+        for name in named where conversion.tallies[name] == nil { conversion.tallies[name] = PortfolioTally() }
+        conversion.notLoaded.sort()
+        return conversion
+    }
+
+    /// Converts everything into memory: what a dry run prints. Each portfolio's records are in
+    /// the inputs' order, trades and transactions apart.
+    public func loads() throws(PushPlanError) -> (loads: [PortfolioLoad], conversion: PushConversion) {
+        var trades: [String: [TradeRecord]] = [:]
+        var transactions: [String: [TransactionRecord]] = [:]
+        let conversion = try run(batchSize: 1 << 16) { batch in
+            switch batch.records {
+            case .trades(let r): trades[batch.portfolio, default: []] += r
+            case .transactions(let r): transactions[batch.portfolio, default: []] += r
+            }
+            return true
+        }
+        let loads = conversion.portfolios.map { name in
+            let tally = conversion.tallies[name] ?? PortfolioTally()
+            var load = PortfolioLoad(name: name, trades: trades[name] ?? [], transactions: transactions[name] ?? [], refused: tally.refused)
+            load.incomplete = tally.incomplete
+            load.movements = tally.movements
+            return load
+        }
+        return (loads, conversion)
+    }
+}
+
+/// A batch of one portfolio's records, of one kind, as the conversion hands them over.
+public struct PushBatch: Sendable {
+    public enum Records: Sendable {
+        case trades([TradeRecord])
+        case transactions([TransactionRecord])
+    }
+
+    public var portfolio: String
+    public var records: Records
+
+    public var count: Int {
+        switch records {
+        case .trades(let r): return r.count
+        case .transactions(let r): return r.count
+        }
+    }
+}
+
+/// What a portfolio's operations held besides the records handed over.
+public struct PortfolioTally: Sendable, Equatable {
+    /// Records handed over (trades and transactions).
+    public var records = 0
+    /// Operations that cannot be mapped, each with why (counted as failed).
+    public var refused: [String] = []
+    /// Transactions not sent because they are not complete (the server takes only complete ones).
+    public var incomplete = 0
+    /// Movements not sent: the server has no record for them.
+    public var movements = 0
+
+    mutating func add(_ other: PortfolioTally) {
+        records += other.records
+        refused += other.refused
+        incomplete += other.incomplete
+        movements += other.movements
+    }
+}
+
+/// The end of a push's conversion: the reports, and per portfolio what was not handed over.
+public struct PushConversion: Sendable {
+    /// The conversions' reports, for the summary.
+    public var reports: [ConversionReport] = []
+    /// Every portfolio loaded: those named before converting, in order, then those the inputs named (sorted).
+    public var portfolios: [String] = []
+    public var tallies: [String: PortfolioTally] = [:]
+    /// Operations the inputs hold that no portfolio of the manifest takes.
+    public var notLoaded: [String] = []
+    /// Rows the conversions rejected (never sent).
+    public var rejectedRows: Int { reports.reduce(0) { $0 + $1.rejected } }
+    /// Whether an operation of any portfolio cannot be sent.
+    public var refusedAny: Bool { tallies.values.contains { !$0.refused.isEmpty } }
+}
+
+/// The conversion's sink for a push: each operation mapped to the server's record once, and
+/// routed to its portfolios' batches, handed over as each fills.
+final class PushRouter: ConversionSink {
+    struct Stopped: Error {}
+
+    private let route: PushPlan.Route
+    private let batchSize: Int
+    private let emit: (PushBatch) -> Bool
+    private var trades: [String: [TradeRecord]] = [:]
+    private var transactions: [String: [TransactionRecord]] = [:]
+    private(set) var tallies: [String: PortfolioTally] = [:]
+    /// Portfolios in the order their first operation came.
+    private(set) var order: [String] = []
+    /// Per sub-account no portfolio takes: its trades and transactions.
+    private(set) var unclaimed: [String: (trades: Int, transactions: Int)] = [:]
+    /// The targets of the last portfolio seen (operations come in runs of one portfolio).
+    private var last: (portfolio: String, targets: [String])?
+
+    init(route: PushPlan.Route, batchSize: Int, emit: @escaping (PushBatch) -> Bool) {
+        self.route = route
+        self.batchSize = max(batchSize, 1)
+        self.emit = emit
+    }
+
+    private func targets(of portfolio: String) -> [String] {
+        if let last, last.portfolio == portfolio { return last.targets }
+        let targets: [String]
+        switch route {
+        case .same: targets = [portfolio]
+        case .all(let names): targets = names
+        case .byAccount(let accounts): targets = accounts[portfolio] ?? []
+        }
+        for name in targets where tallies[name] == nil {
+            tallies[name] = PortfolioTally()
+            order.append(name)
+        }
+        last = (portfolio, targets)
+        return targets
+    }
+
+    func write(_ operation: PortfolioOperation, portfolio: String) throws {
+        let targets = targets(of: portfolio)
+        if targets.isEmpty {
+            switch operation {
+            case .trade: unclaimed[portfolio, default: (0, 0)].trades += 1
+            case .transaction: unclaimed[portfolio, default: (0, 0)].transactions += 1
+            case .movement: break
+            }
+            return
+        }
+        switch operation {
+        case .trade(let t):
+            switch BalancesMapping.record(t) {
+            case .success(let r):
+                for name in targets {
+                    tallies[name]!.records += 1
+                    trades[name, default: []].append(r)
+                    if trades[name]!.count >= batchSize { try flush(trades: name) }
+                }
+            case .failure(let refusal):
+                for name in targets { tallies[name]!.refused.append(refusal.description) }
+            }
+        case .transaction(let t):
+            switch BalancesMapping.record(t) {
+            case .success(let r)?:
+                for name in targets {
+                    tallies[name]!.records += 1
+                    transactions[name, default: []].append(r)
+                    if transactions[name]!.count >= batchSize { try flush(transactions: name) }
+                }
+            case .failure(let refusal)?:
+                for name in targets { tallies[name]!.refused.append(refusal.description) }
+            case nil:
+                for name in targets { tallies[name]!.incomplete += 1 }
+            }
+        case .movement:
+            for name in targets { tallies[name]!.movements += 1 }
         }
     }
 
-    /// A portfolio's operations as the server's records; what cannot be mapped is refused.
-    public static func load(_ portfolio: Portfolio) -> PortfolioLoad {
-        let records = BalancesMapping.records(of: portfolio)
-        var load = PortfolioLoad(name: portfolio.name, trades: records.trades, transactions: records.transactions,
-                                 refused: records.refusals.map(\.description))
-        load.incomplete = records.incomplete
-        load.movements = records.movements
-        return load
+    private func flush(trades name: String) throws {
+        guard let records = trades.removeValue(forKey: name), !records.isEmpty else { return }
+        guard emit(PushBatch(portfolio: name, records: .trades(records))) else { throw Stopped() }
     }
+
+    private func flush(transactions name: String) throws {
+        guard let records = transactions.removeValue(forKey: name), !records.isEmpty else { return }
+        guard emit(PushBatch(portfolio: name, records: .transactions(records))) else { throw Stopped() }
+    }
+
+    func write(_ skipped: SkippedRow) throws {}
+    func write(_ rejected: RejectedRow) throws {}
+
+    func finish(_ report: ConversionReport) throws {
+        for name in order {
+            try flush(trades: name)
+            try flush(transactions: name)
+        }
+    }
+}
+
+/// What a dry run would send to one portfolio.
+public struct PlannedLoad: Sendable {
+    public var load: PortfolioLoad
+    public var trades: [TradeRecord]
+    public var transactions: [TransactionRecord]
+    /// Whether the server has the portfolio; nil when no server was asked.
+    public var exists: Bool?
 
     /// What a dry run would send to each portfolio: everything, or, with a `reader` (a client
     /// logged in), only what the server lacks, reading and never writing.
-    public func planned(reader: BalancesClient?) async throws -> [PlannedLoad] {
+    public static func planned(_ loads: [PortfolioLoad], reader: BalancesClient?) async throws -> [PlannedLoad] {
         var result: [PlannedLoad] = []
         for load in loads {
             var planned = PlannedLoad(load: load, trades: load.trades, transactions: load.transactions, exists: nil)
@@ -126,13 +341,3 @@ public struct PushPlan: Sendable {
         return result
     }
 }
-
-/// What a dry run would send to one portfolio.
-public struct PlannedLoad: Sendable {
-    public var load: PortfolioLoad
-    public var trades: [TradeRecord]
-    public var transactions: [TransactionRecord]
-    /// Whether the server has the portfolio; nil when no server was asked.
-    public var exists: Bool?
-}
-

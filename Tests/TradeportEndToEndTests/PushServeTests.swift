@@ -389,6 +389,38 @@ struct PushServeTests {
         #expect(badToken.status == 3 && badToken.stderr.contains("401"), "\(badToken.stderr)")
     }
 
+    /// Records are sent while the inputs are read: an input that fails part-way (a canonical
+    /// document cut short) stops the push with exit 2 after some batches went, says how many, and
+    /// the re-run of the mended input sends exactly the rest.
+    @Test func anInputFailingPartWayStopsThePushAndTheRerunSendsTheRest() async throws {
+        let dir = try CLI.temporaryDirectory()
+        try syntheticTrades(3000).write(toFile: dir + "/trades.csv", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["convert", "--format", "dsx-trades", "--portfolio", "Big", "-o", dir + "/ops.json", dir + "/trades.csv"]).status == 0)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: dir + "/ops.json"))
+        // About two thirds of the document: some 2,000 operations, then the text ends inside one.
+        try whole.prefix(whole.count * 2 / 3).write(to: URL(fileURLWithPath: dir + "/cut.json"))
+        let server = try ServerProcess(directory: dir)
+        defer { server.kill() }
+        let token = try await server.register("alice")
+
+        let cut = try Push.run(["--batch-size", "100", dir + "/cut.json"], server: server)
+        #expect(cut.status == 2, "\(cut.stderr)")
+        #expect(cut.stderr.contains("cannot read") && cut.stderr.contains("cut.json: line"), "\(cut.stderr)")
+        let before = try #require(sentAndPresent(cut.stderr), "\(cut.stderr)")
+        #expect(before.sent >= 1000 && before.present == 0, "\(cut.stderr)")
+        #expect(cut.stderr.contains("the \(before.sent) operations sent before it stay on the server"), "\(cut.stderr)")
+        let client = server.client().with(token: token)
+        let p = try #require(try await client.portfolio(named: "Big"))
+        #expect(try await client.records(TradeRecord.self, portfolio: p.id).count == before.sent)
+
+        let rerun = try Push.run(["--batch-size", "100", dir + "/ops.json"], server: server)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("\(3000 - before.sent) sent, \(before.sent) already present, 0 failed"), "\(rerun.stderr)")
+        let stored = try await client.records(TradeRecord.self, portfolio: p.id)
+        #expect(stored.count == 3000 && Set(stored.compactMap(\.tradeValueId)).count == 3000)
+        await client.shutdown()
+    }
+
     @Test func aManifestNamesPortfoliosBySubAccountAndReportsTheRest() async throws {
         let server = try ServerProcess()
         defer { server.kill() }

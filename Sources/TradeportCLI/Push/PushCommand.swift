@@ -31,7 +31,9 @@ struct PushCommand: AsyncParsableCommand {
               0  every operation is on the server (sent now or already there)
               1  some rows were rejected by the conversion, or some operations could not be
                  mapped to the server's model: the rest was loaded
-              2  usage error, or an unreadable or unrecognized input: nothing sent
+              2  usage error, or an unreadable or unrecognized input: nothing sent; an input
+                 that fails part-way through reading (what is sent as it is read) stops the
+                 push: what was sent before stays, a re-run sends the rest
               3  the server refused (a 4xx answer, shown with its message) or could not be
                  reached after retries: what was sent before stays, a re-run sends the rest
             """
@@ -91,23 +93,27 @@ struct PushCommand: AsyncParsableCommand {
             do { manifest = try PushManifest.read(path) } catch { throw CommandFailure(message: error.message) }
         }
         let registry = try formats.catalog().registry
-        let convert: @Sendable () throws -> PushPlan = { [files, source, manifest] in
-            do {
+        // Opens every input and gives it its reader: a problem here stops the push before
+        // anything is sent (exit 2).
+        let prepare: @Sendable () throws -> PushPlan = { [files, source, manifest] in
+            do throws(PushPlanError) {
                 if let manifest { return try PushPlan.fromManifest(manifest, registry: registry) }
                 return try PushPlan.fromFiles(files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
                                               timezone: source.timezone, registry: registry)
-            } catch let error as PushPlanError {
+            } catch {
                 throw CommandFailure(message: error.message)
             }
         }
         guard !dryRun, let serverURL else {
-            let plan = try convert()
-            printConversion(plan)
+            let plan = try await offload(prepare)
+            let (loads, conversion): ([PortfolioLoad], PushConversion)
+            do { (loads, conversion) = try plan.loads() } catch { throw CommandFailure(message: error.message) }
+            printConversion(conversion)
             guard dryRun else {
                 throw CommandFailure(message: "no server: give --server URL or set TRADEPORT_SERVER (e.g. http://localhost:9999/bcv)")
             }
-            try await printDryRun(plan, server: serverURL, environment: environment)
-            if plan.rejectedRows > 0 || plan.loads.contains(where: { !$0.refused.isEmpty }) {
+            try await printDryRun(loads, server: serverURL, environment: environment)
+            if conversion.rejectedRows > 0 || conversion.refusedAny {
                 throw CommandFailure(message: "", status: ExitStatus.rowsRejected)
             }
             return
@@ -116,43 +122,60 @@ struct PushCommand: AsyncParsableCommand {
         let known = manifest.map { $0.portfolios.filter { $0.account == nil }.map { $0.name } }
             ?? (source.splitAccounts ? [] : [source.portfolio])
         let client = BalancesClient(base: serverURL, connections: concurrency, retry: RetryPolicy(attempts: attempts))
-        let (plan, outcomes, failure) = try await Self.using(client) { () async throws -> (PushPlan, [PortfolioOutcome], ServerFailure?) in
-            // Logging in and reading what the named portfolios hold go on while the inputs convert
-            // (off the concurrency pool); a failure of either is reported after the conversion's
-            // summary, as it was when they came after it. Not with --register: that creates the
-            // account, which an unreadable input must not leave behind.
+        let batchSize = self.batchSize
+        let result = try await Self.using(client) { () async throws -> PushResult in
+            // Logging in and reading what the named portfolios hold go on while the inputs are
+            // opened and detected (off the concurrency pool); a failure of either is reported
+            // after an input's problem, as it was when they came after it. Not with --register:
+            // that creates the account, which an unreadable input must not leave behind.
             let early = register ? nil : Task { try await makeEngine(client, environment: environment, prefetching: known) }
             let plan: PushPlan
             do {
-                plan = try await offload(convert)
+                plan = try await offload(prepare)
             } catch {
                 early?.cancel()
                 _ = await early?.result
                 throw error
             }
-            printConversion(plan)
+            // The conversion runs on a thread of its own from here, and what it makes is sent as
+            // it comes (a few batches wait for the sending at most).
+            let feed = PushFeed()
+            let conversion = Task { await offload { feed.produce(plan, batchSize: batchSize) } }
             let (engine, progress): (PushEngine, TerminalProgress?)
-            if let early {
-                (engine, progress) = try await early.value
-            } else {
-                (engine, progress) = try await makeEngine(client, environment: environment, prefetching: [])
+            do {
+                if let early {
+                    (engine, progress) = try await early.value
+                } else {
+                    (engine, progress) = try await makeEngine(client, environment: environment, prefetching: [])
+                }
+            } catch {
+                feed.cancel()
+                await conversion.value
+                throw error
             }
-            let result = await engine.push(plan.loads)
+            let result = await engine.push(feed)
+            await conversion.value
             await progress?.finish()
-            return (plan, result.outcomes, result.failure)
+            return result
         }
-        if !quiet { printStandardError(summary(outcomes, plan: plan, server: serverURL)) }
-        if let failure { throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure) }
-        if plan.rejectedRows > 0 || outcomes.contains(where: { $0.failed > 0 }) {
+        if let conversion = result.conversion { printConversion(conversion) }
+        if !quiet { printStandardError(summary(result.outcomes, conversion: result.conversion, server: serverURL)) }
+        if let inputFailure = result.inputFailure {
+            let sent = result.outcomes.reduce(0) { $0 + $1.sent }
+            throw CommandFailure(message: inputFailure.message + (sent == 0 ? "; nothing was sent"
+                : "; the \(Wording.count(sent, "operation")) sent before it stay on the server, and a re-run sends the rest"))
+        }
+        if let failure = result.failure { throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure) }
+        if (result.conversion?.rejectedRows ?? 0) > 0 || result.outcomes.contains(where: { $0.failed > 0 }) {
             throw CommandFailure(message: "", status: ExitStatus.rowsRejected)
         }
     }
 
     /// The conversions' summaries and what no portfolio takes, on standard error.
-    private func printConversion(_ plan: PushPlan) {
+    private func printConversion(_ conversion: PushConversion) {
         guard !quiet else { return }
-        for report in plan.reports { printStandardError(conversionSummary(report)) }
-        for line in plan.notLoaded { printError(line) }
+        for report in conversion.reports { printStandardError(conversionSummary(report)) }
+        for line in conversion.notLoaded { printError(line) }
     }
 
     /// A logged-in engine, already reading what the portfolios `names` hold, and its progress line.
@@ -211,21 +234,21 @@ struct PushCommand: AsyncParsableCommand {
 
     /// Prints, as JSON Lines, the records that would be sent: all of them, or, when a server and
     /// credentials are at hand, those the server lacks (reading only).
-    private func printDryRun(_ plan: PushPlan, server: String?, environment: [String: String]) async throws {
+    private func printDryRun(_ loads: [PortfolioLoad], server: String?, environment: [String: String]) async throws {
         guard let server, !server.isEmpty else {
-            try await printPlanned(plan, reader: nil)
+            try await printPlanned(loads, reader: nil)
             return
         }
         if register { throw CommandFailure(message: "--dry-run does not register; drop --register") }
         let client = BalancesClient(base: server, connections: concurrency, retry: RetryPolicy(attempts: attempts))
         try await Self.using(client) {
-            try await printPlanned(plan, reader: client.with(token: try await authenticate(client, environment: environment)))
+            try await printPlanned(loads, reader: client.with(token: try await authenticate(client, environment: environment)))
         }
     }
 
-    private func printPlanned(_ plan: PushPlan, reader: BalancesClient?) async throws {
+    private func printPlanned(_ loads: [PortfolioLoad], reader: BalancesClient?) async throws {
         var out = FileHandleOutput()
-        for planned in try await plan.planned(reader: reader) {
+        for planned in try await PlannedLoad.planned(loads, reader: reader) {
             let load = planned.load
             for r in planned.trades { out.line(portfolio: load.name, resource: "trades", record: r) }
             for r in planned.transactions { out.line(portfolio: load.name, resource: "transactions", record: r) }
@@ -248,7 +271,7 @@ struct PushCommand: AsyncParsableCommand {
         SummaryText.make(report, output: "-", written: true, strict: false)
     }
 
-    private func summary(_ outcomes: [PortfolioOutcome], plan: PushPlan, server: String) -> String {
+    private func summary(_ outcomes: [PortfolioOutcome], conversion: PushConversion?, server: String) -> String {
         var lines = ["pushed to \(server):"]
         let width = outcomes.map(\.name.count).max() ?? 0
         for o in outcomes {
@@ -262,13 +285,14 @@ struct PushCommand: AsyncParsableCommand {
             let failed = outcomes.reduce(0) { $0 + $1.failed }
             lines.append("  total: \(sent) sent, \(present) already present, \(failed) failed")
         }
-        for load in plan.loads {
-            if load.incomplete > 0 {
-                lines.append("  \(load.name): \(Wording.count(load.incomplete, "transaction")) not complete, not sent (the server takes complete ones only)")
+        for name in conversion?.portfolios ?? [] {
+            guard let tally = conversion?.tallies[name] else { continue }
+            if tally.incomplete > 0 {
+                lines.append("  \(name): \(Wording.count(tally.incomplete, "transaction")) not complete, not sent (the server takes complete ones only)")
             }
-            if load.movements > 0 { lines.append("  \(load.name): \(Self.movementsNotSent(load.movements))") }
-            for r in load.refused.prefix(10) { lines.append("  \(load.name): not sent: \(r)") }
-            if load.refused.count > 10 { lines.append("  \(load.name): … and \(load.refused.count - 10) more not sent") }
+            if tally.movements > 0 { lines.append("  \(name): \(Self.movementsNotSent(tally.movements))") }
+            for r in tally.refused.prefix(10) { lines.append("  \(name): not sent: \(r)") }
+            if tally.refused.count > 10 { lines.append("  \(name): … and \(tally.refused.count - 10) more not sent") }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -302,12 +326,12 @@ actor TerminalProgress: PushProgress {
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var drawn = false
 
-    func update(portfolio: String, settled: Int, of total: Int) {
+    func update(portfolio: String, settled: Int, of total: Int?) {
         let now = ContinuousClock.now
         guard settled == total || now - lastDraw > .milliseconds(100) else { return }
         lastDraw = now
         drawn = true
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(portfolio): \(settled)/\(total)".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(portfolio): \(settled)\(total.map { "/\($0)" } ?? "")".utf8))
     }
 
     func finish() {
