@@ -76,7 +76,8 @@ public actor PushEngine {
     /// present, and the rest are sent, at most `concurrency` requests in flight. A refusal (4xx)
     /// or an unreachable server stops the sending; the conversion still runs to its end, and what
     /// it hands over after counts as failed. At the end, every portfolio the conversion loads
-    /// exists on the server (when nothing stopped it), even one with nothing to send.
+    /// exists on the server (when nothing stopped it), even one with nothing to send. An engine
+    /// pushes one feed: what it counts is the run's.
     public func push(_ feed: PushFeed) async -> PushResult {
         var inputFailure: PushPlanError?
         await withTaskGroup(of: Result<(String, Int, Int), ServerFailure>.self) { group in
