@@ -113,25 +113,58 @@ public enum BalancesMapping {
         public var movements = 0
     }
 
-    /// Maps every operation of `portfolio`, in order.
+    /// What becomes of one operation on the server.
+    public enum Mapped: Sendable {
+        case trade(TradeRecord)
+        case transaction(TransactionRecord)
+        /// Not sent: it cannot be mapped (why).
+        case refused(Refusal)
+        /// A transaction that is not complete: never sent.
+        case incomplete
+        /// A movement: the server has no record for it.
+        case movement
+    }
+
+    /// What becomes of `operation` on the server.
+    public static func map(_ operation: PortfolioOperation) -> Mapped {
+        switch operation {
+        case .trade(let t):
+            switch record(t) {
+            case .success(let r): return .trade(r)
+            case .failure(let refusal): return .refused(refusal)
+            }
+        case .transaction(let t):
+            switch record(t) {
+            case .success(let r)?: return .transaction(r)
+            case .failure(let refusal)?: return .refused(refusal)
+            case nil: return .incomplete
+            }
+        case .movement:
+            return .movement
+        }
+    }
+
+    /// Maps every operation of `portfolio`, in order (trades, then transactions, then movements).
     public static func records(of portfolio: Portfolio) -> Records {
         var result = Records()
         result.trades.reserveCapacity(portfolio.trades.count)
-        for t in portfolio.trades {
-            switch record(t) {
-            case .success(let r): result.trades.append(r)
-            case .failure(let refusal): result.refusals.append(refusal)
-            }
-        }
         result.transactions.reserveCapacity(portfolio.transactions.count)
-        for t in portfolio.transactions {
-            switch record(t) {
-            case .success(let r)?: result.transactions.append(r)
-            case .failure(let refusal)?: result.refusals.append(refusal)
-            case nil: result.incomplete += 1
-            }
-        }
-        result.movements = portfolio.movements.count
+        for t in portfolio.trades { result.add(map(.trade(t))) }
+        for t in portfolio.transactions { result.add(map(.transaction(t))) }
+        for m in portfolio.movements { result.add(map(.movement(m))) }
         return result
+    }
+}
+
+extension BalancesMapping.Records {
+    /// Counts one operation's mapping in.
+    public mutating func add(_ mapped: BalancesMapping.Mapped) {
+        switch mapped {
+        case .trade(let r): trades.append(r)
+        case .transaction(let r): transactions.append(r)
+        case .refused(let refusal): refusals.append(refusal)
+        case .incomplete: incomplete += 1
+        case .movement: movements += 1
+        }
     }
 }

@@ -116,9 +116,9 @@ public actor PushEngine {
             }
             while let done = await group.next() { await finish(done) }
         }
-        var conversion: PushConversion?
+        // What the conversion counted: all of it, or up to where an input failed.
+        let conversion = inputFailure == nil ? feed.conversion : inputFailure?.partial
         if inputFailure == nil {
-            conversion = feed.conversion
             if failure == nil, let conversion {
                 do {
                     for name in conversion.portfolios where targets[name] == nil { _ = try await target(name) }
@@ -328,6 +328,6 @@ public struct PushResult: Sendable {
     public var failure: ServerFailure?
     /// What stopped the conversion part-way (what was sent before it stays).
     public var inputFailure: PushPlanError?
-    /// The conversion's end (nil when it stopped part-way).
+    /// What the conversion counted: all of it, or up to where an input failed part-way.
     public var conversion: PushConversion?
 }

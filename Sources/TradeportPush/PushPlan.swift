@@ -7,6 +7,8 @@ import TradeportFormats
 /// wrong.
 public struct PushPlanError: Error, Sendable, CustomStringConvertible {
     public let message: String
+    /// For a conversion that stopped part-way: what it counted until then.
+    public var partial: PushConversion?
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
@@ -42,9 +44,8 @@ public struct PushPlan: @unchecked Sendable {
     }
 
     var jobs: [Job] = []
-    /// The server portfolios named before converting, in order (a manifest's entries, or
-    /// `--portfolio` without `--split-accounts`): each exists after a push, even with nothing
-    /// to send.
+    /// The server portfolios named before converting, in order (a manifest's entries): each
+    /// exists after a push, even with nothing to send.
     public private(set) var portfolios: [String] = []
 
     /// Inputs given as on `convert`'s command line.
@@ -54,7 +55,8 @@ public struct PushPlan: @unchecked Sendable {
         let (read, prepared) = try prepare(files.map { InputRequest(path: $0, format: format) }, timezone: timezone, registry: registry)
         plan.jobs = [Job(inputs: prepared, options: ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, read: read),
                          route: .same, paths: files.joined(separator: ", "))]
-        plan.portfolios = splitAccounts ? [] : [portfolio]
+        // None named in advance: a canonical document keeps its own portfolios, whatever
+        // --portfolio says (the CLI still reads --portfolio's ahead, when it exists).
         return plan
     }
 
@@ -106,28 +108,37 @@ public struct PushPlan: @unchecked Sendable {
     /// of at most `batchSize` trades or transactions, in the inputs' order. `emit` answers false
     /// to stop the conversion. Throws when an input cannot be read to its end (what was handed
     /// over before stays handed over).
+    /// When an input fails part-way, the error's `partial` holds what the conversion counted
+    /// until then (the reports of the conversions done, the failing one's tallies).
     public func run(batchSize: Int, emit: @escaping (PushBatch) -> Bool) throws(PushPlanError) -> PushConversion {
         var conversion = PushConversion()
-        for job in jobs {
-            let router = PushRouter(route: job.route, batchSize: batchSize, emit: emit)
-            let report: ConversionReport
-            do {
-                report = try Converter.run(job.inputs, options: job.options, into: router)
-            } catch is PushRouter.Stopped {
-                throw PushPlanError("stopped")
-            } catch let e as InputError {
-                throw PushPlanError("cannot read \(e)")
-            } catch {
-                throw PushPlanError("cannot read \(job.paths): \(error)")
-            }
-            conversion.reports.append(report)
+        func count(_ router: PushRouter, paths: String) {
             for name in router.order {
                 if !conversion.portfolios.contains(name) { conversion.portfolios.append(name) }
                 conversion.tallies[name, default: PortfolioTally()].add(router.tallies[name]!)
             }
             for (account, count) in router.unclaimed {
-                conversion.notLoaded.append("not pushed: sub-account '\(account)' of \(job.paths) (\(Wording.count(count.trades, "trade")), \(Wording.count(count.transactions, "transaction"))) is in no portfolio of the manifest")
+                conversion.notLoaded.append("not pushed: sub-account '\(account)' of \(paths) (\(Wording.count(count.trades, "trade")), \(Wording.count(count.transactions, "transaction"))) is in no portfolio of the manifest")
             }
+        }
+        for job in jobs {
+            let router = PushRouter(route: job.route, batchSize: batchSize, emit: emit)
+            let report: ConversionReport
+            do {
+                report = try Converter.run(job.inputs, options: job.options, into: router)
+            } catch {
+                count(router, paths: job.paths)
+                var failure: PushPlanError
+                switch error {
+                case is PushRouter.Stopped: failure = PushPlanError("stopped")
+                case let e as InputError: failure = PushPlanError("cannot read \(e)")
+                default: failure = PushPlanError("cannot read \(job.paths): \(error)")
+                }
+                failure.partial = conversion
+                throw failure
+            }
+            conversion.reports.append(report)
+            count(router, paths: job.paths)
         }
         // Those named before converting first, in their order; then those the inputs named.
         let named = portfolios
@@ -255,51 +266,42 @@ final class PushRouter: ConversionSink {
     func write(_ operation: PortfolioOperation, portfolio: String) throws {
         let targets = targets(of: portfolio)
         if targets.isEmpty {
+            // Movements too: a sub-account with nothing else is still reported.
+            var count = unclaimed[portfolio] ?? (0, 0)
             switch operation {
-            case .trade: unclaimed[portfolio, default: (0, 0)].trades += 1
-            case .transaction: unclaimed[portfolio, default: (0, 0)].transactions += 1
+            case .trade: count.trades += 1
+            case .transaction: count.transactions += 1
             case .movement: break
             }
+            unclaimed[portfolio] = count
             return
         }
-        switch operation {
-        case .trade(let t):
-            switch BalancesMapping.record(t) {
-            case .success(let r):
-                for name in targets {
-                    tallies[name]!.records += 1
-                    trades[name, default: []].append(r)
-                    if trades[name]!.count >= batchSize { try flush(trades: name) }
-                }
-            case .failure(let refusal):
-                for name in targets { tallies[name]!.refused.append(refusal.description) }
+        switch BalancesMapping.map(operation) {
+        case .trade(let r):
+            for name in targets {
+                tallies[name]!.records += 1
+                trades[name, default: []].append(r)
+                if trades[name]!.count >= batchSize { try flush(name, from: &trades, as: PushBatch.Records.trades) }
             }
-        case .transaction(let t):
-            switch BalancesMapping.record(t) {
-            case .success(let r)?:
-                for name in targets {
-                    tallies[name]!.records += 1
-                    transactions[name, default: []].append(r)
-                    if transactions[name]!.count >= batchSize { try flush(transactions: name) }
-                }
-            case .failure(let refusal)?:
-                for name in targets { tallies[name]!.refused.append(refusal.description) }
-            case nil:
-                for name in targets { tallies[name]!.incomplete += 1 }
+        case .transaction(let r):
+            for name in targets {
+                tallies[name]!.records += 1
+                transactions[name, default: []].append(r)
+                if transactions[name]!.count >= batchSize { try flush(name, from: &transactions, as: PushBatch.Records.transactions) }
             }
+        case .refused(let refusal):
+            for name in targets { tallies[name]!.refused.append(refusal.description) }
+        case .incomplete:
+            for name in targets { tallies[name]!.incomplete += 1 }
         case .movement:
             for name in targets { tallies[name]!.movements += 1 }
         }
     }
 
-    private func flush(trades name: String) throws {
-        guard let records = trades.removeValue(forKey: name), !records.isEmpty else { return }
-        guard emit(PushBatch(portfolio: name, records: .trades(records))) else { throw Stopped() }
-    }
-
-    private func flush(transactions name: String) throws {
-        guard let records = transactions.removeValue(forKey: name), !records.isEmpty else { return }
-        guard emit(PushBatch(portfolio: name, records: .transactions(records))) else { throw Stopped() }
+    /// Hands over what waits for portfolio `name` in `pending`.
+    private func flush<R>(_ name: String, from pending: inout [String: [R]], as records: ([R]) -> PushBatch.Records) throws {
+        guard let batch = pending.removeValue(forKey: name), !batch.isEmpty else { return }
+        guard emit(PushBatch(portfolio: name, records: records(batch))) else { throw Stopped() }
     }
 
     func write(_ skipped: SkippedRow) throws {}
@@ -307,8 +309,8 @@ final class PushRouter: ConversionSink {
 
     func finish(_ report: ConversionReport) throws {
         for name in order {
-            try flush(trades: name)
-            try flush(transactions: name)
+            try flush(name, from: &trades, as: PushBatch.Records.trades)
+            try flush(name, from: &transactions, as: PushBatch.Records.transactions)
         }
     }
 }

@@ -418,6 +418,8 @@ struct PushServeTests {
         #expect(rerun.stderr.contains("\(3000 - before.sent) sent, \(before.sent) already present, 0 failed"), "\(rerun.stderr)")
         let stored = try await client.records(TradeRecord.self, portfolio: p.id)
         #expect(stored.count == 3000 && Set(stored.compactMap(\.tradeValueId)).count == 3000)
+        // A canonical document keeps its portfolios: no empty --portfolio ("main") beside them.
+        #expect(try await client.portfolios().map(\.name) == ["Big"])
         await client.shutdown()
     }
 

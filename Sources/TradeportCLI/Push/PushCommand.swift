@@ -162,8 +162,11 @@ struct PushCommand: AsyncParsableCommand {
         if !quiet { printStandardError(summary(result.outcomes, conversion: result.conversion, server: serverURL)) }
         if let inputFailure = result.inputFailure {
             let sent = result.outcomes.reduce(0) { $0 + $1.sent }
-            throw CommandFailure(message: inputFailure.message + (sent == 0 ? "; nothing was sent"
-                : "; the \(Wording.count(sent, "operation")) sent before it stay on the server, and a re-run sends the rest"))
+            let message = inputFailure.message + (sent == 0 ? "; nothing was sent"
+                : "; the \(Wording.count(sent, "operation")) sent before it stay on the server, and a re-run sends the rest")
+            // The server's refusal, when there was one too, is the exit status (3); both are said.
+            guard result.failure != nil else { throw CommandFailure(message: message) }
+            printError(message)
         }
         if let failure = result.failure { throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure) }
         if (result.conversion?.rejectedRows ?? 0) > 0 || result.outcomes.contains(where: { $0.failed > 0 }) {
