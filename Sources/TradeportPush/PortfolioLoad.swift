@@ -1,25 +1,20 @@
 import TradeportBalances
 
-/// What to load into one server portfolio: records already mapped from canonical operations.
+/// What a dry run would load into one server portfolio: records already mapped from canonical
+/// operations, and what was not mapped.
 public struct PortfolioLoad: Sendable {
     public var name: String
     public var trades: [TradeRecord]
     public var transactions: [TransactionRecord]
-    /// Operations that will not be sent, with why (counted as failed).
-    public var refused: [String]
-    /// Transactions not sent because they are not complete (the server takes only complete ones).
-    public var incomplete = 0
-    /// Movements (changes of positions without money) not sent: the server has no record for them.
-    public var movements = 0
+    /// What will not be sent (refused, not complete, movements).
+    public var tally: PortfolioTally
 
-    public init(name: String, trades: [TradeRecord] = [], transactions: [TransactionRecord] = [], refused: [String] = []) {
+    public init(name: String, trades: [TradeRecord] = [], transactions: [TransactionRecord] = [], tally: PortfolioTally = PortfolioTally()) {
         self.name = name
         self.trades = trades
         self.transactions = transactions
-        self.refused = refused
+        self.tally = tally
     }
-
-    public var operationCount: Int { trades.count + transactions.count }
 }
 
 /// What became of one portfolio's operations.

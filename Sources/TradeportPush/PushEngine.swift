@@ -80,7 +80,7 @@ public actor PushEngine {
     /// pushes one feed: what it counts is the run's.
     public func push(_ feed: PushFeed) async -> PushResult {
         var inputFailure: PushPlanError?
-        await withTaskGroup(of: Result<(String, Int, Int), ServerFailure>.self) { group in
+        await withTaskGroup(of: Result<(String, Int, Int), any Error>.self) { group in
             while true {
                 let batch: PushBatch?
                 do {
@@ -100,14 +100,16 @@ public actor PushEngine {
                 do {
                     let requests: [Request]
                     switch batch.records {
-                    case .trades(let records): requests = try await self.requests(records, portfolio: name)
-                    case .transactions(let records): requests = try await self.requests(records, portfolio: name)
+                    case .trades(let records): requests = try await self.requests(records, portfolio: name, held: \.trades)
+                    case .transactions(let records): requests = try await self.requests(records, portfolio: name, held: \.transactions)
                     }
                     for request in requests {
                         while inFlight >= max(options.concurrency, 1), let done = await group.next() { await finish(done) }
                         guard failure == nil else { break }
                         inFlight += 1
-                        group.addTask { await request.run() }
+                        group.addTask {
+                            do { return .success(try await request()) } catch { return .failure(error) }
+                        }
                     }
                 } catch {
                     stop(error)
@@ -140,10 +142,9 @@ public actor PushEngine {
         return PushResult(outcomes: result, failure: failure, inputFailure: inputFailure, conversion: conversion)
     }
 
-    /// A request to make: a batch, or one record for a server without batches.
-    private struct Request: Sendable {
-        var run: @Sendable () async -> Result<(String, Int, Int), ServerFailure>
-    }
+    /// A request to make (a batch, or one record for a server without batches): what it settled
+    /// in which portfolio, created and already there.
+    private typealias Request = @Sendable () async throws -> (String, Int, Int)
 
     private func stop(_ error: any Error) {
         guard failure == nil else { return }
@@ -151,7 +152,7 @@ public actor PushEngine {
     }
 
     /// Counts a finished request: what it settled, or its failure.
-    private func finish(_ done: Result<(String, Int, Int), ServerFailure>) async {
+    private func finish(_ done: Result<(String, Int, Int), any Error>) async {
         inFlight -= 1
         switch done {
         case .success(let (name, created, existing)): await settle(name, sent: created, present: existing)
@@ -190,18 +191,17 @@ public actor PushEngine {
     /// The requests that send what portfolio `name` lacks of `records` (those whose value id it
     /// holds are counted as present). The first batch ever is sent here, to learn whether the
     /// server has the batch endpoint.
-    private func requests<R: OperationRecord>(_ records: [R], portfolio name: String) async throws -> [Request] {
-        var target = try await target(name)
+    /// `held`: where the target keeps the value ids it holds of this kind.
+    private func requests<R: OperationRecord>(_ records: [R], portfolio name: String,
+                                              held: WritableKeyPath<Target, [String: Int]?>) async throws -> [Request] {
+        let target = try await target(name)
         let counts: [String: Int]
-        if R.self == TradeRecord.self, let known = target.trades {
-            counts = known
-        } else if R.self == TransactionRecord.self, let known = target.transactions {
+        if let known = target[keyPath: held] {
             counts = known
         } else {
             let id = target.id
             counts = MissingRecords<R>.counts(try await authorized { try await $0.valueIds(R.self, portfolio: id) })
-            if R.self == TradeRecord.self { target.trades = counts } else { target.transactions = counts }
-            targets[name] = target
+            targets[name]?[keyPath: held] = counts
         }
         let lacking = MissingRecords(records, counts: counts)
         outcomes[name, default: PortfolioOutcome(name: name)].heldTwice += lacking.heldTwice
@@ -224,28 +224,20 @@ public actor PushEngine {
         if batches == true {
             return stride(from: rest.startIndex, to: rest.endIndex, by: options.batchSize).map { start in
                 let chunk = Array(rest[start..<min(start + options.batchSize, rest.endIndex)])
-                return Request {
-                    do {
-                        guard let answer = try await self.authorized({ try await $0.postBatchCounts(chunk, portfolio: portfolio) }) else {
-                            throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
-                        }
-                        try Self.check(answer, covers: chunk.count, R.self)
-                        return .success((name, answer.created, answer.existing))
-                    } catch {
-                        return .failure(error as? ServerFailure ?? ServerFailure(kind: .unreachable, call: "POST /\(R.resource)/batch", status: nil, message: "\(error)"))
+                return {
+                    guard let answer = try await self.authorized({ try await $0.postBatchCounts(chunk, portfolio: portfolio) }) else {
+                        throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
                     }
+                    try Self.check(answer, covers: chunk.count, R.self)
+                    return (name, answer.created, answer.existing)
                 }
             }
         }
         return rest.map { record in
-            Request {
-                do {
-                    // A 401 means the post was not stored: posting again after a new login is safe.
-                    let (created, existing) = try await self.authorized { try await Self.postOnce(record, portfolio: portfolio, client: $0) }
-                    return .success((name, created, existing))
-                } catch {
-                    return .failure(error as? ServerFailure ?? ServerFailure(kind: .unreachable, call: "POST /\(R.resource)", status: nil, message: "\(error)"))
-                }
+            {
+                // A 401 means the post was not stored: posting again after a new login is safe.
+                let (created, existing) = try await self.authorized { try await Self.postOnce(record, portfolio: portfolio, client: $0) }
+                return (name, created, existing)
             }
         }
     }

@@ -113,9 +113,9 @@ public struct PushPlan: @unchecked Sendable {
     public func run(batchSize: Int, emit: @escaping (PushBatch) -> Bool) throws(PushPlanError) -> PushConversion {
         var conversion = PushConversion()
         func count(_ router: PushRouter, paths: String) {
-            for name in router.order {
-                if !conversion.portfolios.contains(name) { conversion.portfolios.append(name) }
-                conversion.tallies[name, default: PortfolioTally()].add(router.tallies[name]!)
+            for target in router.targets {
+                if conversion.tallies[target.name] == nil { conversion.portfolios.append(target.name) }
+                conversion.tallies[target.name, default: PortfolioTally()].add(target.tally)
             }
             for (account, count) in router.unclaimed {
                 conversion.notLoaded.append("not pushed: sub-account '\(account)' of \(paths) (\(Wording.count(count.trades, "trade")), \(Wording.count(count.transactions, "transaction"))) is in no portfolio of the manifest")
@@ -161,11 +161,8 @@ public struct PushPlan: @unchecked Sendable {
             return true
         }
         let loads = conversion.portfolios.map { name in
-            let tally = conversion.tallies[name] ?? PortfolioTally()
-            var load = PortfolioLoad(name: name, trades: trades[name] ?? [], transactions: transactions[name] ?? [], refused: tally.refused)
-            load.incomplete = tally.incomplete
-            load.movements = tally.movements
-            return load
+            PortfolioLoad(name: name, trades: trades[name] ?? [], transactions: transactions[name] ?? [],
+                          tally: conversion.tallies[name] ?? PortfolioTally())
         }
         return (loads, conversion)
     }
@@ -191,8 +188,6 @@ public struct PushBatch: Sendable {
 
 /// What a portfolio's operations held besides the records handed over.
 public struct PortfolioTally: Sendable, Equatable {
-    /// Records handed over (trades and transactions).
-    public var records = 0
     /// Operations that cannot be mapped, each with why (counted as failed).
     public var refused: [String] = []
     /// Transactions not sent because they are not complete (the server takes only complete ones).
@@ -200,8 +195,9 @@ public struct PortfolioTally: Sendable, Equatable {
     /// Movements not sent: the server has no record for them.
     public var movements = 0
 
+    public init() {}
+
     mutating func add(_ other: PortfolioTally) {
-        records += other.records
         refused += other.refused
         incomplete += other.incomplete
         movements += other.movements
@@ -228,18 +224,24 @@ public struct PushConversion: Sendable {
 final class PushRouter: ConversionSink {
     struct Stopped: Error {}
 
+    /// A portfolio operations go to: its tally and the records waiting to be handed over.
+    struct Target {
+        let name: String
+        var tally = PortfolioTally()
+        var trades: [TradeRecord] = []
+        var transactions: [TransactionRecord] = []
+    }
+
     private let route: PushPlan.Route
     private let batchSize: Int
     private let emit: (PushBatch) -> Bool
-    private var trades: [String: [TradeRecord]] = [:]
-    private var transactions: [String: [TransactionRecord]] = [:]
-    private(set) var tallies: [String: PortfolioTally] = [:]
-    /// Portfolios in the order their first operation came.
-    private(set) var order: [String] = []
+    /// In the order their first operation came.
+    private(set) var targets: [Target] = []
+    private var index: [String: Int] = [:]
     /// Per sub-account no portfolio takes: its trades and transactions.
     private(set) var unclaimed: [String: (trades: Int, transactions: Int)] = [:]
     /// The targets of the last portfolio seen (operations come in runs of one portfolio).
-    private var last: (portfolio: String, targets: [String])?
+    private var last: (portfolio: String, targets: [Int])?
 
     init(route: PushPlan.Route, batchSize: Int, emit: @escaping (PushBatch) -> Bool) {
         self.route = route
@@ -247,25 +249,28 @@ final class PushRouter: ConversionSink {
         self.emit = emit
     }
 
-    private func targets(of portfolio: String) -> [String] {
+    /// Where the operations the conversion put in `portfolio` go, as positions in `targets`.
+    private func targets(of portfolio: String) -> [Int] {
         if let last, last.portfolio == portfolio { return last.targets }
-        let targets: [String]
+        let names: [String]
         switch route {
-        case .same: targets = [portfolio]
-        case .all(let names): targets = names
-        case .byAccount(let accounts): targets = accounts[portfolio] ?? []
+        case .same: names = [portfolio]
+        case .all(let all): names = all
+        case .byAccount(let accounts): names = accounts[portfolio] ?? []
         }
-        for name in targets where tallies[name] == nil {
-            tallies[name] = PortfolioTally()
-            order.append(name)
+        let positions = names.map { name in
+            if let i = index[name] { return i }
+            index[name] = targets.count
+            targets.append(Target(name: name))
+            return targets.count - 1
         }
-        last = (portfolio, targets)
-        return targets
+        last = (portfolio, positions)
+        return positions
     }
 
     func write(_ operation: PortfolioOperation, portfolio: String) throws {
-        let targets = targets(of: portfolio)
-        if targets.isEmpty {
+        let positions = targets(of: portfolio)
+        if positions.isEmpty {
             // Movements too: a sub-account with nothing else is still reported.
             var count = unclaimed[portfolio] ?? (0, 0)
             switch operation {
@@ -276,41 +281,38 @@ final class PushRouter: ConversionSink {
             unclaimed[portfolio] = count
             return
         }
-        switch BalancesMapping.map(operation) {
-        case .trade(let r):
-            for name in targets {
-                tallies[name]!.records += 1
-                trades[name, default: []].append(r)
-                if trades[name]!.count >= batchSize { try flush(name, from: &trades, as: PushBatch.Records.trades) }
+        let mapped = BalancesMapping.map(operation)
+        for i in positions {
+            switch mapped {
+            case .trade(let r):
+                targets[i].trades.append(r)
+                if targets[i].trades.count >= batchSize { try flush(i, \.trades, as: PushBatch.Records.trades) }
+            case .transaction(let r):
+                targets[i].transactions.append(r)
+                if targets[i].transactions.count >= batchSize { try flush(i, \.transactions, as: PushBatch.Records.transactions) }
+            case .refused(let refusal): targets[i].tally.refused.append(refusal.description)
+            case .incomplete: targets[i].tally.incomplete += 1
+            case .movement: targets[i].tally.movements += 1
             }
-        case .transaction(let r):
-            for name in targets {
-                tallies[name]!.records += 1
-                transactions[name, default: []].append(r)
-                if transactions[name]!.count >= batchSize { try flush(name, from: &transactions, as: PushBatch.Records.transactions) }
-            }
-        case .refused(let refusal):
-            for name in targets { tallies[name]!.refused.append(refusal.description) }
-        case .incomplete:
-            for name in targets { tallies[name]!.incomplete += 1 }
-        case .movement:
-            for name in targets { tallies[name]!.movements += 1 }
         }
     }
 
-    /// Hands over what waits for portfolio `name` in `pending`.
-    private func flush<R>(_ name: String, from pending: inout [String: [R]], as records: ([R]) -> PushBatch.Records) throws {
-        guard let batch = pending.removeValue(forKey: name), !batch.isEmpty else { return }
-        guard emit(PushBatch(portfolio: name, records: records(batch))) else { throw Stopped() }
+    /// Hands over what waits for target `i` of one kind (a full batch, or the rest at the end).
+    private func flush<R>(_ i: Int, _ kind: WritableKeyPath<Target, [R]>, as records: ([R]) -> PushBatch.Records) throws {
+        guard !targets[i][keyPath: kind].isEmpty else { return }
+        let batch = targets[i][keyPath: kind]
+        targets[i][keyPath: kind] = []
+        targets[i][keyPath: kind].reserveCapacity(min(batchSize, 1 << 12))
+        guard emit(PushBatch(portfolio: targets[i].name, records: records(batch))) else { throw Stopped() }
     }
 
     func write(_ skipped: SkippedRow) throws {}
     func write(_ rejected: RejectedRow) throws {}
 
     func finish(_ report: ConversionReport) throws {
-        for name in order {
-            try flush(name, from: &trades, as: PushBatch.Records.trades)
-            try flush(name, from: &transactions, as: PushBatch.Records.transactions)
+        for i in targets.indices {
+            try flush(i, \.trades, as: PushBatch.Records.trades)
+            try flush(i, \.transactions, as: PushBatch.Records.transactions)
         }
     }
 }

@@ -258,9 +258,9 @@ struct PushCommand: AsyncParsableCommand {
             if !quiet {
                 let note = planned.exists.map { $0 ? " (the server lacks these)" : " (the portfolio would be created)" } ?? ""
                 printError("dry run: \(load.name): would send \(Wording.count(planned.trades.count, "trade")) and \(Wording.count(planned.transactions.count, "transaction"))\(note)"
-                           + (load.refused.isEmpty ? "" : "; \(load.refused.count) cannot be mapped"))
-                for r in load.refused.prefix(10) { printError("  not sent: \(r)") }
-                if load.movements > 0 { printError("  not sent: \(Self.movementsNotSent(load.movements))") }
+                           + (load.tally.refused.isEmpty ? "" : "; \(load.tally.refused.count) cannot be mapped"))
+                for r in load.tally.refused.prefix(10) { printError("  not sent: \(r)") }
+                if load.tally.movements > 0 { printError("  not sent: \(Self.movementsNotSent(load.tally.movements))") }
             }
         }
         out.flush()
