@@ -82,4 +82,38 @@ struct PrimitivesTests {
         #expect(Int64(XLSXDateTime.day0Of1900System) == CivilCalendar.days(year: 1899, month: 12, day: 31))
         #expect(Int64(XLSXDateTime.day0Of1904System) == CivilCalendar.days(year: 1904, month: 1, day: 1))
     }
+
+    @Test("a chunked list keeps its elements in order across chunks and frees each chunk as it drains")
+    func chunkedList() throws {
+        var list = ChunkedList<Payload>(chunkSize: 3)
+        var kept: [Payload] = []
+        weak var first: Payload?
+        do {
+            for _ in 0..<8 {
+                let payload = Payload()
+                list.append(payload)
+                kept.append(payload)
+            }
+            first = kept[0]
+            #expect(list.count == 8)
+            kept.removeAll()
+        }
+        var seen = 0
+        list.drain { payload in
+            if seen == 4 {
+                // The first chunk (elements 0-2) was handed on and freed.
+                #expect(first == nil)
+            }
+            if seen == 0 { #expect(payload === first) }
+            seen += 1
+        }
+        #expect(seen == 8)
+        #expect(list.isEmpty && list.count == 0)
+        var order = ChunkedList<Int>(chunkSize: 4)
+        for i in 0..<10 { order.append(i) }
+        var out: [Int] = []
+        order.drain { out.append($0) }
+        #expect(out == Array(0..<10))
+        order.drain { _ in Issue.record("a drained list is empty") }
+    }
 }

@@ -1,4 +1,5 @@
 import TradeportCore
+import TradeportPrimitives
 import TradeportXLSX
 
 /// Walks the report's rows: the sections, their header rows and page footers, and hands each data
@@ -25,14 +26,18 @@ final class TinkoffReportReader {
     /// sheet streams by and finished at the end (its ISIN, a bond's nominal, a repo's other leg), or
     /// a cash row kept as its cells. A record and a deal keep their row's raw text in `rawTexts`, up
     /// to `rawEnd`: it is made into a string only when a reject or a conflict shows it.
+    ///
+    /// The cases that are rare or large (a record, a position) are kept boxed, so that the list's
+    /// elements stay the size of the common ones (a deal, a cash row): the list holds one per row.
     enum Held {
-        case record(SourceRecord, rawEnd: Int)
+        indirect case record(SourceRecord, rawEnd: Int)
         /// A repo's leg (its legs are looked at together).
         case deal(HeldDeal)
         /// Any other deal: its trade's fields in `heldDeals`.
         case spooledDeal(SpooledDeal)
-        case cashRow(HeldRow, map: Int, currency: AssetCode)
-        case position(HeldPosition)
+        /// A cash row: its cells in `heldCashRows`.
+        case cashRow(SpooledRow)
+        indirect case position(HeldPosition)
     }
 
     /// A deal of section 1.1 as read, waiting for what later sections say of it.
@@ -52,6 +57,57 @@ final class TinkoffReportReader {
         var count: UInt32
         var code: String?
         var rawEnd: Int
+    }
+
+    /// A cash row held as its cells in `heldCashRows`, from `start` (see `SpooledRow.append`), with
+    /// its table's map (in `cashMaps`) and its block's currency (in `cashCurrencies`).
+    struct SpooledRow {
+        var start: Int
+        var count: UInt32
+        var map: UInt32
+        var currency: UInt32
+
+        /// Appends the row to `spool` as its number (8 bytes), its cell count (4), each cell's
+        /// column (4), kind (1) and length (4), then the cells' bytes one after another.
+        static func append(_ row: XLSXRow, to spool: inout SpooledBytes, scratch: inout [UInt8]) -> (start: Int, count: UInt32) {
+            scratch.removeAll(keepingCapacity: true)
+            func put<T: FixedWidthInteger>(_ value: T) {
+                withUnsafeBytes(of: value.littleEndian) { scratch.append(contentsOf: $0) }
+            }
+            put(Int64(row.number))
+            put(UInt32(row.cells.count))
+            for cell in row.cells {
+                put(UInt32(truncatingIfNeeded: cell.column))
+                scratch.append(cell.kind.rawValue)
+                put(UInt32(cell.bytes.count))
+            }
+            for cell in row.cells { scratch.append(contentsOf: cell.bytes) }
+            let start = spool.count
+            scratch.withUnsafeBytes { spool.append(contentsOf: $0) }
+            return (start, UInt32(scratch.count))
+        }
+
+        /// The row `append` wrote in `bytes`, for reading with the same code as a live row;
+        /// `cells` is scratch space.
+        static func withRow<R>(in bytes: UnsafeRawBufferPointer, cells: inout [XLSXCell], _ body: (XLSXRow) throws -> R) rethrows -> R {
+            func get<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+                T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+            }
+            let number = Int(get(Int64.self, at: 0))
+            let count = Int(get(UInt32.self, at: 8))
+            cells.removeAll(keepingCapacity: true)
+            var header = 12
+            var data = 12 + 9 * count
+            for _ in 0..<count {
+                let length = Int(get(UInt32.self, at: header + 5))
+                // A kind this reader wrote itself: always one of `XLSXCell.Kind`'s.
+                cells.append(XLSXCell(column: Int(get(UInt32.self, at: header)), kind: XLSXCell.Kind(rawValue: bytes[header + 4]) ?? .string,
+                                      bytes: UnsafeRawBufferPointer(rebasing: bytes[data..<(data + length)])))
+                header += 9
+                data += length
+            }
+            return try cells.withUnsafeBufferPointer { try body(XLSXRow(number: number, cells: $0)) }
+        }
     }
 
     /// A row's cells, copied out of the sheet's buffers: their bytes one after another.
@@ -109,7 +165,8 @@ final class TinkoffReportReader {
     /// A cell's folded text, reused from row to row.
     var folded: [UInt8] = []
 
-    var held: [Held] = []
+    /// In chunks, so that holding a large report's rows never needs twice their memory.
+    var held = ChunkedList<Held>()
     /// The raw text of the held records and deals: their cells joined by tabs, one after another,
     /// in a scratch file as it grows (read again only for a reject or a conflict).
     var rawTexts = SpooledBytes()
@@ -121,6 +178,10 @@ final class TinkoffReportReader {
     /// How many deals stay on the heap (`TinkoffReportAdapter.dealsOnHeap`).
     let dealsOnHeapLimit: Int
     var dealBytes: [UInt8] = []
+    /// The held cash rows' cells (`SpooledRow`), in a scratch file as they grow.
+    var heldCashRows = SpooledBytes()
+    /// The currencies of the held cash rows' blocks (a handful).
+    var cashCurrencies: [AssetCode] = []
     /// A repo's legs by deal number, as read: the one that comes second nets them.
     var repoLegs: [String: [HeldDeal]] = [:]
     /// Set while the held rows are read and emitted at the end.
@@ -322,6 +383,8 @@ final class TinkoffReportReader {
             }
             var rawStart = 0
             var dealCursor = SpooledBytes.Cursor()
+            var cashCursor = SpooledBytes.Cursor()
+            var cashCells: [XLSXCell] = []
             func emitDeal(_ deal: HeldDeal) throws {
                 let range = rawStart..<deal.rawEnd
                 rawStart = deal.rawEnd
@@ -329,7 +392,10 @@ final class TinkoffReportReader {
                 noteDealUnits(record)
                 try emit(record) { self.rawText(range) }
             }
-            for item in held {
+            // Taken out of `self` first: what reads the rows may touch the reader, never the list.
+            var rows = held
+            held = ChunkedList()
+            try rows.drain { item in
                 switch item {
                 case .record(let record, let rawEnd):
                     let range = rawStart..<rawEnd
@@ -342,17 +408,21 @@ final class TinkoffReportReader {
                         try RecordBytes.read(Trade.self, from: $0)
                     }
                     try emitDeal(HeldDeal(trade: trade, code: spooled.code, repoLeg: nil, rawEnd: spooled.rawEnd))
-                case .cashRow(let row, let map, let currency):
-                    try row.withRow { try readCash($0, cashMaps[map], currency) }
+                case .cashRow(let spooled):
+                    try cashCursor.withBytes(of: heldCashRows, from: spooled.start, count: Int(spooled.count)) {
+                        try SpooledRow.withRow(in: $0, cells: &cashCells) {
+                            try readCash($0, cashMaps[Int(spooled.map)], cashCurrencies[Int(spooled.currency)])
+                        }
+                    }
                 case .position(let position):
                     let range = rawStart..<position.rawEnd
                     rawStart = position.rawEnd
                     try emit(positionRecord(position)) { self.rawText(range) }
                 }
             }
-            held = []
             rawTexts = SpooledBytes()
             heldDeals = SpooledBytes()
+            heldCashRows = SpooledBytes()
         }
     }
 }
