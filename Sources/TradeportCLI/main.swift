@@ -19,6 +19,15 @@ for sig in [SIGINT, SIGTERM, SIGHUP] {
 sigprocmask(SIG_UNBLOCK, &handled, nil)
 
 #if canImport(Glibc)
+// A push opens every input of a manifest before it sends anything (so that an unreadable one
+// stops it with nothing sent), and a conversion holds its inputs open while it reads them: as
+// many files as the hard limit allows, not the soft limit's 1,024 that many systems start with.
+var files = rlimit()
+if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+    files.rlim_cur = files.rlim_max
+    _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
+}
+
 // Memory freed at the top of the heap goes back to the system once more than 1 MiB of it is
 // free. glibc's default raises that threshold as large blocks are freed (to twice the largest,
 // up to 64 MiB), and a conversion frees many of 1 MiB (spooled chunks, read buffers): a Tinkoff

@@ -79,6 +79,31 @@ struct HardeningTests {
         #expect(device.status == 2 && device.stderr.contains("a character device"), "\(device.stderr)")
     }
 
+    @Test("a manifest of more inputs than the soft limit of open files is pushed: the limit is raised to the hard one")
+    func manyInputsPastTheSoftFileLimit() throws {
+        let dir = try CLI.temporaryDirectory()
+        let example = try Data(contentsOf: URL(fileURLWithPath: Self.example))
+        let count = 80
+        var entries: [String] = []
+        for i in 1...count {
+            try example.write(to: URL(fileURLWithPath: dir + "/t\(i).csv"))
+            entries.append(#"{"name": "P\#(i)", "inputs": ["t\#(i).csv"]}"#)
+        }
+        try Data(#"{"portfolios": [\#(entries.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: dir + "/m.json"))
+        // Every input is opened before anything is sent; 40 descriptors would not hold 80.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"ulimit -Sn 40 && exec "$0" push --dry-run --manifest m.json > out.jsonl 2> err.txt"#, CLI.executable]
+        process.currentDirectoryURL = URL(fileURLWithPath: dir)
+        try process.run()
+        process.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: dir + "/err.txt", encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        let lines = try String(contentsOfFile: dir + "/out.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 6 * count, "\(stderr)")
+        #expect(stderr.contains("P\(count): would send 6 trades"), "\(stderr)")
+    }
+
     @Test("malformed JSON given to push names its line and column: a manifest, an operation in a document")
     func jsonErrorsArePlaced() throws {
         let dir = try CLI.temporaryDirectory()
