@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import TradeportCore
 
 /// The ledger against a replay written plainly here: every operation kept whole, sorted by time
@@ -180,6 +183,15 @@ struct SpooledBytesTests {
             #expect(read == Array(all[start..<(start + count)]), "cursor \(start)+\(count)")
             start += count
         }
+    }
+
+    @Test("a scratch file is unlinked at once and not handed to programs the process starts")
+    func scratchFilesAreClosedOnExec() throws {
+        let fd = try anonymousTemporaryFile()
+        defer { close(fd) }
+        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+        var status = stat()
+        #expect(fstat(fd, &status) == 0 && status.st_nlink == 0)
     }
 }
 

@@ -187,11 +187,15 @@ func anonymousTemporaryFile() throws -> Int32 {
     return fd
 }
 
-/// A new file named `prefix` and six random characters (mkstemp), open for reading and writing.
+/// A new file named `prefix` and six random characters (mkstemp), open for reading and writing,
+/// closed on exec.
 private func createTemporaryFile(_ prefix: String, errorPath: String) throws -> (Int32, String) {
     var template = Array((prefix + "XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw OutputError(path: errorPath, errno: errno) }
+    // Not handed to a program this process starts, as every other descriptor it opens
+    // (mkostemp, which would set it at once, is outside what the Glibc module declares).
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     return (fd, String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
 }
 
