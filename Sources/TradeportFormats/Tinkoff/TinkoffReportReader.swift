@@ -68,7 +68,7 @@ final class TinkoffReportReader {
         var currency: UInt32
 
         /// Appends the row to `spool` as its number (8 bytes), its cell count (4), each cell's
-        /// column (4), kind (1) and length (4), then the cells' bytes one after another.
+        /// column (8), kind (1) and length (4), then the cells' bytes one after another.
         static func append(_ row: XLSXRow, to spool: inout SpooledBytes, scratch: inout [UInt8]) -> (start: Int, count: UInt32) {
             scratch.removeAll(keepingCapacity: true)
             func put<T: FixedWidthInteger>(_ value: T) {
@@ -77,7 +77,7 @@ final class TinkoffReportReader {
             put(Int64(row.number))
             put(UInt32(row.cells.count))
             for cell in row.cells {
-                put(UInt32(truncatingIfNeeded: cell.column))
+                put(Int64(cell.column))
                 scratch.append(cell.kind.rawValue)
                 put(UInt32(cell.bytes.count))
             }
@@ -97,13 +97,13 @@ final class TinkoffReportReader {
             let count = Int(get(UInt32.self, at: 8))
             cells.removeAll(keepingCapacity: true)
             var header = 12
-            var data = 12 + 9 * count
+            var data = 12 + 13 * count
             for _ in 0..<count {
-                let length = Int(get(UInt32.self, at: header + 5))
+                let length = Int(get(UInt32.self, at: header + 9))
                 // A kind this reader wrote itself: always one of `XLSXCell.Kind`'s.
-                cells.append(XLSXCell(column: Int(get(UInt32.self, at: header)), kind: XLSXCell.Kind(rawValue: bytes[header + 4]) ?? .string,
+                cells.append(XLSXCell(column: Int(get(Int64.self, at: header)), kind: XLSXCell.Kind(rawValue: bytes[header + 8]) ?? .string,
                                       bytes: UnsafeRawBufferPointer(rebasing: bytes[data..<(data + length)])))
-                header += 9
+                header += 13
                 data += length
             }
             return try cells.withUnsafeBufferPointer { try body(XLSXRow(number: number, cells: $0)) }
