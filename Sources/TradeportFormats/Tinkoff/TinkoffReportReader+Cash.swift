@@ -82,13 +82,10 @@ extension TinkoffReportReader {
             return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
         }
         // Read at the end: a payout's security is named in section 4.1.
-        let code = currency!
-        let currencyIndex = cashCurrencies.firstIndex(of: code) ?? {
-            cashCurrencies.append(code)
-            return cashCurrencies.count - 1
-        }()
-        let (start, count) = SpooledRow.append(row, to: &heldCashRows, scratch: &dealBytes)
-        held.append(.cashRow(SpooledRow(start: start, count: count, map: UInt32(cashMapIndex!), currency: UInt32(currencyIndex))))
+        HeldRow.encode(row, into: &scratch)
+        let start = heldCashRows.count
+        scratch.withUnsafeBytes { heldCashRows.append(contentsOf: $0) }
+        held.append(.cashRow(SpooledRow(start: start, count: UInt32(scratch.count), map: UInt32(cashMapIndex!), currency: currency!)))
     }
 
     /// A currency-only row under the summary that no header row followed: a summary row without

@@ -140,11 +140,11 @@ extension TinkoffReportReader {
         }
         // Past the limit, held as bytes in a scratch file until the end, not as a trade on the
         // heap: a report's deals are most of it, and a trade is about 740 bytes there.
-        dealBytes.removeAll(keepingCapacity: true)
-        RecordBytes.append(trade, to: &dealBytes)
+        scratch.removeAll(keepingCapacity: true)
+        RecordBytes.append(trade, to: &scratch)
         let start = heldDeals.count
-        dealBytes.withUnsafeBytes { heldDeals.append(contentsOf: $0) }
-        held.append(.spooledDeal(SpooledDeal(start: start, count: UInt32(dealBytes.count), code: codeText, rawEnd: rawEnd)))
+        scratch.withUnsafeBytes { heldDeals.append(contentsOf: $0) }
+        held.append(.spooledDeal(SpooledDeal(start: start, count: UInt32(scratch.count), code: codeText, rawEnd: rawEnd)))
     }
 
     /// The fee columns read: amount, currency (else the settlement or price currency) and the field

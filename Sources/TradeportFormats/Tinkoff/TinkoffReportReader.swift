@@ -59,36 +59,48 @@ final class TinkoffReportReader {
         var rawEnd: Int
     }
 
-    /// A cash row held as its cells in `heldCashRows`, from `start` (see `SpooledRow.append`), with
-    /// its table's map (in `cashMaps`) and its block's currency (in `cashCurrencies`).
+    /// A cash row held as its cells (`HeldRow`'s bytes) in `heldCashRows`, from `start`, with its
+    /// table's map (in `cashMaps`) and its block's currency.
     struct SpooledRow {
         var start: Int
         var count: UInt32
         var map: UInt32
-        var currency: UInt32
+        var currency: AssetCode
+    }
 
-        /// Appends the row to `spool` as its number (8 bytes), its cell count (4), each cell's
-        /// column (8), kind (1) and length (4), then the cells' bytes one after another.
-        static func append(_ row: XLSXRow, to spool: inout SpooledBytes, scratch: inout [UInt8]) -> (start: Int, count: UInt32) {
-            scratch.removeAll(keepingCapacity: true)
+    /// A row's cells copied out of the sheet's buffers, as bytes: the row's number (8 bytes), its
+    /// cell count (4), each cell's column (8), kind (1) and length (4), then the cells' bytes one
+    /// after another. Held as it is, or appended to a scratch file (`SpooledRow`).
+    struct HeldRow {
+        var bytes: [UInt8] = []
+
+        init(_ row: XLSXRow) {
+            Self.encode(row, into: &bytes)
+        }
+
+        /// Replaces `out`'s contents with the row's bytes.
+        static func encode(_ row: XLSXRow, into out: inout [UInt8]) {
+            out.removeAll(keepingCapacity: true)
             func put<T: FixedWidthInteger>(_ value: T) {
-                withUnsafeBytes(of: value.littleEndian) { scratch.append(contentsOf: $0) }
+                withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
             }
             put(Int64(row.number))
             put(UInt32(row.cells.count))
             for cell in row.cells {
                 put(Int64(cell.column))
-                scratch.append(cell.kind.rawValue)
+                out.append(cell.kind.rawValue)
                 put(UInt32(cell.bytes.count))
             }
-            for cell in row.cells { scratch.append(contentsOf: cell.bytes) }
-            let start = spool.count
-            scratch.withUnsafeBytes { spool.append(contentsOf: $0) }
-            return (start, UInt32(scratch.count))
+            for cell in row.cells { out.append(contentsOf: cell.bytes) }
         }
 
-        /// The row `append` wrote in `bytes`, for reading with the same code as a live row;
-        /// `cells` is scratch space.
+        /// The row as the sheet gave it, for reading with the same code as a live row.
+        func withRow<R>(_ body: (XLSXRow) throws -> R) rethrows -> R {
+            var cells: [XLSXCell] = []
+            return try bytes.withUnsafeBytes { try Self.withRow(in: $0, cells: &cells, body) }
+        }
+
+        /// The row `encode` wrote in `bytes`; `cells` is scratch space.
         static func withRow<R>(in bytes: UnsafeRawBufferPointer, cells: inout [XLSXCell], _ body: (XLSXRow) throws -> R) rethrows -> R {
             func get<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
                 T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
@@ -100,39 +112,13 @@ final class TinkoffReportReader {
             var data = 12 + 13 * count
             for _ in 0..<count {
                 let length = Int(get(UInt32.self, at: header + 9))
-                // A kind this reader wrote itself: always one of `XLSXCell.Kind`'s.
+                // A kind `encode` wrote: always one of `XLSXCell.Kind`'s.
                 cells.append(XLSXCell(column: Int(get(Int64.self, at: header)), kind: XLSXCell.Kind(rawValue: bytes[header + 8]) ?? .string,
                                       bytes: UnsafeRawBufferPointer(rebasing: bytes[data..<(data + length)])))
                 header += 13
                 data += length
             }
             return try cells.withUnsafeBufferPointer { try body(XLSXRow(number: number, cells: $0)) }
-        }
-    }
-
-    /// A row's cells, copied out of the sheet's buffers: their bytes one after another.
-    struct HeldRow {
-        var number: Int
-        var cells: [(column: Int, kind: XLSXCell.Kind, length: Int)]
-        var bytes: [UInt8] = []
-
-        init(_ row: XLSXRow) {
-            number = row.number
-            cells = row.cells.map { ($0.column, $0.kind, $0.bytes.count) }
-            bytes.reserveCapacity(cells.reduce(0) { $0 + $1.length })
-            for cell in row.cells { bytes.append(contentsOf: cell.bytes) }
-        }
-
-        /// The row as the sheet gave it, for reading with the same code as a live row.
-        func withRow<R>(_ body: (XLSXRow) throws -> R) rethrows -> R {
-            try bytes.withUnsafeBytes { bytes in
-                var offset = 0
-                let row = cells.map { cell in
-                    defer { offset += cell.length }
-                    return XLSXCell(column: cell.column, kind: cell.kind, bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + cell.length)]))
-                }
-                return try row.withUnsafeBufferPointer { try body(XLSXRow(number: number, cells: $0)) }
-            }
         }
     }
 
@@ -177,11 +163,10 @@ final class TinkoffReportReader {
     var dealsOnHeap = 0
     /// How many deals stay on the heap (`TinkoffReportAdapter.dealsOnHeap`).
     let dealsOnHeapLimit: Int
-    var dealBytes: [UInt8] = []
+    /// A deal's or a cash row's bytes on their way to a scratch file, reused from row to row.
+    var scratch: [UInt8] = []
     /// The held cash rows' cells (`SpooledRow`), in a scratch file as they grow.
     var heldCashRows = SpooledBytes()
-    /// The currencies of the held cash rows' blocks (a handful).
-    var cashCurrencies: [AssetCode] = []
     /// A repo's legs by deal number, as read: the one that comes second nets them.
     var repoLegs: [String: [HeldDeal]] = [:]
     /// Set while the held rows are read and emitted at the end.
@@ -410,8 +395,8 @@ final class TinkoffReportReader {
                     try emitDeal(HeldDeal(trade: trade, code: spooled.code, repoLeg: nil, rawEnd: spooled.rawEnd))
                 case .cashRow(let spooled):
                     try cashCursor.withBytes(of: heldCashRows, from: spooled.start, count: Int(spooled.count)) {
-                        try SpooledRow.withRow(in: $0, cells: &cashCells) {
-                            try readCash($0, cashMaps[Int(spooled.map)], cashCurrencies[Int(spooled.currency)])
+                        try HeldRow.withRow(in: $0, cells: &cashCells) {
+                            try readCash($0, cashMaps[Int(spooled.map)], spooled.currency)
                         }
                     }
                 case .position(let position):
