@@ -4,7 +4,8 @@
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer args]
 #
 # TARGET: csv, sheet-parser, workbook, spec, numbers, balances-json, multipart.
-# Environment: TRADEPORT_FUZZ_NO_BUILD=1 skips the build; TRADEPORT_FUZZ_LEAKS=1 turns
+# Environment: TRADEPORT_FUZZ_NO_BUILD=1 skips the build; TRADEPORT_FUZZ_BINARY=PATH runs that
+# binary instead of the one built (a saved copy, so that a rebuild does not pull it from under a run); TRADEPORT_FUZZ_LEAKS=1 turns
 # LeakSanitizer on (off by default: its runtime may be missing).
 #
 # Exits non-zero when libFuzzer found a crash (or could not run); the last line is always
@@ -55,6 +56,8 @@ else
             -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
     fi
 fi
+# A campaign can run a saved copy of the binary while the project is rebuilt beside it.
+[[ -n ${TRADEPORT_FUZZ_BINARY:-} ]] && binary=$TRADEPORT_FUZZ_BINARY
 [[ -x $binary ]] || { echo "fuzz $target: no binary at $binary (build it, or unset TRADEPORT_FUZZ_NO_BUILD)" >&2; exit 1; }
 # Made after the build: a first `swift build` into a new scratch path clears what it finds there.
 mkdir -p "$corpus" "$artifacts"

@@ -72,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ProcessMemory.keepMidsizeBlocksOnHeap()
         var configuration = BalancesServer.Configuration()
         configuration.host = host
         configuration.port = port

@@ -28,15 +28,7 @@ if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0, files.rl
     _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
 }
 
-// Memory freed at the top of the heap goes back to the system once more than 1 MiB of it is
-// free. glibc's default raises that threshold as large blocks are freed (to twice the largest,
-// up to 64 MiB), and a conversion frees many of 1 MiB (spooled chunks, read buffers): a Tinkoff
-// report of 400,000 trades peaked at 134-149 MB with the default, 122-125 MB with this (4 runs
-// each), in the same time. `mallopt` is looked up, since the Glibc module leaves <malloc.h> out;
-// M_TRIM_THRESHOLD is -1 there.
-if let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-    _ = unsafeBitCast(mallopt, to: (@convention(c) (Int32, Int32) -> Int32).self)(-1, 1 << 20)
-}
+ProcessMemory.returnFreedHeapTop()
 #endif
 
 await TradeportCommand.runAndExit()

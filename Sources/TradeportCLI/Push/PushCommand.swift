@@ -86,6 +86,7 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ProcessMemory.keepMidsizeBlocksOnHeap()
         let environment = ProcessInfo.processInfo.environment
         let serverURL = (server ?? environment["TRADEPORT_SERVER"]).flatMap { $0.isEmpty ? nil : $0 }
         var manifest: PushManifest?
