@@ -7,7 +7,7 @@ import Testing
 import TradeportBalances
 import TradeportCore
 import TradeportPush
-import TradeportServe
+@testable import TradeportServe
 
 /// `tradeport serve`'s API called directly, as the balances apps and other clients would.
 @Suite("tradeport serve's API, end to end", .serialized)
@@ -241,6 +241,42 @@ struct ServeAPITests {
             #expect(st.st_mode & 0o777 == 0o600, "\(file): \(String(st.st_mode & 0o777, radix: 8))")
         }
         await alice.shutdown()
+    }
+
+    /// A portfolio's records are found through the value-key index alone: a file made with the
+    /// earlier index on the portfolio loses it, and listing a portfolio still searches an index
+    /// (and answers in the order stored).
+    @Test func aPortfolioIsListedThroughTheValueKeyIndex() async throws {
+        let dir = try CLI.temporaryDirectory()
+        var server = try ServerProcess(directory: dir)
+        let token = try await server.register("alice")
+        server.stop()
+        do {
+            let db = try SQLiteDatabase(path: dir + "/balances.sqlite")
+            try db.execute("CREATE INDEX trades_by_portfolio ON trades (portfolio_id)")
+        }
+        server = try ServerProcess(directory: dir)
+        defer { server.kill() }
+        let alice = server.client().with(token: token)
+        let p = try await alice.createPortfolio(named: "P")
+        let a = try TradeRecord(json: JSONValue.parse(Self.trade))
+        let trades = (0..<5).map { i in
+            var t = a
+            t.tradeValueId = "v\(9 - i)"
+            return t
+        }
+        _ = try #require(try await alice.postBatch(trades, portfolio: p.id))
+        #expect(try await alice.records(TradeRecord.self, portfolio: p.id).map(\.tradeValueId) == ["v9", "v8", "v7", "v6", "v5"])
+        await alice.shutdown()
+        server.stop()
+
+        let db = try SQLiteDatabase(path: dir + "/balances.sqlite")
+        let indexes = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
+        #expect(indexes == ["trades_by_value_key", "transactions_by_value_key"])
+        for sql in [TradeRecord.selectAll, TradeRecord.selectValueIds, TransactionRecord.selectAll, TransactionRecord.selectValueIds] {
+            let plan = try db.rows("EXPLAIN QUERY PLAN " + sql, [.integer(p.id)]) { $0.text(3) }
+            #expect(plan.contains { $0.hasPrefix("SEARCH") && $0.contains("_by_value_key (portfolio_id=?)") }, "\(sql): \(plan)")
+        }
     }
 
     @Test(arguments: Backend.available)
