@@ -1,12 +1,15 @@
-/// A list that only grows at its end, kept in chunks of fixed size: appending never copies what is
-/// already held (an array that doubles holds its old and its new storage at once, twice what it
-/// needs at the moment it grows), and `drain` hands the elements back in order while it frees
-/// each chunk behind it.
+/// A list that grows at its end and is taken from its front, kept in chunks of fixed size:
+/// appending never copies what is already held (an array that doubles holds its old and its new
+/// storage at once, twice what it needs at the moment it grows), and `popFirst` frees each chunk
+/// once its last element is taken.
 ///
 /// For what a reader must hold until the end of its input (the rows of a report whose later
 /// sections finish its earlier ones): memory is what the elements need, not twice that.
 public struct ChunkedList<Element> {
     private var chunks: [[Element]] = []
+    /// The chunk `popFirst` takes from, and the element in it.
+    private var head = 0
+    private var offset = 0
     public let chunkSize: Int
     public private(set) var count = 0
 
@@ -26,18 +29,23 @@ public struct ChunkedList<Element> {
         count += 1
     }
 
-    /// Calls `body` with every element in order, emptying the list as it goes: a chunk is freed
-    /// once its elements are handed on. When `body` throws, the elements not yet handed on are
-    /// dropped with the rest of the list.
-    public mutating func drain(_ body: (Element) throws -> Void) rethrows {
-        var taken = chunks
-        chunks = []
-        count = 0
-        for i in taken.indices {
-            let chunk = taken[i]
-            taken[i] = []
-            for element in chunk { try body(element) }
+    /// The first element, taken out of the list (nil when it is empty); the chunk it was in is
+    /// freed once its last element is taken.
+    public mutating func popFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = chunks[head][offset]
+        offset += 1
+        count -= 1
+        if count == 0 {
+            chunks = []
+            head = 0
+            offset = 0
+        } else if offset == chunkSize {
+            chunks[head] = []
+            head += 1
+            offset = 0
         }
+        return element
     }
 }
 

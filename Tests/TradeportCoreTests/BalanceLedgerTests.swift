@@ -20,7 +20,10 @@ struct BalanceLedgerTests {
         }
     }
 
-    enum Order: CaseIterable { case ascending, descending, unordered, equal }
+    /// `runs`: 5 runs in time order one after another, each starting again near the first time (a
+    /// report's deals, then its cash operations); `mergedRuns`: as many as the replay merges;
+    /// `oneRunMore`: one more, which it sorts.
+    enum Order: CaseIterable { case ascending, descending, unordered, equal, runs, mergedRuns, oneRunMore }
 
     static let assets = ["AAA", "BBB", "CCC", "DDD"].map { AssetCode($0)! }
 
@@ -44,6 +47,13 @@ struct BalanceLedgerTests {
             case .descending: time -= Int64.random(in: 0...2, using: &g)
             case .unordered: time = 1_600_000_000 + Int64.random(in: 0...Int64(count / 3 + 1), using: &g)
             case .equal: break
+            case .runs, .mergedRuns, .oneRunMore:
+                let runs = order == .runs ? 5 : BalanceLedger.mergedRuns + (order == .oneRunMore ? 1 : 0)
+                if i > 0, i * runs / count != (i - 1) * runs / count {
+                    time = 1_600_000_000 + Int64.random(in: 0...3, using: &g)
+                } else {
+                    time += Int64.random(in: 0...2, using: &g)
+                }
             }
             let path = ["a.csv", "b.csv", "c.xlsx"][(i / 7) % 3]
             let source = SourceLocation(path: path, row: i + 2, sheet: path.hasSuffix("xlsx") ? "S" : nil)

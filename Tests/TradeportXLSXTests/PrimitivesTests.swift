@@ -83,7 +83,7 @@ struct PrimitivesTests {
         #expect(Int64(XLSXDateTime.day0Of1904System) == CivilCalendar.days(year: 1904, month: 1, day: 1))
     }
 
-    @Test("a chunked list keeps its elements in order across chunks and frees each chunk as it drains")
+    @Test("a chunked list keeps its elements in order across chunks and frees each chunk once taken")
     func chunkedList() throws {
         var list = ChunkedList<Payload>(chunkSize: 3)
         var kept: [Payload] = []
@@ -99,21 +99,24 @@ struct PrimitivesTests {
             kept.removeAll()
         }
         var seen = 0
-        list.drain { payload in
-            if seen == 4 {
-                // The first chunk (elements 0-2) was handed on and freed.
-                #expect(first == nil)
-            }
+        while let payload = list.popFirst() {
             if seen == 0 { #expect(payload === first) }
             seen += 1
+            if seen == 3 {
+                // The first chunk (elements 0-2) was taken and freed.
+                #expect(first == nil)
+            }
         }
         #expect(seen == 8)
         #expect(list.isEmpty && list.count == 0)
         var order = ChunkedList<Int>(chunkSize: 4)
         for i in 0..<10 { order.append(i) }
         var out: [Int] = []
-        order.drain { out.append($0) }
-        #expect(out == Array(0..<10))
-        order.drain { _ in Issue.record("a drained list is empty") }
+        for _ in 0..<5 { out.append(order.popFirst()!) }
+        // Appending while it is taken from: the order holds.
+        for i in 10..<13 { order.append(i) }
+        while let i = order.popFirst() { out.append(i) }
+        #expect(out == Array(0..<13))
+        #expect(order.popFirst() == nil && order.isEmpty)
     }
 }

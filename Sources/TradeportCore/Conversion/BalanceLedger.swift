@@ -7,8 +7,10 @@
 /// bytes an operation of two assets, against the 50 that arrays of fixed-width fields took. Its
 /// blocks but the last go to a scratch file as they fill, so that memory does not grow with the
 /// input. The log is read forwards when the operations came in time order, backwards (block by
-/// block) when they came in reverse order (DSX writes newest first); only an input in neither
-/// order is sorted, by an index of its times made at the end, with every block read back.
+/// block) when they came in reverse order (DSX writes newest first). An input in neither order
+/// that is a few runs in time order (a report's deals, then each currency's cash operations) is
+/// merged, run by run, one block of each in memory at a time; only one in more runs than that is
+/// sorted, by an index of its times made at the end, with every block read back.
 struct BalanceLedger {
     private struct Account: Hashable {
         let portfolio: Int  // index into `portfolioNames`
@@ -24,6 +26,11 @@ struct BalanceLedger {
     private var ascending = true
     private var descending = true
     private var lastTime: Int64 = 0
+    /// The first operation of each run in time order after the first, while there are at most
+    /// `mergedRuns` runs (nil past that: the replay sorts).
+    private var runStarts: [Int]? = []
+    /// The most runs the replay merges (each reads a block of the log at a time).
+    static let mergedRuns = 32
 
     /// Where each run of operations from one origin starts: (first operation, index into `origins`).
     private var originRuns: [(start: Int, origin: UInt32)] = []
@@ -93,7 +100,13 @@ struct BalanceLedger {
         count += 1
         let time = operation.time.secondsSinceEpoch
         if op > 0 {
-            if time < lastTime { ascending = false }
+            if time < lastTime {
+                ascending = false
+                if runStarts != nil {
+                    runStarts!.append(op)
+                    if runStarts!.count >= Self.mergedRuns { runStarts = nil }
+                }
+            }
             if time > lastTime { descending = false }
         }
         lastTime = time
@@ -147,6 +160,22 @@ struct BalanceLedger {
                 run.append(record)
             }
             flush()
+        } else if let starts = runStarts {
+            // Each run read forwards from its first operation; the earliest time of their next
+            // records goes first, a tie to the run recorded first.
+            let bounds = [0] + starts + [count]
+            var runs = try (0..<(bounds.count - 1)).map { try log.reader(from: bounds[$0], to: bounds[$0 + 1]) }
+            var next = try runs.indices.map { try runs[$0].next() }
+            while true {
+                var pick = -1
+                for r in next.indices {
+                    guard let candidate = next[r] else { continue }
+                    if pick < 0 || candidate.record.time < next[pick]!.record.time { pick = r }
+                }
+                guard pick >= 0, let chosen = next[pick] else { break }
+                body(chosen.op, chosen.record)
+                next[pick] = try runs[pick].next()
+            }
         } else {
             let blocks = try log.allBlocks()
             var index: [(time: Int64, op: Int32, row: Int, at: OperationLog.Position)] = []
@@ -250,6 +279,9 @@ struct OperationLog {
     private var scratch: [UInt8] = []
     private var previousTime: Int64 = 0
     private var previousRow = 0
+    /// How many records there are, and the number of each block's first record.
+    private var records = 0
+    private var blockFirstRecord: [Int] = []
 
     /// Where a record's changes are: its block, and the offset of their count in it.
     struct Position: Sendable {
@@ -286,7 +318,9 @@ struct OperationLog {
             previousTime = 0
             previousRow = 0
             if !current.isEmpty { blocks.add(&current) }
+            blockFirstRecord.append(records)
         }
+        records += 1
         LEB128.put(signed: Int128(time) - Int128(previousTime), &scratch)
         LEB128.put(signed: Int128(row) - Int128(previousRow), &scratch)
         previousTime = time
@@ -335,18 +369,66 @@ struct OperationLog {
         var at = 0
         var time: Int64 = 0
         var row = 0
-        while at < bytes.count {
-            time = Int64(Int128(time) + LEB128.signed(bytes, &at))
-            row = Int(Int128(row) + LEB128.signed(bytes, &at))
-            let changes = at
-            let n = Int(LEB128.unsigned(bytes, &at))
-            for _ in 0..<n {
-                _ = LEB128.unsigned(bytes, &at)
-                at += 1
-                _ = LEB128.signed(bytes, &at)
-            }
-            body(Record(time: time, row: row, position: Position(block: Int32(b), changes: Int32(changes)), bytes: bytes))
+        while at < bytes.count { body(decode(bytes, block: b, at: &at, time: &time, row: &row)) }
+    }
+
+    /// The record at `at` in block `b`'s `bytes`, after one of `time` and `row`; `at` moves past it.
+    private static func decode(_ bytes: [UInt8], block b: Int, at: inout Int, time: inout Int64, row: inout Int) -> Record {
+        time = Int64(Int128(time) + LEB128.signed(bytes, &at))
+        row = Int(Int128(row) + LEB128.signed(bytes, &at))
+        let changes = at
+        let n = Int(LEB128.unsigned(bytes, &at))
+        for _ in 0..<n {
+            _ = LEB128.unsigned(bytes, &at)
+            at += 1
+            _ = LEB128.signed(bytes, &at)
         }
+        return Record(time: time, row: row, position: Position(block: Int32(b), changes: Int32(changes)), bytes: bytes)
+    }
+
+    /// Reads records `start..<end` in order, one block in memory at a time.
+    struct Reader {
+        fileprivate let log: OperationLog
+        fileprivate var op: Int
+        fileprivate let end: Int
+        fileprivate var block: Int
+        fileprivate var bytes: [UInt8] = []
+        fileprivate var at = 0
+        fileprivate var time: Int64 = 0
+        fileprivate var row = 0
+
+        /// The next record and its number, or nil past the last.
+        mutating func next() throws -> (op: Int, record: Record)? {
+            guard op < end else { return nil }
+            while at == bytes.count {
+                block += 1
+                bytes = try log.bytes(ofBlock: block)
+                at = 0
+                time = 0
+                row = 0
+            }
+            let record = OperationLog.decode(bytes, block: block, at: &at, time: &time, row: &row)
+            op += 1
+            return (op - 1, record)
+        }
+    }
+
+    /// A reader of records `start..<end`, placed at `start` (the records before it in its block
+    /// are decoded and passed over).
+    func reader(from start: Int, to end: Int) throws -> Reader {
+        var reader = Reader(log: self, op: start, end: end, block: -1)
+        guard start < end else { return reader }
+        var low = 0, high = blockFirstRecord.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if blockFirstRecord[mid] <= start { low = mid } else { high = mid - 1 }
+        }
+        reader.block = low
+        reader.bytes = try bytes(ofBlock: low)
+        for _ in blockFirstRecord[low]..<start {
+            _ = Self.decode(reader.bytes, block: low, at: &reader.at, time: &reader.time, row: &reader.row)
+        }
+        return reader
     }
 }
 

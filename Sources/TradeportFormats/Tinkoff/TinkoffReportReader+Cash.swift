@@ -85,7 +85,23 @@ extension TinkoffReportReader {
         HeldRow.encode(row, into: &scratch)
         let start = heldCashRows.count
         scratch.withUnsafeBytes { heldCashRows.append(contentsOf: $0) }
-        held.append(.cashRow(SpooledRow(start: start, count: UInt32(scratch.count), map: UInt32(cashMapIndex!), currency: currency!)))
+        HeldEntry(kind: .cashRow, start: start, count: UInt32(scratch.count), third: UInt32(cashMapIndex!),
+                  fourth: Int(cashCurrencyIndex(currency!))).append(to: &heldEntries)
+    }
+
+    /// Where `code` is in `cashCurrencies` (added when new): looked up only when the currency
+    /// changes, since a block's rows share one.
+    func cashCurrencyIndex(_ code: AssetCode) -> UInt32 {
+        if let last = lastCashCurrency, last.code == code { return last.index }
+        let index: UInt32
+        if let found = cashCurrencies.firstIndex(of: code) {
+            index = UInt32(found)
+        } else {
+            index = UInt32(cashCurrencies.count)
+            cashCurrencies.append(code)
+        }
+        lastCashCurrency = (code, index)
+        return index
     }
 
     /// A currency-only row under the summary that no header row followed: a summary row without

@@ -134,17 +134,22 @@ extension TinkoffReportReader {
         if repoLeg != nil || dealsOnHeap < dealsOnHeapLimit {
             let read = HeldDeal(trade: trade, code: codeText, repoLeg: repoLeg.map(UInt8.init), rawEnd: rawEnd)
             if repoLeg != nil, let deal { repoLegs[deal, default: []].append(read) }
-            held.append(.deal(read))
+            dealsOnHeapHeld.append(read)
+            HeldEntry(kind: .deal).append(to: &heldEntries)
             dealsOnHeap += 1
             return
         }
         // Past the limit, held as bytes in a scratch file until the end, not as a trade on the
         // heap: a report's deals are most of it, and a trade is about 740 bytes there.
+        // Its code (what 4.1 and 3.1 name the security by) follows the trade's bytes.
         scratch.removeAll(keepingCapacity: true)
         RecordBytes.append(trade, to: &scratch)
+        let tradeBytes = scratch.count
+        if let codeText { scratch.append(contentsOf: codeText.utf8) }
         let start = heldDeals.count
         scratch.withUnsafeBytes { heldDeals.append(contentsOf: $0) }
-        held.append(.spooledDeal(SpooledDeal(start: start, count: UInt32(scratch.count), code: codeText, rawEnd: rawEnd)))
+        HeldEntry(kind: .spooledDeal, start: start, count: UInt32(tradeBytes),
+                  third: codeText == nil ? 0 : UInt32(scratch.count - tradeBytes + 1), fourth: rawEnd).append(to: &heldEntries)
     }
 
     /// The fee columns read: amount, currency (else the settlement or price currency) and the field

@@ -41,9 +41,10 @@ extension TinkoffReportReader {
                 if let asset = AssetCode(code) {
                     balances.append(StatedBalance(asset: asset, kind: .position, opening: opening, closing: closing, source: at(row)))
                     // Decided at the end, once the deals and payouts are known (`+Movements`).
-                    held.append(.position(HeldPosition(row: row.number, code: code, asset: asset, isin: isin.flatMap { $0.isEmpty ? nil : $0 },
+                    heldPositions.append(HeldPosition(row: row.number, code: code, asset: asset, isin: isin.flatMap { $0.isEmpty ? nil : $0 },
                                                        name: name.flatMap { $0.isEmpty ? nil : $0 }, credited: credited, debited: debited,
-                                                       rawEnd: keepRaw(row))))
+                                                       rawEnd: keepRaw(row)))
+                    HeldEntry(kind: .position).append(to: &heldEntries)
                     return
                 }
             } else {

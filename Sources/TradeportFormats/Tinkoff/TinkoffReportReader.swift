@@ -23,21 +23,62 @@ final class TinkoffReportReader {
     }
 
     /// What is held until the end of the sheet: a record already made, a deal read while the
-    /// sheet streams by and finished at the end (its ISIN, a bond's nominal, a repo's other leg), or
-    /// a cash row kept as its cells. A record and a deal keep their row's raw text in `rawTexts`, up
-    /// to `rawEnd`: it is made into a string only when a reject or a conflict shows it.
+    /// sheet streams by and finished at the end (its ISIN, a bond's nominal, a repo's other leg), a
+    /// cash row kept as its cells, or a position of 3.1. A record and a deal keep their row's raw
+    /// text in `rawTexts`, up to `rawEnd`: it is made into a string only when a reject or a
+    /// conflict shows it.
     ///
-    /// The cases that are rare or large (a record, a position) are kept boxed, so that the list's
-    /// elements stay the size of the common ones (a deal, a cash row): the list holds one per row.
-    enum Held {
-        indirect case record(SourceRecord, rawEnd: Int)
-        /// A repo's leg (its legs are looked at together).
-        case deal(HeldDeal)
-        /// Any other deal: its trade's fields in `heldDeals`.
-        case spooledDeal(SpooledDeal)
-        /// A cash row: its cells in `heldCashRows`.
-        case cashRow(SpooledRow)
-        indirect case position(HeldPosition)
+    /// Every held row has one `HeldEntry` in `heldEntries`, in row order; the kinds that are rare
+    /// or bounded (a record, a deal on the heap, a position) wait in lists of their own, in the
+    /// same order, and are taken from them as their entries come.
+    enum HeldKind: UInt8 {
+        case record, deal, spooledDeal, cashRow, position
+    }
+
+    /// A held row's entry: its kind, and for the common kinds where their bytes are. Written as
+    /// `size` bytes to `heldEntries` (a scratch file as it grows), so that holding a large
+    /// report's rows until its end costs no memory as it grows.
+    struct HeldEntry {
+        static let size = 32
+        var kind: HeldKind
+        /// A spooled deal's or a cash row's start in `heldDeals` or `heldCashRows`.
+        var start = 0
+        /// A spooled deal's trade bytes, or a cash row's bytes.
+        var count: UInt32 = 0
+        /// A spooled deal's code: its length + 1 after the trade's bytes (0: none); a cash row's map.
+        var third: UInt32 = 0
+        /// A spooled deal's `rawEnd`; a cash row's currency (in `cashCurrencies`).
+        var fourth = 0
+
+        func append(to spool: inout SpooledBytes) {
+            withUnsafeTemporaryAllocation(byteCount: Self.size, alignment: 8) { buffer in
+                buffer.initializeMemory(as: UInt8.self, repeating: 0)
+                buffer[0] = kind.rawValue
+                buffer.storeBytes(of: Int64(start).littleEndian, toByteOffset: 8, as: Int64.self)
+                buffer.storeBytes(of: count.littleEndian, toByteOffset: 16, as: UInt32.self)
+                buffer.storeBytes(of: third.littleEndian, toByteOffset: 20, as: UInt32.self)
+                buffer.storeBytes(of: Int64(fourth).littleEndian, toByteOffset: 24, as: Int64.self)
+                spool.append(contentsOf: UnsafeRawBufferPointer(buffer))
+            }
+        }
+
+        init(kind: HeldKind, start: Int = 0, count: UInt32 = 0, third: UInt32 = 0, fourth: Int = 0) {
+            self.kind = kind
+            self.start = start
+            self.count = count
+            self.third = third
+            self.fourth = fourth
+        }
+
+        /// The entry `append` wrote; nil for bytes it did not write.
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            guard bytes.count == Self.size, let kind = HeldKind(rawValue: bytes[0]) else { return nil }
+            self.kind = kind
+            start = Int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self)))
+            count = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+            third = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+            fourth = Int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: Int64.self)))
+        }
     }
 
     /// A deal of section 1.1 as read, waiting for what later sections say of it.
@@ -51,26 +92,9 @@ final class TinkoffReportReader {
         var row: Int { trade.source.row }
     }
 
-    /// A deal held as its trade's `RecordBytes` in `heldDeals`, from `start`.
-    struct SpooledDeal {
-        var start: Int
-        var count: UInt32
-        var code: String?
-        var rawEnd: Int
-    }
-
-    /// A cash row held as its cells (`HeldRow`'s bytes) in `heldCashRows`, from `start`, with its
-    /// table's map (in `cashMaps`) and its block's currency.
-    struct SpooledRow {
-        var start: Int
-        var count: UInt32
-        var map: UInt32
-        var currency: AssetCode
-    }
-
     /// A row's cells copied out of the sheet's buffers, as bytes: the row's number (8 bytes), its
     /// cell count (4), each cell's column (8), kind (1) and length (4), then the cells' bytes one
-    /// after another. Held as it is, or appended to a scratch file (`SpooledRow`).
+    /// after another. Held as it is, or appended to a scratch file (a cash row's `HeldEntry`).
     struct HeldRow {
         var bytes: [UInt8] = []
 
@@ -151,8 +175,17 @@ final class TinkoffReportReader {
     /// A cell's folded text, reused from row to row.
     var folded: [UInt8] = []
 
-    /// In chunks, so that holding a large report's rows never needs twice their memory.
-    var held = ChunkedList<Held>()
+    /// Every held row's `HeldEntry`, in row order, in a scratch file as it grows.
+    var heldEntries = SpooledBytes()
+    /// The held records, deals on the heap and positions, each in row order (in chunks, so that
+    /// holding them never needs twice their memory).
+    var heldRecords = ChunkedList<(record: SourceRecord, rawEnd: Int)>()
+    var dealsOnHeapHeld = ChunkedList<HeldDeal>()
+    var heldPositions = ChunkedList<HeldPosition>()
+    /// The currencies of the held cash rows (a cash row's entry names one by its place here), and
+    /// the place of the last one used.
+    var cashCurrencies: [AssetCode] = []
+    var lastCashCurrency: (code: AssetCode, index: UInt32)?
     /// The raw text of the held records and deals: their cells joined by tabs, one after another,
     /// in a scratch file as it grows (read again only for a reject or a conflict).
     var rawTexts = SpooledBytes()
@@ -165,7 +198,7 @@ final class TinkoffReportReader {
     let dealsOnHeapLimit: Int
     /// A deal's or a cash row's bytes on their way to a scratch file, reused from row to row.
     var scratch: [UInt8] = []
-    /// The held cash rows' cells (`SpooledRow`), in a scratch file as they grow.
+    /// The held cash rows' cells (`HeldRow`'s bytes, named by their entries), in a scratch file as they grow.
     var heldCashRows = SpooledBytes()
     /// A repo's legs by deal number, as read: the one that comes second nets them.
     var repoLegs: [String: [HeldDeal]] = [:]
@@ -327,7 +360,8 @@ final class TinkoffReportReader {
             try emit(record) { row.text }
             return
         }
-        held.append(.record(record, rawEnd: keepRaw(row)))
+        heldRecords.append((record, keepRaw(row)))
+        HeldEntry(kind: .record).append(to: &heldEntries)
     }
 
     /// Keeps the row's cells joined by tabs, for the raw text a reject or a conflict shows; returns
@@ -377,29 +411,47 @@ final class TinkoffReportReader {
                 noteDealUnits(record)
                 try emit(record) { self.rawText(range) }
             }
-            // Taken out of `self` first: what reads the rows may touch the reader, never the list.
-            var rows = held
-            held = ChunkedList()
-            try rows.drain { item in
-                switch item {
-                case .record(let record, let rawEnd):
+            // Taken out of `self` first: what reads the rows may touch the reader, never the lists.
+            let entries = heldEntries
+            var records = heldRecords, deals = dealsOnHeapHeld, positions = heldPositions
+            heldEntries = SpooledBytes()
+            heldRecords = ChunkedList()
+            dealsOnHeapHeld = ChunkedList()
+            heldPositions = ChunkedList()
+            var entryCursor = SpooledBytes.Cursor()
+            // Each kind's list holds exactly the rows its entries name, in the same order.
+            func missing(_ what: String) -> Never {
+                preconditionFailure("the held rows have no \(what) for its entry")
+            }
+            for offset in stride(from: 0, to: entries.count, by: HeldEntry.size) {
+                guard let entry = try entryCursor.withBytes(of: entries, from: offset, count: HeldEntry.size, { HeldEntry($0) }) else {
+                    missing("entry")
+                }
+                switch entry.kind {
+                case .record:
+                    guard let (record, rawEnd) = records.popFirst() else { missing("record") }
                     let range = rawStart..<rawEnd
                     rawStart = rawEnd
                     try emit(record) { self.rawText(range) }
-                case .deal(let deal):
+                case .deal:
+                    guard let deal = deals.popFirst() else { missing("deal") }
                     try emitDeal(deal)
-                case .spooledDeal(let spooled):
-                    let trade = try dealCursor.withBytes(of: heldDeals, from: spooled.start, count: Int(spooled.count)) {
-                        try RecordBytes.read(Trade.self, from: $0)
+                case .spooledDeal:
+                    let tradeBytes = Int(entry.count)
+                    let codeBytes = entry.third == 0 ? 0 : Int(entry.third) - 1
+                    let (trade, code) = try dealCursor.withBytes(of: heldDeals, from: entry.start, count: tradeBytes + codeBytes) { bytes in
+                        (try RecordBytes.read(Trade.self, from: UnsafeRawBufferPointer(rebasing: bytes[..<tradeBytes])),
+                         entry.third == 0 ? nil : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[tradeBytes...]), as: UTF8.self))
                     }
-                    try emitDeal(HeldDeal(trade: trade, code: spooled.code, repoLeg: nil, rawEnd: spooled.rawEnd))
-                case .cashRow(let spooled):
-                    try cashCursor.withBytes(of: heldCashRows, from: spooled.start, count: Int(spooled.count)) {
+                    try emitDeal(HeldDeal(trade: trade, code: code, repoLeg: nil, rawEnd: entry.fourth))
+                case .cashRow:
+                    try cashCursor.withBytes(of: heldCashRows, from: entry.start, count: Int(entry.count)) {
                         try HeldRow.withRow(in: $0, cells: &cashCells) {
-                            try readCash($0, cashMaps[Int(spooled.map)], spooled.currency)
+                            try readCash($0, cashMaps[Int(entry.third)], cashCurrencies[entry.fourth])
                         }
                     }
-                case .position(let position):
+                case .position:
+                    guard let position = positions.popFirst() else { missing("position") }
                     let range = rawStart..<position.rawEnd
                     rawStart = position.rawEnd
                     try emit(positionRecord(position)) { self.rawText(range) }
