@@ -85,19 +85,18 @@ extension TinkoffReportReader {
         HeldRow.encode(row, into: &scratch)
         let start = heldCashRows.count
         scratch.withUnsafeBytes { heldCashRows.append(contentsOf: $0) }
-        HeldEntry(kind: .cashRow, start: start, count: UInt32(scratch.count), third: UInt32(cashMapIndex!),
-                  fourth: Int(cashCurrencyIndex(currency!))).append(to: &heldEntries)
+        HeldEntry.cashRow(start: start, bytes: scratch.count, map: cashMapIndex!, currency: cashCurrencyIndex(currency!)).append(to: &heldEntries)
     }
 
     /// Where `code` is in `cashCurrencies` (added when new): looked up only when the currency
     /// changes, since a block's rows share one.
-    func cashCurrencyIndex(_ code: AssetCode) -> UInt32 {
+    func cashCurrencyIndex(_ code: AssetCode) -> Int {
         if let last = lastCashCurrency, last.code == code { return last.index }
-        let index: UInt32
+        let index: Int
         if let found = cashCurrencies.firstIndex(of: code) {
-            index = UInt32(found)
+            index = found
         } else {
-            index = UInt32(cashCurrencies.count)
+            index = cashCurrencies.count
             cashCurrencies.append(code)
         }
         lastCashCurrency = (code, index)

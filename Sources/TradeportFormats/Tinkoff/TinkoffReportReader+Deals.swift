@@ -148,8 +148,8 @@ extension TinkoffReportReader {
         if let codeText { scratch.append(contentsOf: codeText.utf8) }
         let start = heldDeals.count
         scratch.withUnsafeBytes { heldDeals.append(contentsOf: $0) }
-        HeldEntry(kind: .spooledDeal, start: start, count: UInt32(tradeBytes),
-                  third: codeText == nil ? 0 : UInt32(scratch.count - tradeBytes + 1), fourth: rawEnd).append(to: &heldEntries)
+        HeldEntry.spooledDeal(start: start, tradeBytes: tradeBytes, codeBytes: codeText.map { _ in scratch.count - tradeBytes },
+                              rawEnd: rawEnd).append(to: &heldEntries)
     }
 
     /// The fee columns read: amount, currency (else the settlement or price currency) and the field

@@ -41,33 +41,50 @@ final class TinkoffReportReader {
     struct HeldEntry {
         static let size = 32
         var kind: HeldKind
-        /// A spooled deal's or a cash row's start in `heldDeals` or `heldCashRows`.
+        /// A spooled deal's start in `heldDeals`, a cash row's in `heldCashRows`.
         var start = 0
-        /// A spooled deal's trade bytes, or a cash row's bytes.
-        var count: UInt32 = 0
-        /// A spooled deal's code: its length + 1 after the trade's bytes (0: none); a cash row's map.
-        var third: UInt32 = 0
-        /// A spooled deal's `rawEnd`; a cash row's currency (in `cashCurrencies`).
-        var fourth = 0
+        /// A spooled deal's trade bytes (its code's follow them), a cash row's bytes.
+        var length: UInt32 = 0
+        /// A spooled deal's code length + 1 (0: no code); a cash row's map in `cashMaps`.
+        private var detail: UInt32 = 0
+        /// A spooled deal's `rawEnd`; a cash row's currency in `cashCurrencies`.
+        private var extra = 0
+
+        init(kind: HeldKind) { self.kind = kind }
+
+        static func spooledDeal(start: Int, tradeBytes: Int, codeBytes: Int?, rawEnd: Int) -> HeldEntry {
+            var entry = HeldEntry(kind: .spooledDeal)
+            entry.start = start
+            entry.length = UInt32(tradeBytes)
+            entry.detail = codeBytes.map { UInt32($0 + 1) } ?? 0
+            entry.extra = rawEnd
+            return entry
+        }
+
+        static func cashRow(start: Int, bytes: Int, map: Int, currency: Int) -> HeldEntry {
+            var entry = HeldEntry(kind: .cashRow)
+            entry.start = start
+            entry.length = UInt32(bytes)
+            entry.detail = UInt32(map)
+            entry.extra = currency
+            return entry
+        }
+
+        var codeBytes: Int? { detail == 0 ? nil : Int(detail) - 1 }
+        var rawEnd: Int { extra }
+        var map: Int { Int(detail) }
+        var currency: Int { extra }
 
         func append(to spool: inout SpooledBytes) {
             withUnsafeTemporaryAllocation(byteCount: Self.size, alignment: 8) { buffer in
                 buffer.initializeMemory(as: UInt8.self, repeating: 0)
                 buffer[0] = kind.rawValue
                 buffer.storeBytes(of: Int64(start).littleEndian, toByteOffset: 8, as: Int64.self)
-                buffer.storeBytes(of: count.littleEndian, toByteOffset: 16, as: UInt32.self)
-                buffer.storeBytes(of: third.littleEndian, toByteOffset: 20, as: UInt32.self)
-                buffer.storeBytes(of: Int64(fourth).littleEndian, toByteOffset: 24, as: Int64.self)
+                buffer.storeBytes(of: length.littleEndian, toByteOffset: 16, as: UInt32.self)
+                buffer.storeBytes(of: detail.littleEndian, toByteOffset: 20, as: UInt32.self)
+                buffer.storeBytes(of: Int64(extra).littleEndian, toByteOffset: 24, as: Int64.self)
                 spool.append(contentsOf: UnsafeRawBufferPointer(buffer))
             }
-        }
-
-        init(kind: HeldKind, start: Int = 0, count: UInt32 = 0, third: UInt32 = 0, fourth: Int = 0) {
-            self.kind = kind
-            self.start = start
-            self.count = count
-            self.third = third
-            self.fourth = fourth
         }
 
         /// The entry `append` wrote; nil for bytes it did not write.
@@ -75,9 +92,9 @@ final class TinkoffReportReader {
             guard bytes.count == Self.size, let kind = HeldKind(rawValue: bytes[0]) else { return nil }
             self.kind = kind
             start = Int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self)))
-            count = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
-            third = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
-            fourth = Int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: Int64.self)))
+            length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+            detail = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+            extra = Int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: Int64.self)))
         }
     }
 
@@ -185,7 +202,7 @@ final class TinkoffReportReader {
     /// The currencies of the held cash rows (a cash row's entry names one by its place here), and
     /// the place of the last one used.
     var cashCurrencies: [AssetCode] = []
-    var lastCashCurrency: (code: AssetCode, index: UInt32)?
+    var lastCashCurrency: (code: AssetCode, index: Int)?
     /// The raw text of the held records and deals: their cells joined by tabs, one after another,
     /// in a scratch file as it grows (read again only for a reject or a conflict).
     var rawTexts = SpooledBytes()
@@ -437,17 +454,16 @@ final class TinkoffReportReader {
                     guard let deal = deals.popFirst() else { missing("deal") }
                     try emitDeal(deal)
                 case .spooledDeal:
-                    let tradeBytes = Int(entry.count)
-                    let codeBytes = entry.third == 0 ? 0 : Int(entry.third) - 1
-                    let (trade, code) = try dealCursor.withBytes(of: heldDeals, from: entry.start, count: tradeBytes + codeBytes) { bytes in
+                    let tradeBytes = Int(entry.length)
+                    let (trade, code) = try dealCursor.withBytes(of: heldDeals, from: entry.start, count: tradeBytes + (entry.codeBytes ?? 0)) { bytes in
                         (try RecordBytes.read(Trade.self, from: UnsafeRawBufferPointer(rebasing: bytes[..<tradeBytes])),
-                         entry.third == 0 ? nil : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[tradeBytes...]), as: UTF8.self))
+                         entry.codeBytes.map { _ in String(decoding: UnsafeRawBufferPointer(rebasing: bytes[tradeBytes...]), as: UTF8.self) })
                     }
-                    try emitDeal(HeldDeal(trade: trade, code: code, repoLeg: nil, rawEnd: entry.fourth))
+                    try emitDeal(HeldDeal(trade: trade, code: code, repoLeg: nil, rawEnd: entry.rawEnd))
                 case .cashRow:
-                    try cashCursor.withBytes(of: heldCashRows, from: entry.start, count: Int(entry.count)) {
+                    try cashCursor.withBytes(of: heldCashRows, from: entry.start, count: Int(entry.length)) {
                         try HeldRow.withRow(in: $0, cells: &cashCells) {
-                            try readCash($0, cashMaps[Int(entry.third)], cashCurrencies[entry.fourth])
+                            try readCash($0, cashMaps[entry.map], cashCurrencies[entry.currency])
                         }
                     }
                 case .position:
