@@ -17,7 +17,7 @@ rm -f "$work"/balances.sqlite* "$work"/jwt-secret
 "$bin" serve --port 0 --database "$database" --bcrypt-cost 4 2>"$work/serve.log" &
 server=$!
 for _ in $(seq 200); do grep -q 'listening on' "$work/serve.log" && break; sleep 0.05; done
-url=$(grep -o 'http://[^ ]*' "$work/serve.log" | head -1)
+url=$(grep -o -m1 'http://[^ ]*' "$work/serve.log")
 [[ -n $url ]] || { cat "$work/serve.log" >&2; exit 1; }
 echo "serve: $(grep -o 'database [^)]*' "$work/serve.log")"
 
