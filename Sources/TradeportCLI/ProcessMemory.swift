@@ -23,8 +23,7 @@ enum ProcessMemory {
     /// 122-125 MB with this (4 runs each), in the same time. Every command.
     ///
     /// Setting one threshold also stops glibc moving the other: every block of 128 KiB or more is
-    /// then mapped on its own and given back when freed (a conversion's 1 MiB read buffers and
-    /// spooled chunks among them).
+    /// then mapped on its own and given back when freed.
     static func returnFreedHeapTop() {
         #if canImport(Glibc)
         set(trimThreshold, 1 << 20)
