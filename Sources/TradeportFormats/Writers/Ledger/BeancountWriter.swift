@@ -188,6 +188,8 @@ enum Beancount {
                 case .closing(let price):
                     out.append(utf8: " {} @ ")
                     amount(price, names, to: &out)
+                case .closingCostIn(let currency):
+                    out.append(utf8: " {" + (names[currency] ?? commodity(currency.description)) + "}")
                 }
                 if case .totalPrice(let t) = p.cost {
                     out.append(utf8: " @@ ")

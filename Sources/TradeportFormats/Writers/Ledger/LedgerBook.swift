@@ -19,6 +19,64 @@ enum LedgerCost {
     /// Closing lots held, first in first out, sold or bought back at `price` per unit
     /// (beancount's `{} @ x CUR`).
     case closing(price: LedgerAmount)
+    /// Closing lots held, first in first out, whose cost is in `currency`, another than the
+    /// trade's (beancount's `{CUR}`, with no price: Beancount wants a price in the cost's
+    /// currency, and infers the cost's currency from the price's when it is not named).
+    case closingCostIn(AssetCode)
+}
+
+/// The lots of one asset held in one portfolio (beancount), first in first out: runs of units
+/// bought (or sold short) at a cost in one currency, oldest first, a run merged into the one before
+/// it when their currencies are the same (so an asset always bought in one currency is one run).
+struct HeldLots {
+    /// Units held, signed: negative for lots sold short.
+    private(set) var total = ExactDecimal.zero
+    /// Unsigned units and the currency of their cost, from `head` on.
+    private var runs: [(units: ExactDecimal, currency: AssetCode)] = []
+    private var head = 0
+
+    /// Opens a lot of `units` (signed) at a cost in `currency`.
+    mutating func open(_ units: ExactDecimal, costIn currency: AssetCode) {
+        guard let sum = total.adding(units) else { return }
+        total = sum
+        let magnitude = units.isNegative ? units.negated : units
+        if runs.count > head, runs[runs.count - 1].currency == currency,
+           let merged = runs[runs.count - 1].units.adding(magnitude) {
+            runs[runs.count - 1].units = merged
+        } else {
+            runs.append((magnitude, currency))
+        }
+    }
+
+    /// Closes `units` (unsigned, at most what is held) of the oldest lots: what was closed per
+    /// currency of cost, in the order the currencies were first met.
+    mutating func close(_ units: ExactDecimal) -> [(units: ExactDecimal, currency: AssetCode)] {
+        var closed: [(units: ExactDecimal, currency: AssetCode)] = []
+        var left = units
+        while left.isPositive, head < runs.count {
+            let run = runs[head]
+            let taken = run.units < left ? run.units : left
+            if let i = closed.firstIndex(where: { $0.currency == run.currency }) {
+                closed[i].units = closed[i].units.adding(taken) ?? closed[i].units
+            } else {
+                closed.append((taken, run.currency))
+            }
+            left = left.subtracting(taken) ?? .zero
+            if taken == run.units {
+                head += 1
+            } else {
+                runs[head].units = run.units.subtracting(taken) ?? run.units
+            }
+        }
+        if head > 32, head * 2 > runs.count {
+            runs.removeFirst(head)
+            head = 0
+        }
+        let magnitude = total.isNegative ? total.negated : total
+        let after = magnitude.subtracting(units) ?? .zero
+        total = total.isNegative ? after.negated : after
+        return closed
+    }
 }
 
 struct LedgerPosting {
@@ -90,8 +148,8 @@ struct LedgerBook {
     private var sourceDates: [String: (first: CalendarDate, last: CalendarDate)] = [:]
     /// Per portfolio and asset: the paths of the sources that moved it.
     private var touched: [Key: Set<String>] = [:]
-    /// Units held at cost per portfolio and asset, signed, as the tool books them (beancount).
-    private var held: [Key: ExactDecimal] = [:]
+    /// Lots held at cost per portfolio and asset, as the tool books them (beancount).
+    private var held: [Key: HeldLots] = [:]
     /// Accounts used, with the first date each is used on.
     private(set) var opened: [String: CalendarDate] = [:]
     /// What is not written: transactions that moved nothing, trades whose value is beyond 38 digits.
@@ -178,21 +236,26 @@ struct LedgerBook {
 
     // MARK: The second pass
 
-    /// The transaction of one operation, in time order; nil when it moved nothing (a transaction
-    /// not complete, written only with --keep-failed) or its value cannot be held.
-    mutating func entry(_ operation: PortfolioOperation, portfolio: String) -> LedgerEntry? {
+    /// The transactions of one operation, in time order: none when it moved nothing (a
+    /// transaction not complete, written only with --keep-failed) or its value cannot be held;
+    /// two for a trade that closes lots whose cost is in another currency than its own and goes
+    /// on past them (the lots closed, then the units beyond: Beancount books each currency of cost
+    /// against the balance before the transaction, where the lots closed would still stand).
+    mutating func entries(_ operation: PortfolioOperation, portfolio: String) -> [LedgerEntry] {
         let date = dates.date(of: operation.time)
         var meta: [(String, String)] = [("tradeport-id", operation.id)]
         var time = OutputBuffer(capacity: 40)
         operation.time.appendRFC3339(to: &time)
         meta.append(("time", String(decoding: time.bytes, as: UTF8.self)))
         var postings: [LedgerPosting] = []
-        let narration: String
+        var narration: String
+        /// The lots closed, when they go into a transaction of their own.
+        var lotsClosed: LedgerEntry?
         switch operation {
         case .trade(let t):
             guard var value = t.amount ?? t.quantity.multiplied(by: t.price) else {
                 counts.notCarried("trades whose quantity × price is beyond 38 digits")
-                return nil
+                return []
             }
             let buy = t.side == .buy
             if let e = t.externalId { meta.append(("external-id", e)) }
@@ -201,10 +264,12 @@ struct LedgerBook {
             narration = "\(buy ? "Buy" : "Sell") \(t.quantity) \(t.base) at \(t.price) \(t.quote)" + (t.name.map { " (\($0))" } ?? "")
             let security = holding(portfolio, t.base, on: date)
             let signed = buy ? t.quantity : t.quantity.negated
-            var closesLots = false
+            /// Whether the gain (or its rounding) goes to `gains`, which the tool fills in.
+            var gains = false
             if atCost && !money.contains(t.base) && !withoutCost.contains(t.base) {
                 let key = Key(portfolio: portfolio, asset: t.base)
-                let before = held[key] ?? .zero
+                var lots = held[key] ?? HeldLots()
+                let before = lots.total
                 // The part of the trade that closes lots of the other sign, then the part that opens one.
                 var closing = ExactDecimal.zero
                 if !before.isZero, before.isNegative == buy {
@@ -212,9 +277,32 @@ struct LedgerBook {
                     closing = open < t.quantity ? open : t.quantity
                 }
                 let opening = t.quantity.subtracting(closing) ?? .zero
-                if closing.isPositive {
-                    postings.append(LedgerPosting(account: security, amount: LedgerAmount(number: buy ? closing : closing.negated, asset: t.base),
-                                                  cost: .closing(price: LedgerAmount(number: t.price, asset: t.quote))))
+                let closed = closing.isPositive ? lots.close(closing) : []
+                let closings = closed.map { run in
+                    LedgerPosting(account: security, amount: LedgerAmount(number: buy ? run.units : run.units.negated, asset: t.base),
+                                  cost: run.currency == t.quote ? .closing(price: LedgerAmount(number: t.price, asset: t.quote)) : .closingCostIn(run.currency))
+                }
+                if opening.isPositive, closed.contains(where: { $0.currency != t.quote }) {
+                    // The lots closed for their share of the value at the trade's price; the rest,
+                    // with the interest and fees, goes with the units opened.
+                    guard let share = closing.multiplied(by: t.price), let rest = value.subtracting(share),
+                          let openedValue = opening.multiplied(by: t.price) else {
+                        held[key] = lots
+                        counts.notCarried("trades whose quantity × price is beyond 38 digits")
+                        return []
+                    }
+                    var first = closings
+                    if !share.isZero {
+                        first.append(LedgerPosting(account: holding(portfolio, t.quote, on: date), amount: LedgerAmount(number: buy ? share.negated : share, asset: t.quote)))
+                    }
+                    first.append(LedgerPosting(account: account(.gains, portfolio, t.quote, on: date), amount: nil))
+                    lotsClosed = LedgerEntry(date: date, narration: narration + ": the \(closing) held", meta: meta, postings: first)
+                    narration += ": the \(opening) beyond those held"
+                    value = rest
+                    gains = rest != openedValue
+                } else {
+                    postings = closings
+                    gains = closing.isPositive
                 }
                 if opening.isPositive {
                     let cost: LedgerCost
@@ -225,9 +313,9 @@ struct LedgerBook {
                         cost = .lot(LedgerAmount(number: t.price, asset: t.quote))
                     }
                     postings.append(LedgerPosting(account: security, amount: LedgerAmount(number: buy ? opening : opening.negated, asset: t.base), cost: cost))
+                    lots.open(buy ? opening : opening.negated, costIn: t.quote)
                 }
-                held[key] = before.adding(signed) ?? before
-                closesLots = closing.isPositive
+                held[key] = lots
             } else {
                 postings.append(LedgerPosting(account: security, amount: LedgerAmount(number: signed, asset: t.base),
                                               cost: .totalPrice(LedgerAmount(number: value, asset: t.quote))))
@@ -244,13 +332,13 @@ struct LedgerBook {
                 postings.append(LedgerPosting(account: holding(portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount.negated, asset: fee.currency)))
                 postings.append(LedgerPosting(account: account(.fees, portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount, asset: fee.currency)))
             }
-            if closesLots {
+            if gains {
                 postings.append(LedgerPosting(account: account(.gains, portfolio, t.quote, on: date), amount: nil))
             }
         case .transaction(let t):
             guard t.status == .complete else {
                 counts.notCarried("\(t.status.rawValue) transactions (no money moved)")
-                return nil
+                return []
             }
             if let e = t.externalId { meta.append(("external-id", e)) }
             if let s = t.security { meta.append(("security", s)) }
@@ -287,7 +375,9 @@ struct LedgerBook {
             postings.append(LedgerPosting(account: account(.movements, portfolio, m.asset, on: date), amount: LedgerAmount(number: incoming ? m.quantity.negated : m.quantity, asset: m.asset)))
         }
         meta.append(("source", operation.source.description))
-        return LedgerEntry(date: date, narration: narration, meta: meta, postings: postings)
+        lotsClosed?.meta.append(("source", operation.source.description))
+        let entry = LedgerEntry(date: date, narration: narration, meta: meta, postings: postings)
+        return lotsClosed.map { [$0, entry] } ?? [entry]
     }
 
     /// `value ÷ quantity` when it is a decimal of at most 18 places more than `value` has.
@@ -352,12 +442,13 @@ struct LedgerBook {
                         _ write: (DatedStatement, inout OutputBuffer) -> Void) throws {
         var next = 0
         try operations.forEachInTimeOrder { operation, portfolio in
-            guard let entry = entry(operation, portfolio: portfolio) else { return }
-            while next < dated.count, dated[next].date <= entry.date {
-                write(dated[next], &body)
-                next += 1
+            for entry in entries(operation, portfolio: portfolio) {
+                while next < dated.count, dated[next].date <= entry.date {
+                    write(dated[next], &body)
+                    next += 1
+                }
+                write(.entry(entry), &body)
             }
-            write(.entry(entry), &body)
             if body.count >= 1 << 20 {
                 try output.append { $0.append(body.bytes) }
                 body.removeAll()
