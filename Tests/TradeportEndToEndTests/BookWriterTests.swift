@@ -206,6 +206,27 @@ struct BookWriterTests {
         #expect(portfolio.hasPrefix("Date,Time,Type,Value,Transaction Currency,Fees,Taxes,Shares,ISIN,Ticker Symbol,Security Name,Note,Securities Account,Cash Account\n"))
     }
 
+    /// Portfolio Performance's import takes a Transaction Currency it does not know (BTC) as the
+    /// base currency: such amounts are counted as not carried, never written.
+    @Test func portfolioPerformanceCarriesNoAmountInACoin() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.run(["convert", "formats/samples/kraken-trades-example.csv", "formats/samples/dsx-transactions-example.csv",
+                             "--to", "portfolio-performance", "-o", dir + "/pp"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("portfolio-performance: not carried: 1 trades quoted in BTC, a currency Portfolio Performance does not know (its import would take it as the base currency)"), "\(r.stderr)")
+        #expect(r.stderr.contains("portfolio-performance: not carried: 2 deposits in BTC, a currency Portfolio Performance does not know"), "\(r.stderr)")
+        for file in PortfolioPerformanceSink.files {
+            let text = try String(contentsOfFile: dir + "/pp/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                #expect(PortfolioPerformanceSink.currencies.contains(String(fields[4])), "\(file): \(line)")
+            }
+        }
+        // A coin bought with money is a security there: written.
+        let portfolio = try String(contentsOfFile: dir + "/pp/portfolio-transactions.csv", encoding: .utf8)
+        #expect(portfolio.contains(",Buy,395.632,EUR,0.632,,0.01,,BTC,BTC,"))
+    }
+
     @Test func datesFollowTheZoneAsked() throws {
         let utc = try CLI.run(["convert", "formats/samples/dsx-trades-example.csv", "--to", "hledger", "-q"])
         let far = try CLI.run(["convert", "formats/samples/dsx-trades-example.csv", "--to", "hledger", "--dates-in", "Pacific/Kiritimati", "-q"])

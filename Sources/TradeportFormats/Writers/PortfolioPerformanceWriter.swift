@@ -47,6 +47,32 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
 
     private static func text(_ d: ExactDecimal?) -> String? { d.map { "\($0)" } }
 
+    /// The currencies Portfolio Performance knows (its `currencies.properties`: ISO 4217 codes in
+    /// use, the ones the euro replaced, GBX and ILA). Its CSV import takes any other code in
+    /// Transaction Currency (BTC, USDT, ETH) as the file's base currency, without a word, so an
+    /// amount in one is not written but counted as not carried.
+    public static let currencies: Set<String> = [
+        "AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "ATS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT",
+        "BEF", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD",
+        "CDF", "CHF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DEM", "DJF", "DKK", "DOP",
+        "DZD", "EGP", "ERN", "ESP", "ETB", "EUR", "FIM", "FJD", "FKP", "FRF", "GBP", "GBX", "GEL", "GHS",
+        "GIP", "GMD", "GNF", "GRD", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "IEP", "ILA",
+        "ILS", "INR", "IQD", "IRR", "ISK", "ITL", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW",
+        "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LUF", "LVL", "LYD", "MAD", "MDL",
+        "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN",
+        "NIO", "NLG", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PTE", "PYG",
+        "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLL", "SOS",
+        "SRD", "SSP", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD",
+        "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VEF", "VES", "VND", "VUV", "WST", "YER", "ZAR", "ZMW",
+        "ZWL"
+    ]
+
+    static func knows(_ currency: AssetCode) -> Bool { currencies.contains(currency.description) }
+
+    private static func unknown(_ what: String, _ currency: AssetCode) -> String {
+        "\(what) in \(currency), a currency Portfolio Performance does not know (its import would take it as the base currency)"
+    }
+
     public func write(_ operation: PortfolioOperation, portfolio name: String) throws {
         let (date, time) = dateAndTime(operation.time)
         let note = "tradeport " + operation.id
@@ -54,6 +80,10 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
         case .trade(let t):
             guard var value = t.amount ?? t.quantity.multiplied(by: t.price) else {
                 counts.notCarried("trades whose value is beyond 38 digits")
+                return
+            }
+            guard Self.knows(t.quote) else {
+                counts.notCarried(Self.unknown("trades quoted", t.quote))
                 return
             }
             let buy = t.side == .buy
@@ -65,6 +95,8 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
             for f in t.fees where !f.amount.isZero {
                 if f.currency == t.quote, let sum = fees.adding(f.amount) {
                     fees = sum
+                } else if !Self.knows(f.currency) {
+                    counts.notCarried(Self.unknown("trade fees", f.currency))
                 } else {
                     counts.writtenAs("trade fees in another currency than the trade's, as Fees of their own")
                     try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, t.isin, t.base.description,
@@ -111,13 +143,19 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
                 counts.notCarried("\(t.type.rawValue)s that name no security (Portfolio Performance needs one)")
                 return
             }
+            guard Self.knows(t.asset) else {
+                counts.notCarried(Self.unknown("\(t.type.rawValue)s", t.asset))
+                return
+            }
             let noteText = note + (t.note.map { ": \($0)" } ?? "")
             // A security named only by text: as its ISIN when it is one, else its ticker.
             let isISIN = t.security.map(looksLikeISIN) ?? false
             try account.append { Self.row([date, time, type, "\(t.amount)", t.asset.description, nil, nil, nil,
                                           isISIN ? t.security : nil, isISIN ? nil : t.security, nil, noteText, "\(name) \(t.asset)",
                                           t.security == nil ? nil : name], to: &$0) }
-            if let f = t.fee, !f.amount.isZero {
+            if let f = t.fee, !f.amount.isZero, !Self.knows(f.currency) {
+                counts.notCarried(Self.unknown("transaction fees", f.currency))
+            } else if let f = t.fee, !f.amount.isZero {
                 try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, nil, nil, nil,
                                               note + " fee", "\(name) \(f.currency)", nil], to: &$0) }
             }
