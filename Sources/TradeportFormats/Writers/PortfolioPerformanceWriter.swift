@@ -51,21 +51,16 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     /// use, the ones the euro replaced, GBX and ILA). Its CSV import takes any other code in
     /// Transaction Currency (BTC, USDT, ETH) as the file's base currency, without a word, so an
     /// amount in one is not written but counted as not carried.
-    public static let currencies: Set<String> = [
-        "AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "ATS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT",
-        "BEF", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD",
-        "CDF", "CHF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DEM", "DJF", "DKK", "DOP",
-        "DZD", "EGP", "ERN", "ESP", "ETB", "EUR", "FIM", "FJD", "FKP", "FRF", "GBP", "GBX", "GEL", "GHS",
-        "GIP", "GMD", "GNF", "GRD", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "IEP", "ILA",
-        "ILS", "INR", "IQD", "IRR", "ISK", "ITL", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW",
-        "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LUF", "LVL", "LYD", "MAD", "MDL",
-        "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN",
-        "NIO", "NLG", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PTE", "PYG",
-        "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLL", "SOS",
-        "SRD", "SSP", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD",
-        "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VEF", "VES", "VND", "VUV", "WST", "YER", "ZAR", "ZMW",
-        "ZWL"
-    ]
+    public static let currencies = Set("""
+        AED AFN ALL AMD ANG AOA ARS ATS AUD AWG AZN BAM BBD BDT BEF BGN BHD BIF BMD BND BOB BRL BSD BTN
+        BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUC CUP CVE CZK DEM DJF DKK DOP DZD EGP ERN ESP ETB EUR
+        FIM FJD FKP FRF GBP GBX GEL GHS GIP GMD GNF GRD GTQ GYD HKD HNL HRK HTG HUF IDR IEP ILA ILS INR
+        IQD IRR ISK ITL JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LUF LVL LYD
+        MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NLG NOK NPR NZD OMR PAB PEN
+        PGK PHP PKR PLN PTE PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLL SOS SRD SSP STN SVC
+        SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VEF VES VND VUV WST YER ZAR ZMW
+        ZWL
+        """.split(whereSeparator: \.isWhitespace).map(String.init))
 
     static func knows(_ currency: AssetCode) -> Bool { currencies.contains(currency.description) }
 
