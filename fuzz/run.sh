@@ -188,7 +188,9 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_o
 export TRADEPORT_FUZZ_TARGET=$target
 command -v llvm-symbolizer > /dev/null || [[ ! -x /opt/swift/usr/bin/llvm-symbolizer ]] || export ASAN_SYMBOLIZER_PATH=/opt/swift/usr/bin/llvm-symbolizer
 
-log=$scratch/fuzz-$target.log
+# One log per run (the process id in its name): two runs of one target side by side, as a campaign
+# on both cores runs them, would otherwise write one file and the counts below would mix them.
+log=$scratch/fuzz-$target-$$.log
 args=(-max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len" -timeout=25
       -artifact_prefix="$artifacts/")
 [[ -f $dict ]] && args+=(-dict="$dict")
