@@ -287,7 +287,7 @@ struct LedgerBook {
                     // with the interest and fees, goes with the units opened.
                     guard let share = closing.multiplied(by: t.price), let rest = value.subtracting(share),
                           let openedValue = opening.multiplied(by: t.price) else {
-                        held[key] = lots
+                        // Not written, so its lots stay as the ledger holds them.
                         counts.notCarried("trades whose quantity × price is beyond 38 digits")
                         return []
                     }
