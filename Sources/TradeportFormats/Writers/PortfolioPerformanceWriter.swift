@@ -148,11 +148,13 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
             try account.append { Self.row([date, time, type, "\(t.amount)", t.asset.description, nil, nil, nil,
                                           isISIN ? t.security : nil, isISIN ? nil : t.security, nil, noteText, "\(name) \(t.asset)",
                                           t.security == nil ? nil : name], to: &$0) }
-            if let f = t.fee, !f.amount.isZero, !Self.knows(f.currency) {
-                counts.notCarried(Self.unknown("transaction fees", f.currency))
-            } else if let f = t.fee, !f.amount.isZero {
-                try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, nil, nil, nil,
-                                              note + " fee", "\(name) \(f.currency)", nil], to: &$0) }
+            if let f = t.fee, !f.amount.isZero {
+                if Self.knows(f.currency) {
+                    try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, nil, nil, nil,
+                                                  note + " fee", "\(name) \(f.currency)", nil], to: &$0) }
+                } else {
+                    counts.notCarried(Self.unknown("transaction fees", f.currency))
+                }
             }
         }
     }

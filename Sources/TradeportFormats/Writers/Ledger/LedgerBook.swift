@@ -72,9 +72,8 @@ struct HeldLots {
             runs.removeFirst(head)
             head = 0
         }
-        let magnitude = total.isNegative ? total.negated : total
-        let after = magnitude.subtracting(units) ?? .zero
-        total = total.isNegative ? after.negated : after
+        // Closing moves the total towards zero by `units`.
+        total = (total.isNegative ? total.adding(units) : total.subtracting(units)) ?? .zero
         return closed
     }
 }
