@@ -95,10 +95,25 @@ struct BalanceLedger {
 
     /// Records what `operation` does to the balances of `portfolio`.
     mutating func record(_ operation: PortfolioOperation, portfolio name: String) {
+        record(time: operation.time.secondsSinceEpoch, origin: operation.source, row: operation.source.row, portfolio: name) { body in
+            operation.forEachBalanceChange { asset, change, _ in body(asset, change) }
+        }
+    }
+
+    /// Records what an operation a reader prepared does to the balances of its portfolio.
+    mutating func record(_ operation: PreparedOperation) {
+        record(time: operation.time, origin: operation.store.origin, row: operation.row, portfolio: operation.portfolio) { body in
+            operation.forEachBalanceChange(body)
+        }
+    }
+
+    /// Records an operation at `time`, read at `row` of `origin`, by each change `changes` gives.
+    @inline(__always)
+    private mutating func record(time: Int64, origin: SourceLocation, row: Int, portfolio name: String,
+                                 changes: ((AssetCode, ExactDecimal?) -> Void) -> Void) {
         let portfolio = portfolioNumber(name)
         let op = count
         count += 1
-        let time = operation.time.secondsSinceEpoch
         if op > 0 {
             if time < lastTime {
                 ascending = false
@@ -110,12 +125,11 @@ struct BalanceLedger {
             if time > lastTime { descending = false }
         }
         lastTime = time
-        let o = originIndex(operation.source)
+        let o = originIndex(origin)
         if originRuns.last?.origin != o { originRuns.append((op, o)) }
-        let row = operation.source.row
         // One change per asset and operation: a fee in the base merges with the quantity.
         pending.removeAll(keepingCapacity: true)
-        operation.forEachBalanceChange { asset, change, _ in
+        changes { asset, change in
             let acct = account(portfolio, asset)
             guard let change else {
                 // quantity × price beyond 38 digits: this account's balance cannot be followed.

@@ -98,6 +98,18 @@ public protocol ConversionSink: AnyObject {
     func write(_ skipped: SkippedRow) throws
     func write(_ rejected: RejectedRow) throws
     func finish(_ report: ConversionReport) throws
+    /// The form in which the sink takes operations a reader made ready on its own threads
+    /// (`OperationPreparation`), or nil when it takes model values only (the default).
+    var preparedForm: PreparedForm? { get }
+    /// An operation a reader made ready, its bytes in `preparedForm`, in the order operations come.
+    func write(prepared operation: PreparedOperation) throws
+}
+
+extension ConversionSink {
+    public var preparedForm: PreparedForm? { nil }
+    public func write(prepared operation: PreparedOperation) throws {
+        preconditionFailure("\(Self.self) takes no prepared operations (its preparedForm is nil)")
+    }
 }
 
 /// Runs sources through their adapters into a sink: assigns ids and portfolios, drops
@@ -138,7 +150,7 @@ public final class Conversion<Sink: ConversionSink> {
     public func add(_ input: SourceInput, adapter: any FormatAdapter) throws -> SourceSummary {
         let reader = SourceReader(
             input: input, adapter: adapter, options: options, sourceIndex: sources.count,
-            earlierPaths: sources.map(\.path), index: index)
+            earlierPaths: sources.map(\.path), index: index, preparedForm: sink.preparedForm)
         index = OperationIndex()
         let channel = BatchChannel<SourceReader.Decision>(capacity: 8)
         let thread = Thread { reader.run(into: channel) }
@@ -167,6 +179,18 @@ public final class Conversion<Sink: ConversionSink> {
                         }
                         ledger.record(operation, portfolio: portfolio)
                         try sink.write(operation, portfolio: portfolio)
+                    case .prepared(let operation):
+                        if operation.portfolio != lastPortfolio {
+                            portfolios.insert(operation.portfolio)
+                            lastPortfolio = operation.portfolio
+                        }
+                        switch operation.kind {
+                        case .trade: trades += 1
+                        case .transaction: transactions += 1
+                        case .movement: movements += 1
+                        }
+                        ledger.record(operation)
+                        try sink.write(prepared: operation)
                     case .skipped(let row):
                         try sink.write(row)
                     case .rejected(let row):

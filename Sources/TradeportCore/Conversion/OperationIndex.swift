@@ -65,6 +65,12 @@ struct OperationIndex {
     /// 80 bits of hash of the id: a 64-bit key and a 16-bit tag (never 0). Two different ids
     /// share all 80 bits with a chance of about n²/2⁸¹ (10⁻¹² for a million operations).
     static func key(for id: String) -> (UInt64, UInt64) {
+        var id = id
+        return id.withUTF8 { key(for: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `key(for:)` of an id's UTF-8 bytes.
+    static func key(for id: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         var a = FastHasher(seed: 0x5A17_C0DE_2545_F491)
         a.combine(id)
         var b = FastHasher(seed: 0x0DDB_A115_9E37_79B9)
@@ -74,6 +80,11 @@ struct OperationIndex {
 
     mutating func insert(id: String, content: UInt64, source: Int, row: Int) -> Outcome {
         let (key, tag) = Self.key(for: id)
+        return insert(key: key, tag: tag, content: content, source: source, row: row)
+    }
+
+    /// `insert(id:…)` of an id already keyed (`key(for:)`).
+    mutating func insert(key: UInt64, tag: UInt64, content: UInt64, source: Int, row: Int) -> Outcome {
         if (count + 1) * 5 > slots.count * 4 { rehash(to: slots.count * 2) }
         let n = slots.count
         var i = Int(key.multipliedFullWidth(by: UInt64(n)).high)

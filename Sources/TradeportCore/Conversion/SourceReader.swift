@@ -11,6 +11,8 @@ final class SourceReader: @unchecked Sendable {
         case operation(PortfolioOperation, id: String?, portfolio: String)
         case skipped(SkippedRow)
         case rejected(RejectedRow)
+        /// An operation the reader prepared, new to the index (its id and portfolio inside).
+        case prepared(PreparedOperation)
     }
 
     private let input: SourceInput
@@ -27,8 +29,13 @@ final class SourceReader: @unchecked Sendable {
 
     private static let batchSize = 1024
 
+    /// What the reader is asked to do on its threads (nil: nothing; never for a source that prints
+    /// its balances, whose operations the reconciliation reads).
+    private let preparation: OperationPreparation?
+
     init(input: SourceInput, adapter: any FormatAdapter, options: ConversionOptions, sourceIndex: Int,
-         earlierPaths: [String], index: OperationIndex) {
+         earlierPaths: [String], index: OperationIndex, preparedForm: PreparedForm? = nil) {
+        preparation = adapter.printsBalances ? nil : preparedForm.map { OperationPreparation(format: adapter.id, options: options, form: $0) }
         self.input = input
         self.adapter = adapter
         self.options = options
@@ -100,8 +107,10 @@ final class SourceReader: @unchecked Sendable {
             }
         }
 
+        var readOptions = options.read
+        readOptions.preparation = preparation
         do {
-            try adapter.read(input, options: options.read) { record, rawText in
+            try adapter.read(input, options: readOptions) { record, rawText in
                 switch record {
                 case .skipped(let row):
                     summary.rows += 1
@@ -127,6 +136,22 @@ final class SourceReader: @unchecked Sendable {
                 case .merged:
                     summary.rows += 1
                     summary.merged += 1
+                case .prepared(let operation):
+                    summary.rows += 1
+                    switch index.insert(key: operation.idKey, tag: operation.idTag, content: operation.content,
+                                        source: sourceIndex, row: operation.row) {
+                    case .duplicate:
+                        summary.duplicates += 1
+                    case .conflict(let otherSource, let otherRow):
+                        summary.rejected += 1
+                        let otherPath = otherSource == sourceIndex ? path : earlierPaths[otherSource]
+                        try hand(.rejected(RejectedRow(source: operation.source, raw: rawText(), errors: [FieldError(
+                            column: nil, field: "id",
+                            message: "conflicts with row \(otherRow) of \(otherPath): same id \(operation.idText), different content")])))
+                    case .new:
+                        summary.operations += 1
+                        try hand(.prepared(operation))
+                    }
                 case .statement(let balance):
                     // Not a row: what the rows are checked against.
                     reconciliation?.state(balance)

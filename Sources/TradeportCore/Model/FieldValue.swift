@@ -91,12 +91,15 @@ public struct RecordLayout<Record: CanonicalRecord>: Sendable {
     /// `"name":` of every field, one after another; field `i`'s is `keys[keyStart[i]..<keyStart[i + 1]]`.
     public let keys: [UInt8]
     public let keyStart: [Int]
+    /// The field holding the operation's own id (of type `.id`), when the kind has one.
+    public let idField: Int?
 
     public init() {
         fields = Array(Record.Field.allCases)
         definitions = fields.map(\.definition)
         identity = definitions.map(\.identity)
         since = definitions.map(\.since)
+        idField = definitions.firstIndex { $0.type == .id }
         var keys: [UInt8] = []
         var starts: [Int] = []
         for field in fields {

@@ -181,4 +181,7 @@ public enum SourceRecord: Sendable {
     /// its own (the row that prints it is also handed on, as a skip), but what the operations read
     /// are checked against. Only from an adapter whose `printsBalances` is true.
     case statement(StatedBalance)
+    /// An operation made ready on the reader's threads (`ReadOptions.preparation`): a row, as
+    /// `operation` or `placed` is.
+    case prepared(PreparedOperation)
 }

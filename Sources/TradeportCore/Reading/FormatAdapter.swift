@@ -117,6 +117,10 @@ public enum Detection: Sendable, Equatable {
 public struct ReadOptions: Sendable {
     /// The zone of the source's local times; `nil` for the format's own default.
     public var timeZone: SourceTimeZone?
+    /// Set by the conversion when its sink takes prepared operations: a reader that reads on
+    /// several threads may then hand on `SourceRecord.prepared` (made by `preparation.prepare`)
+    /// instead of an operation. A reader may always ignore it.
+    public var preparation: OperationPreparation?
 
     public init(timeZone: SourceTimeZone? = nil) {
         self.timeZone = timeZone

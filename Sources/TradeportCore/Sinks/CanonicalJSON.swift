@@ -6,45 +6,48 @@ public enum CanonicalJSON {
     /// Appends `text` as a JSON string literal.
     public static func appendString(_ text: String, to out: inout OutputBuffer) {
         var text = text
-        text.withUTF8 { bytes in
-            let n = bytes.count
-            // Most strings need no escaping: copy them whole.
-            var clean = true
-            for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                clean = false
-                break
-            }
-            if clean {
-                out.reserve(n + 2)
-                out.appendUnchecked(UInt8(ascii: "\""))
-                out.append(UnsafeRawBufferPointer(bytes))
-                out.appendUnchecked(UInt8(ascii: "\""))
-                return
-            }
-            out.reserve(n * 6 + 2)
-            out.appendUnchecked(UInt8(ascii: "\""))
-            for i in 0..<n {
-                let b = bytes[i]
-                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
-                    out.appendUnchecked(b)
-                    continue
-                }
-                out.appendUnchecked(UInt8(ascii: "\\"))
-                switch b {
-                case UInt8(ascii: "\""): out.appendUnchecked(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): out.appendUnchecked(UInt8(ascii: "\\"))
-                case 0x0A: out.appendUnchecked(UInt8(ascii: "n"))
-                case 0x0D: out.appendUnchecked(UInt8(ascii: "r"))
-                case 0x09: out.appendUnchecked(UInt8(ascii: "t"))
-                default:
-                    out.appendUnchecked(UInt8(ascii: "u"))
-                    out.appendUnchecked(48)
-                    out.appendUnchecked(48)
-                    out.appendHex(b)
-                }
-            }
-            out.appendUnchecked(UInt8(ascii: "\""))
+        text.withUTF8 { appendString(UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// Appends UTF-8 `bytes` as a JSON string literal.
+    public static func appendString(_ bytes: UnsafeRawBufferPointer, to out: inout OutputBuffer) {
+        let n = bytes.count
+        // Most strings need no escaping: copy them whole.
+        var clean = true
+        for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            clean = false
+            break
         }
+        if clean {
+            out.reserve(n + 2)
+            out.appendUnchecked(UInt8(ascii: "\""))
+            out.append(bytes)
+            out.appendUnchecked(UInt8(ascii: "\""))
+            return
+        }
+        out.reserve(n * 6 + 2)
+        out.appendUnchecked(UInt8(ascii: "\""))
+        for i in 0..<n {
+            let b = bytes[i]
+            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                out.appendUnchecked(b)
+                continue
+            }
+            out.appendUnchecked(UInt8(ascii: "\\"))
+            switch b {
+            case UInt8(ascii: "\""): out.appendUnchecked(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): out.appendUnchecked(UInt8(ascii: "\\"))
+            case 0x0A: out.appendUnchecked(UInt8(ascii: "n"))
+            case 0x0D: out.appendUnchecked(UInt8(ascii: "r"))
+            case 0x09: out.appendUnchecked(UInt8(ascii: "t"))
+            default:
+                out.appendUnchecked(UInt8(ascii: "u"))
+                out.appendUnchecked(48)
+                out.appendUnchecked(48)
+                out.appendHex(b)
+            }
+        }
+        out.appendUnchecked(UInt8(ascii: "\""))
     }
 
     @inline(__always)
@@ -101,13 +104,54 @@ public enum CanonicalJSON {
         }
     }
 
+    /// An operation as one line of JSON Lines: `{"kind":…,"portfolio":…,` its fields `}` and a line
+    /// break. `id`: the id to write instead of the operation's own (nil: its own).
+    public static func appendLine(_ operation: PortfolioOperation, id: UnsafeRawBufferPointer? = nil, portfolio: String,
+                                  to out: inout OutputBuffer) {
+        switch operation {
+        case .trade(let t):
+            appendRaw("{\"kind\":\"trade\",\"portfolio\":", to: &out)
+            appendString(portfolio, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendFields(of: t, id: id, to: &out)
+        case .transaction(let t):
+            appendRaw("{\"kind\":\"transaction\",\"portfolio\":", to: &out)
+            appendString(portfolio, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendFields(of: t, id: id, to: &out)
+        case .movement(let m):
+            appendRaw("{\"kind\":\"movement\",\"portfolio\":", to: &out)
+            appendString(portfolio, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendFields(of: m, id: id, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
+    }
+
     /// Every field of `record` in the table's order, as `"name":value` members separated by commas.
     @_specialize(where Record == Trade)
     @_specialize(where Record == CashTransaction)
     @_specialize(where Record == Movement)
     public static func appendFields<Record: CanonicalRecord>(of record: Record, to out: inout OutputBuffer) {
+        appendFields(of: record, id: nil, to: &out)
+    }
+
+    /// Every field of `record`, as `appendFields(of:to:)` writes them, with `id` written as the id
+    /// when it is given (the id the conversion gives a record read without one).
+    @_specialize(where Record == Trade)
+    @_specialize(where Record == CashTransaction)
+    @_specialize(where Record == Movement)
+    public static func appendFields<Record: CanonicalRecord>(of record: Record, id: UnsafeRawBufferPointer?, to out: inout OutputBuffer) {
         let layout = Record.layout
+        let idField = id == nil ? -1 : layout.idField ?? -1
         for i in layout.fields.indices {
+            if i == idField, let id {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                layout.appendKey(i, to: &out)
+                appendString(id, to: &out)
+                continue
+            }
             let value = record[layout.fields[i]]
             // A field added after the model's first version is written only when it has a value.
             if layout.since[i] > 1 && value.isEmpty { continue }

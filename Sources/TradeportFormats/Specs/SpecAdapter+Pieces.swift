@@ -311,6 +311,9 @@ extension SpecAdapter {
         var records = piece.records
         piece.records = []
         var rawStart: Int32 = 0, rawCount: Int32 = 0
+        let preparation = state.preparation
+        let store = preparation.map { _ in PreparedStore(origin: state.origin.at(0)) }
+        var parts = PreparedParts(capacity: preparation == nil ? 0 : piece.count * 5 / 2 + 4096)
         do {
             let (end, lines) = try CSVReader.forEachRecord(in: piece.filled, firstLine: piece.firstLine, final: piece.final,
                                                            dialect: dialect) { record in
@@ -318,6 +321,18 @@ extension SpecAdapter {
                 rawCount = Int32(record.raw.count)
                 // Past `skip-lines` and the header: the record's number no longer matters.
                 try readRecord(record, csv, dialect, ordinal: Int.max, state: &state) { r, _ in
+                    if let preparation, let store {
+                        var prepared: PreparedOperation?
+                        switch r {
+                        case .operation(let operation): prepared = preparation.prepare(operation, placedIn: nil, into: &parts, of: store)
+                        case .placed(let operation, let portfolio): prepared = preparation.prepare(operation, placedIn: portfolio, into: &parts, of: store)
+                        default: break
+                        }
+                        if let prepared {
+                            records.append(PieceRecord(record: .prepared(prepared), rawStart: rawStart, rawCount: rawCount))
+                            return
+                        }
+                    }
                     records.append(PieceRecord(record: r, rawStart: rawStart, rawCount: rawCount))
                 }
             }
@@ -326,6 +341,7 @@ extension SpecAdapter {
         } catch {
             piece.failure = error
         }
+        if let store { store.seal(parts) }
         piece.records = records
     }
 }

@@ -198,6 +198,7 @@ public struct SpecAdapter: FormatAdapter {
             throw InputError(path: input.path, message: "the spec's time zone '\(spec.values.timeZone)' is unknown")
         }
         var state = ReadState(adapter: self, zone: zone.makeConverter(), origin: RowLocations(path: input.path), path: input.path)
+        state.preparation = options.preparation
         switch spec.source {
         case .csv(let csv):
             let resolved = dialect(csv, head: Self.utf8Head(input.probe, csv))
@@ -243,6 +244,8 @@ public struct SpecAdapter: FormatAdapter {
         var positions: [Int?]
         var headerFound: Bool
         var values: SpecRowValues
+        /// What the conversion asks the workers reading pieces to do for each operation.
+        var preparation: OperationPreparation?
 
         init(adapter: SpecAdapter, zone: SourceTimeZone.Converter, origin: RowLocations, path: String) {
             self.adapter = adapter

@@ -14,27 +14,14 @@ public final class JSONLinesSink: ConversionSink {
     }
 
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
-        try output.append { out in
-            switch operation {
-            case .trade(let t):
-                CanonicalJSON.appendRaw("{\"kind\":\"trade\",\"portfolio\":", to: &out)
-                CanonicalJSON.appendString(portfolio, to: &out)
-                out.append(UInt8(ascii: ","))
-                CanonicalJSON.appendFields(of: t, to: &out)
-            case .transaction(let t):
-                CanonicalJSON.appendRaw("{\"kind\":\"transaction\",\"portfolio\":", to: &out)
-                CanonicalJSON.appendString(portfolio, to: &out)
-                out.append(UInt8(ascii: ","))
-                CanonicalJSON.appendFields(of: t, to: &out)
-            case .movement(let m):
-                CanonicalJSON.appendRaw("{\"kind\":\"movement\",\"portfolio\":", to: &out)
-                CanonicalJSON.appendString(portfolio, to: &out)
-                out.append(UInt8(ascii: ","))
-                CanonicalJSON.appendFields(of: m, to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-            out.append(UInt8(ascii: "\n"))
-        }
+        try output.append { CanonicalJSON.appendLine(operation, portfolio: portfolio, to: &$0) }
+    }
+
+    /// Lines a reader made on its threads (`CanonicalJSON.appendLine`, as `write` makes them).
+    public var preparedForm: PreparedForm? { .jsonLine }
+
+    public func write(prepared operation: PreparedOperation) throws {
+        try operation.withBytes { try output.write($0) }
     }
 
     public func write(_ skipped: SkippedRow) throws {

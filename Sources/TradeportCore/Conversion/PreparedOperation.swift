@@ -1,0 +1,140 @@
+/// The forms in which a sink can take an operation a reader made ready on its own threads
+/// (`ConversionSink.preparedForm`).
+public enum PreparedForm: Sendable, Hashable {
+    /// The operation as one JSON Lines line: `{"kind":…,"portfolio":…,` its canonical fields `}` and
+    /// a line break (`CanonicalJSON.appendLine`).
+    case jsonLine
+}
+
+/// What the conversion asks of a reader that reads on several threads (`ReadOptions.preparation`):
+/// to do there, for each operation, what does not depend on the order of the rows — its id, the
+/// key the duplicate index files that id under, its content hash, its balance changes and the
+/// bytes the sink writes for it — so that the conversion takes it in order without its model value.
+///
+/// What cannot be prepared is handed on as before (`prepare` answers nil): an operation without a
+/// venue id (its content id numbers its occurrences in the source's order), a failed transaction
+/// the conversion skips.
+public struct OperationPreparation: Sendable {
+    /// The reader's format: ids are `<format>:<venue id>`.
+    public let format: String
+    public let portfolio: String
+    public let splitAccounts: Bool
+    public let keepFailed: Bool
+    public let form: PreparedForm
+
+    public init(format: String, options: ConversionOptions, form: PreparedForm) {
+        self.format = format
+        portfolio = options.portfolio
+        splitAccounts = options.splitAccounts
+        keepFailed = options.keepFailed
+        self.form = form
+    }
+
+    /// `operation` made ready in `parts`, which go to `store` (read from `store`'s source), or nil
+    /// when the conversion must take it as it is. `placedIn`: the portfolio the source names for it.
+    public func prepare(_ operation: PortfolioOperation, placedIn: String?, into parts: inout PreparedParts,
+                        of store: PreparedStore) -> PreparedOperation? {
+        if case .transaction(let t) = operation, t.status != .complete, !keepFailed { return nil }
+        let carried = operation.id
+        let idStart = parts.ids.count
+        if !carried.isEmpty {
+            parts.ids.append(contentsOf: carried.utf8)
+        } else if let externalId = operation.externalId {
+            parts.ids.append(contentsOf: format.utf8)
+            parts.ids.append(UInt8(ascii: ":"))
+            parts.ids.append(contentsOf: externalId.utf8)
+        } else {
+            return nil
+        }
+        let idEnd = parts.ids.count
+        let portfolio = placedIn ?? (splitAccounts ? (operation.account ?? self.portfolio) : self.portfolio)
+        let bytesStart = parts.bytes.count
+        let (key, tag) = parts.ids.withUnsafeBytes { ids in
+            let id = UnsafeRawBufferPointer(rebasing: ids[idStart..<idEnd])
+            switch form {
+            case .jsonLine: CanonicalJSON.appendLine(operation, id: carried.isEmpty ? id : nil, portfolio: portfolio, to: &parts.bytes)
+            }
+            return OperationIndex.key(for: id)
+        }
+        let changesStart = parts.changes.count
+        operation.forEachBalanceChange { asset, change, _ in parts.changes.append(BalanceChange(asset: asset, change: change)) }
+        return PreparedOperation(
+            store: store, kind: operation.kind, row: operation.source.row, time: operation.time.secondsSinceEpoch,
+            idKey: key, idTag: tag, content: OperationIdentity.contentHash(operation), portfolio: portfolio,
+            id: Int32(idStart)..<Int32(idEnd), bytes: Int32(bytesStart)..<Int32(parts.bytes.count),
+            changes: Int32(changesStart)..<Int32(parts.changes.count))
+    }
+}
+
+/// One asset's change of balance by an operation (nil: beyond 38 digits).
+public struct BalanceChange: Sendable {
+    public var asset: AssetCode
+    public var change: ExactDecimal?
+}
+
+/// What a reader's thread prepares from one stretch of its source (a piece), one operation after
+/// another: the bytes for the sink, the ids' texts and the balance changes. Kept on that thread
+/// while it is written (a value: no access checks), then sealed into its `PreparedStore`.
+public struct PreparedParts: ~Copyable {
+    var bytes: OutputBuffer
+    var ids: [UInt8] = []
+    var changes: [BalanceChange] = []
+
+    public init(capacity: Int = 1 << 16) {
+        bytes = OutputBuffer(capacity: capacity)
+    }
+}
+
+/// Where the operations prepared from one stretch of a source keep their bytes, ids and changes:
+/// made before them, sealed once by the thread that prepared them (`seal`), then only read.
+public final class PreparedStore: @unchecked Sendable {
+    /// Where the operations were read, without a row.
+    public let origin: SourceLocation
+    private(set) var parts = PreparedParts(capacity: 0)
+
+    public init(origin: SourceLocation) {
+        self.origin = origin.atRow(0)
+    }
+
+    /// Takes what was prepared for it, before any of its operations is handed on.
+    public func seal(_ parts: consuming PreparedParts) {
+        self.parts = parts
+    }
+}
+
+/// An operation a reader made ready for the conversion (`OperationPreparation.prepare`): what the
+/// conversion needs of it in order, and where its bytes, id and changes are kept.
+public struct PreparedOperation: Sendable {
+    let store: PreparedStore
+    public let kind: OperationKind
+    public let row: Int
+    let time: Int64
+    let idKey: UInt64
+    let idTag: UInt64
+    let content: UInt64
+    public let portfolio: String
+    let id: Range<Int32>
+    let bytes: Range<Int32>
+    let changes: Range<Int32>
+
+    /// The operation's id.
+    public var idText: String {
+        store.parts.ids.withUnsafeBytes { String(decoding: $0[Int(id.lowerBound)..<Int(id.upperBound)], as: UTF8.self) }
+    }
+
+    /// Where the operation was read.
+    public var source: SourceLocation { store.origin.atRow(row) }
+
+    /// The bytes its sink writes for it, in the sink's `preparedForm`.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(rebasing: store.parts.bytes.bytes[Int(bytes.lowerBound)..<Int(bytes.upperBound)]))
+    }
+
+    /// Each asset whose balance it changes, with the change.
+    func forEachBalanceChange(_ body: (AssetCode, ExactDecimal?) -> Void) {
+        for i in Int(changes.lowerBound)..<Int(changes.upperBound) {
+            let c = store.parts.changes[i]
+            body(c.asset, c.change)
+        }
+    }
+}
