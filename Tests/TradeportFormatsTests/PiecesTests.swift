@@ -26,6 +26,53 @@ struct PiecesTests {
         return differing
     }
 
+    /// The JSON Lines `bytes` convert to with `adapter` (through `JSONLinesSink`, which takes
+    /// operations the workers prepare: `OperationPreparation`), twice over when `twice` (the
+    /// second time all duplicates).
+    func jsonLines(_ adapter: SpecAdapter, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false) throws -> [UInt8] {
+        let out = try TestKit.makeTemporaryDirectory() + "/out.jsonl"
+        let file = try OutputFile.atomic(path: out)
+        let sink = try JSONLinesSink(output: file)
+        let input = { PreparedInput(input: try SourceInput(path: path), reader: adapter) }
+        _ = try Converter.run(twice ? [try input(), try input()] : [try input()], options: options, into: sink)
+        try file.commit()
+        return Array(try Data(contentsOf: URL(fileURLWithPath: out)))
+    }
+
+    /// Operations prepared on the workers (no model value past them) are written byte for byte as
+    /// the operations read in one go: bad rows, duplicates, long lines, other portfolios and ids
+    /// met before among them.
+    @Test(arguments: [false, true])
+    func preparedOperationsWriteTheSameJSONLines(splitAccounts: Bool) throws {
+        var lines = try Self.dsxLines()
+        // An id met before with other content: a conflict, rejected.
+        var fields = lines[0].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        fields[3] = "7,5"
+        lines.append(fields.joined(separator: ";"))
+        let text = lines.joined(separator: "\n") + "\n"
+        let path = try TestKit.writeTemporaryFile(Data(text.utf8))
+        let options = ConversionOptions(portfolio: "main", splitAccounts: splitAccounts)
+        var whole = Self.dsx
+        whole.pieceSize = 0
+        for twice in [false, true] {
+            let expected = try jsonLines(whole, path, options: options, twice: twice)
+            for size in Self.sizes {
+                var pieces = Self.dsx
+                pieces.pieceSize = size
+                let got = try jsonLines(pieces, path, options: options, twice: twice)
+                // The first line that differs, not every byte.
+                let a = got.split(separator: 0x0A, omittingEmptySubsequences: false), b = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
+                let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
+                #expect(at == nil, """
+                    pieces of \(size) bytes, twice: \(twice): line \((at ?? 0) + 1) is
+                    \(at.map { $0 < a.count ? String(decoding: a[$0], as: UTF8.self) : "missing" } ?? "")
+                    instead of
+                    \(at.map { $0 < b.count ? String(decoding: b[$0], as: UTF8.self) : "missing" } ?? "")
+                    """)
+            }
+        }
+    }
+
     static func sample(_ name: String) throws -> String {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../formats/samples/\(name)").standardized

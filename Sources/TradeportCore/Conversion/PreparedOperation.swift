@@ -35,11 +35,50 @@ public struct OperationPreparation: Sendable {
     public func prepare(_ operation: PortfolioOperation, placedIn: String?, into parts: inout PreparedParts,
                         of store: PreparedStore) -> PreparedOperation? {
         if case .transaction(let t) = operation, t.status != .complete, !keepFailed { return nil }
-        let carried = operation.id
+        return prepare(
+            kind: operation.kind, carried: operation.id, externalId: operation.externalId, account: operation.account,
+            placedIn: placedIn, row: operation.source.row, time: operation.time.secondsSinceEpoch,
+            content: { OperationIdentity.contentHash(operation) },
+            render: { id, portfolio, out in CanonicalJSON.appendLine(operation, id: id, portfolio: portfolio, to: &out) },
+            changes: { operation.forEachBalanceChange($0) }, into: &parts, of: store)
+    }
+
+    /// A trade laid flat (`FlatFields`) made ready as `prepare(.trade(flat.record), …)` would make
+    /// it, without making the trade.
+    public func prepare(trade flat: FlatFields<Trade>, placedIn: String?, into parts: inout PreparedParts,
+                        of store: PreparedStore) -> PreparedOperation? {
+        let v = flat.values
+        guard case .location(let source) = v[TradeFieldIndex.source], case .time(let time) = v[TradeFieldIndex.time] else { return nil }
+        return prepare(
+            kind: .trade, carried: v[TradeFieldIndex.id].text ?? "", externalId: v[TradeFieldIndex.externalId].text,
+            account: v[TradeFieldIndex.account].text, placedIn: placedIn, row: source.row, time: time.secondsSinceEpoch,
+            content: { OperationIdentity.contentHash(flat) },
+            render: { id, portfolio, out in
+                CanonicalJSON.appendLine(.trade, portfolio: portfolio, to: &out) { CanonicalJSON.appendFields(of: flat, id: id, to: &$0) }
+            },
+            changes: { body in
+                guard let base = v[TradeFieldIndex.base].asset, let quote = v[TradeFieldIndex.quote].asset,
+                      let quantity = v[TradeFieldIndex.quantity].decimal, let price = v[TradeFieldIndex.price].decimal
+                else { return }
+                var fees: [TradeFee] = []
+                if case .tradeFees(let f) = v[TradeFieldIndex.fees] { fees = f }
+                PortfolioOperation.forEachTradeChange(
+                    buy: v[TradeFieldIndex.side].text == TradeSide.buy.rawValue, base: base, quote: quote, quantity: quantity,
+                    price: price, amount: v[TradeFieldIndex.amount].decimal, accruedInterest: v[TradeFieldIndex.accruedInterest].decimal,
+                    fees: fees, body)
+            }, into: &parts, of: store)
+    }
+
+    @inline(__always)
+    private func prepare(
+        kind: OperationKind, carried: String, externalId: String?, account: String?, placedIn: String?, row: Int, time: Int64,
+        content: () -> UInt64, render: (UnsafeRawBufferPointer?, String, inout OutputBuffer) -> Void,
+        changes: ((AssetCode, ExactDecimal?, Bool) -> Void) -> Void, into parts: inout PreparedParts, of store: PreparedStore
+    ) -> PreparedOperation? {
         let idStart = parts.ids.count
         if !carried.isEmpty {
             parts.ids.append(contentsOf: carried.utf8)
-        } else if let externalId = operation.externalId {
+        } else if let externalId {
             parts.ids.append(contentsOf: format.utf8)
             parts.ids.append(UInt8(ascii: ":"))
             parts.ids.append(contentsOf: externalId.utf8)
@@ -47,20 +86,19 @@ public struct OperationPreparation: Sendable {
             return nil
         }
         let idEnd = parts.ids.count
-        let portfolio = placedIn ?? (splitAccounts ? (operation.account ?? self.portfolio) : self.portfolio)
+        let portfolio = placedIn ?? (splitAccounts ? (account ?? self.portfolio) : self.portfolio)
         let bytesStart = parts.bytes.count
         let (key, tag) = parts.ids.withUnsafeBytes { ids in
             let id = UnsafeRawBufferPointer(rebasing: ids[idStart..<idEnd])
             switch form {
-            case .jsonLine: CanonicalJSON.appendLine(operation, id: carried.isEmpty ? id : nil, portfolio: portfolio, to: &parts.bytes)
+            case .jsonLine: render(carried.isEmpty ? id : nil, portfolio, &parts.bytes)
             }
             return OperationIndex.key(for: id)
         }
         let changesStart = parts.changes.count
-        operation.forEachBalanceChange { asset, change, _ in parts.changes.append(BalanceChange(asset: asset, change: change)) }
+        changes { asset, change, _ in parts.changes.append(BalanceChange(asset: asset, change: change)) }
         return PreparedOperation(
-            store: store, kind: operation.kind, row: operation.source.row, time: operation.time.secondsSinceEpoch,
-            idKey: key, idTag: tag, content: OperationIdentity.contentHash(operation), portfolio: portfolio,
+            store: store, kind: kind, row: row, time: time, idKey: key, idTag: tag, content: content(), portfolio: portfolio,
             id: Int32(idStart)..<Int32(idEnd), bytes: Int32(bytesStart)..<Int32(parts.bytes.count),
             changes: Int32(changesStart)..<Int32(parts.changes.count))
     }

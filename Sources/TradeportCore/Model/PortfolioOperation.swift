@@ -83,12 +83,8 @@ extension PortfolioOperation {
     public func forEachBalanceChange(_ body: (_ asset: AssetCode, _ change: ExactDecimal?, _ money: Bool) -> Void) {
         switch self {
         case .trade(let t):
-            let buy = t.side == .buy
-            body(t.base, buy ? t.quantity : t.quantity.negated, false)
-            var value = t.amount ?? t.quantity.multiplied(by: t.price)
-            if let interest = t.accruedInterest { value = value?.adding(interest) }
-            body(t.quote, value.map { buy ? $0.negated : $0 }, true)
-            for fee in t.fees { body(fee.currency, fee.amount.negated, true) }
+            Self.forEachTradeChange(buy: t.side == .buy, base: t.base, quote: t.quote, quantity: t.quantity, price: t.price,
+                                    amount: t.amount, accruedInterest: t.accruedInterest, fees: t.fees, body)
         case .transaction(let t):
             guard t.status == .complete else { return }
             body(t.asset, t.type.isIncoming ? t.amount : t.amount.negated, true)
@@ -96,6 +92,19 @@ extension PortfolioOperation {
         case .movement(let m):
             body(m.asset, m.direction.isIncoming ? m.quantity : m.quantity.negated, false)
         }
+    }
+
+    /// What a trade does to balances (see `forEachBalanceChange`), from its fields.
+    @inlinable
+    public static func forEachTradeChange(
+        buy: Bool, base: AssetCode, quote: AssetCode, quantity: ExactDecimal, price: ExactDecimal, amount: ExactDecimal?,
+        accruedInterest: ExactDecimal?, fees: [TradeFee], _ body: (_ asset: AssetCode, _ change: ExactDecimal?, _ money: Bool) -> Void
+    ) {
+        body(base, buy ? quantity : quantity.negated, false)
+        var value = amount ?? quantity.multiplied(by: price)
+        if let accruedInterest { value = value?.adding(accruedInterest) }
+        body(quote, value.map { buy ? $0.negated : $0 }, true)
+        for fee in fees { body(fee.currency, fee.amount.negated, true) }
     }
 }
 

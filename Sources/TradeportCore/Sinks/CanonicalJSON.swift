@@ -109,22 +109,23 @@ public enum CanonicalJSON {
     public static func appendLine(_ operation: PortfolioOperation, id: UnsafeRawBufferPointer? = nil, portfolio: String,
                                   to out: inout OutputBuffer) {
         switch operation {
-        case .trade(let t):
-            appendRaw("{\"kind\":\"trade\",\"portfolio\":", to: &out)
-            appendString(portfolio, to: &out)
-            out.append(UInt8(ascii: ","))
-            appendFields(of: t, id: id, to: &out)
-        case .transaction(let t):
-            appendRaw("{\"kind\":\"transaction\",\"portfolio\":", to: &out)
-            appendString(portfolio, to: &out)
-            out.append(UInt8(ascii: ","))
-            appendFields(of: t, id: id, to: &out)
-        case .movement(let m):
-            appendRaw("{\"kind\":\"movement\",\"portfolio\":", to: &out)
-            appendString(portfolio, to: &out)
-            out.append(UInt8(ascii: ","))
-            appendFields(of: m, id: id, to: &out)
+        case .trade(let t): appendLine(.trade, portfolio: portfolio, to: &out) { appendFields(of: t, id: id, to: &$0) }
+        case .transaction(let t): appendLine(.transaction, portfolio: portfolio, to: &out) { appendFields(of: t, id: id, to: &$0) }
+        case .movement(let m): appendLine(.movement, portfolio: portfolio, to: &out) { appendFields(of: m, id: id, to: &$0) }
         }
+    }
+
+    /// A line of JSON Lines around the fields `fields` writes.
+    @inline(__always)
+    static func appendLine(_ kind: OperationKind, portfolio: String, to out: inout OutputBuffer, fields: (inout OutputBuffer) -> Void) {
+        switch kind {
+        case .trade: appendRaw("{\"kind\":\"trade\",\"portfolio\":", to: &out)
+        case .transaction: appendRaw("{\"kind\":\"transaction\",\"portfolio\":", to: &out)
+        case .movement: appendRaw("{\"kind\":\"movement\",\"portfolio\":", to: &out)
+        }
+        appendString(portfolio, to: &out)
+        out.append(UInt8(ascii: ","))
+        fields(&out)
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
     }
@@ -144,6 +145,20 @@ public enum CanonicalJSON {
     @_specialize(where Record == Movement)
     public static func appendFields<Record: CanonicalRecord>(of record: Record, id: UnsafeRawBufferPointer?, to out: inout OutputBuffer) {
         let layout = Record.layout
+        appendFields(Record.self, id: id, to: &out) { record[layout.fields[$0]] }
+    }
+
+    /// The fields of a record laid flat, as `appendFields(of:id:to:)` writes the record's.
+    @_specialize(where Record == Trade)
+    public static func appendFields<Record: CanonicalRecord>(of flat: FlatFields<Record>, id: UnsafeRawBufferPointer?, to out: inout OutputBuffer) {
+        appendFields(Record.self, id: id, to: &out) { flat.values[$0] }
+    }
+
+    /// Every field of a record of `Record`'s kind in its table's order, each read by its index.
+    @inline(__always)
+    static func appendFields<Record: CanonicalRecord>(_: Record.Type, id: UnsafeRawBufferPointer?, to out: inout OutputBuffer,
+                                                      value: (Int) -> FieldValue) {
+        let layout = Record.layout
         let idField = id == nil ? -1 : layout.idField ?? -1
         for i in layout.fields.indices {
             if i == idField, let id {
@@ -152,7 +167,7 @@ public enum CanonicalJSON {
                 appendString(id, to: &out)
                 continue
             }
-            let value = record[layout.fields[i]]
+            let value = value(i)
             // A field added after the model's first version is written only when it has a value.
             if layout.since[i] > 1 && value.isEmpty { continue }
             if i > 0 { out.append(UInt8(ascii: ",")) }

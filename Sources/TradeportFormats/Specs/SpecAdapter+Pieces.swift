@@ -314,11 +314,21 @@ extension SpecAdapter {
         let preparation = state.preparation
         let store = preparation.map { _ in PreparedStore(origin: state.origin.at(0)) }
         var parts = PreparedParts(capacity: preparation == nil ? 0 : piece.count * 5 / 2 + 4096)
+        // Trades read flat (no model value) where every row is one: a row that is not read so is
+        // read by `readRecord`, as without preparation.
+        let flat = preparation != nil && state.readsFlatTrades
+        var trade = FlatFields<Trade>()
         do {
             let (end, lines) = try CSVReader.forEachRecord(in: piece.filled, firstLine: piece.firstLine, final: piece.final,
                                                            dialect: dialect) { record in
                 rawStart = Int32(record.raw.baseAddress.map { $0 - base } ?? 0)
                 rawCount = Int32(record.raw.count)
+                if flat, let preparation, let store, !record.tooLong, !record.isEmptyLine, csv.fields.map({ $0 == record.count }) ?? true,
+                   state.flatTrade(record, number: record.line, malformation: record.malformation, into: &trade),
+                   let prepared = preparation.prepare(trade: trade, placedIn: state.values.portfolio, into: &parts, of: store) {
+                    records.append(PieceRecord(record: .prepared(prepared), rawStart: rawStart, rawCount: rawCount))
+                    return
+                }
                 // Past `skip-lines` and the header: the record's number no longer matters.
                 try readRecord(record, csv, dialect, ordinal: Int.max, state: &state) { r, _ in
                     if let preparation, let store {
