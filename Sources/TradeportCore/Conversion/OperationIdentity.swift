@@ -75,12 +75,26 @@ public enum OperationIdentity {
 }
 
 extension FastHasher {
+    /// A text field's value (`.text`), as `combine(_: FieldValue)` takes it.
+    @inline(__always)
+    public mutating func combineText(_ text: String) {
+        combine(1 as UInt64)
+        combine(text)
+    }
+
+    /// A text field's value given as its UTF-8 bytes: `combineText` of the text they hold.
+    @inline(__always)
+    public mutating func combineText(_ bytes: UnsafeRawBufferPointer) {
+        combine(1 as UInt64)
+        combine(bytes)
+    }
+
     /// A field's value, its kind marked so that values of different kinds never collide.
     @inline(__always)
     public mutating func combine(_ value: FieldValue) {
         switch value {
         case .null: combine(0xFFFF_FFFF_FFFF_FFFF as UInt64)
-        case .text(let t): combine(1 as UInt64); combine(t)
+        case .text(let t): combineText(t)
         case .asset(let a): combine(2 as UInt64); combine(a.text)
         case .decimal(let d): combine(3 as UInt64); combine(d)
         case .time(let t):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The forms in which a sink can take an operation a reader made ready on its own threads
 /// (`ConversionSink.preparedForm`).
 public enum PreparedForm: Sendable, Hashable {
@@ -69,8 +71,12 @@ public struct OperationPreparation: Sendable {
             }, into: &parts, of: store)
     }
 
+    /// An operation made ready from what a reader read of it: its kind, the id it carries (empty:
+    /// none), its venue id and sub-account, the portfolio its source names, its row and time, its
+    /// content hash, and how to write its bytes (given the id to write, when it carries none, and
+    /// the portfolio) and its balance changes. Nil when it has neither id (see `prepare`).
     @inline(__always)
-    private func prepare(
+    public func prepare(
         kind: OperationKind, carried: String, externalId: String?, account: String?, placedIn: String?, row: Int, time: Int64,
         content: () -> UInt64, render: (UnsafeRawBufferPointer?, String, inout OutputBuffer) -> Void,
         changes: ((AssetCode, ExactDecimal?, Bool) -> Void) -> Void, into parts: inout PreparedParts, of store: PreparedStore
@@ -121,22 +127,77 @@ public struct PreparedParts: ~Copyable {
     public init(capacity: Int = 1 << 16) {
         bytes = OutputBuffer(capacity: capacity)
     }
+
+    init(bytes: consuming OutputBuffer) {
+        self.bytes = bytes
+    }
 }
 
 /// Where the operations prepared from one stretch of a source keep their bytes, ids and changes:
-/// made before them, sealed once by the thread that prepared them (`seal`), then only read.
+/// made before them, sealed once by the thread that prepared them (`seal`), then only read. When
+/// the conversion is done with its operations, it gives its bytes' memory back to `memory`.
 public final class PreparedStore: @unchecked Sendable {
     /// Where the operations were read, without a row.
     public let origin: SourceLocation
-    private(set) var parts = PreparedParts(capacity: 0)
+    private var sealed: PreparedParts?
+    private let memory: PreparedMemory?
 
-    public init(origin: SourceLocation) {
+    public init(origin: SourceLocation, memory: PreparedMemory? = nil) {
         self.origin = origin.atRow(0)
+        self.memory = memory
     }
 
     /// Takes what was prepared for it, before any of its operations is handed on.
     public func seal(_ parts: consuming PreparedParts) {
-        self.parts = parts
+        sealed = consume parts
+    }
+
+    var parts: PreparedParts {
+        _read { yield sealed! }
+    }
+
+    deinit {
+        if let memory, let parts = sealed.take() { memory.give(parts.bytes.takeMemory()) }
+    }
+}
+
+/// Memory for the bytes of prepared operations, given back by the stores the conversion is done
+/// with and taken again for the next pieces, so that each piece's bytes (about a megabyte) are not
+/// mapped fresh from the system and faulted in page by page (measured on 1M DSX trades: 1.3 s of
+/// system time against 0.6 without preparation). Owned by one reading; freed with it.
+public final class PreparedMemory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [(memory: UnsafeMutablePointer<UInt8>, capacity: Int)] = []
+    /// At most this many kept: what the pieces in flight and the hand-over between threads hold.
+    private let keep: Int
+
+    public init(keep: Int = 32) {
+        self.keep = keep
+    }
+
+    /// Parts for a piece, over memory given back when there is some of at least `capacity` bytes.
+    public func parts(capacity: Int) -> PreparedParts {
+        lock.lock()
+        let i = free.lastIndex { $0.capacity >= capacity }
+        let taken = i.map { free.remove(at: $0) }
+        lock.unlock()
+        guard let taken else { return PreparedParts(capacity: capacity) }
+        return PreparedParts(bytes: OutputBuffer(memory: taken.memory, capacity: taken.capacity))
+    }
+
+    func give(_ memory: (memory: UnsafeMutablePointer<UInt8>, capacity: Int)) {
+        lock.lock()
+        if free.count < keep {
+            free.append(memory)
+            lock.unlock()
+        } else {
+            lock.unlock()
+            memory.memory.deallocate()
+        }
+    }
+
+    deinit {
+        for m in free { m.memory.deallocate() }
     }
 }
 

@@ -14,6 +14,21 @@ public struct OutputBuffer: ~Copyable {
 
     deinit { base.deallocate() }
 
+    /// An empty buffer over `capacity` bytes at `memory`, which it then owns (memory another
+    /// buffer gave up: `takeMemory`).
+    public init(memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        base = memory
+        self.capacity = capacity
+    }
+
+    /// The buffer's memory and its capacity, handed over: the buffer is gone, and the caller owns
+    /// the memory (to free, or to give to another buffer).
+    public consuming func takeMemory() -> (memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        let taken = (base, capacity)
+        discard self
+        return taken
+    }
+
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
     public var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 

@@ -117,7 +117,7 @@ public enum CanonicalJSON {
 
     /// A line of JSON Lines around the fields `fields` writes.
     @inline(__always)
-    static func appendLine(_ kind: OperationKind, portfolio: String, to out: inout OutputBuffer, fields: (inout OutputBuffer) -> Void) {
+    public static func appendLine(_ kind: OperationKind, portfolio: String, to out: inout OutputBuffer, fields: (inout OutputBuffer) -> Void) {
         switch kind {
         case .trade: appendRaw("{\"kind\":\"trade\",\"portfolio\":", to: &out)
         case .transaction: appendRaw("{\"kind\":\"transaction\",\"portfolio\":", to: &out)

@@ -242,6 +242,9 @@ extension SpecAdapter {
         let ahead = workers + 1
         let queue = Handoff<Piece, Never>(capacity: ahead)
         let running = DispatchGroup()
+        // The memory of the pieces' prepared bytes, shared by the workers and given back by the
+        // conversion as it is done with them.
+        let memory = PreparedMemory()
         for _ in 0..<workers {
             // The worker's own state: the header's columns, and values (with their caches) of its own.
             let owned = WorkerState(base)
@@ -252,7 +255,7 @@ extension SpecAdapter {
             let thread = Thread {
                 defer { running.leave() }
                 while let piece = queue.receive() {
-                    adapter.readPiece(piece, csv, dialect, state: &owned.state)
+                    adapter.readPiece(piece, csv, dialect, state: &owned.state, memory: memory)
                     piece.read.signal()
                 }
             }
@@ -306,23 +309,34 @@ extension SpecAdapter {
     }
 
     /// A worker's reading of one piece into its records.
-    private func readPiece(_ piece: Piece, _ csv: CSVSource, _ dialect: CSVDialect, state: inout ReadState) {
+    private func readPiece(_ piece: Piece, _ csv: CSVSource, _ dialect: CSVDialect, state: inout ReadState, memory: PreparedMemory) {
         let base = UnsafeRawPointer(piece.bytes.baseAddress!)
         var records = piece.records
         piece.records = []
         var rawStart: Int32 = 0, rawCount: Int32 = 0
         let preparation = state.preparation
-        let store = preparation.map { _ in PreparedStore(origin: state.origin.at(0)) }
-        var parts = PreparedParts(capacity: preparation == nil ? 0 : piece.count * 5 / 2 + 4096)
+        let store = preparation.map { _ in PreparedStore(origin: state.origin.at(0), memory: memory) }
+        var parts = preparation == nil ? PreparedParts(capacity: 0) : memory.parts(capacity: piece.count * 5 / 2 + 4096)
         // Trades read flat (no model value) where every row is one: a row that is not read so is
         // read by `readRecord`, as without preparation.
         let flat = preparation != nil && state.readsFlatTrades
         var trade = FlatFields<Trade>()
+        let fast = flat ? fastTrades : nil
+        var scratch = fast.map { FastTradePlan.Scratch($0) }
+        let codes = state.values.codes
+        let path = state.path
         do {
             let (end, lines) = try CSVReader.forEachRecord(in: piece.filled, firstLine: piece.firstLine, final: piece.final,
                                                            dialect: dialect) { record in
                 rawStart = Int32(record.raw.baseAddress.map { $0 - base } ?? 0)
                 rawCount = Int32(record.raw.count)
+                if flat, let preparation, let store, !record.tooLong, !record.isEmptyLine, csv.fields.map({ $0 == record.count }) ?? true,
+                   record.malformation == nil, let fast, state.headerFound,
+                   let prepared = fast.read(record, positions: state.positions, zone: &state.zone, codes: codes, path: path,
+                                            scratch: &scratch!, preparation: preparation, into: &parts, of: store) {
+                    records.append(PieceRecord(record: .prepared(prepared), rawStart: rawStart, rawCount: rawCount))
+                    return
+                }
                 if flat, let preparation, let store, !record.tooLong, !record.isEmptyLine, csv.fields.map({ $0 == record.count }) ?? true,
                    state.flatTrade(record, number: record.line, malformation: record.malformation, into: &trade),
                    let prepared = preparation.prepare(trade: trade, placedIn: state.values.portfolio, into: &parts, of: store) {

@@ -16,9 +16,14 @@ public struct SpecAdapter: FormatAdapter {
     public var id: String { spec.id }
     public var summary: String { spec.description }
 
+    /// The spec's plainest trades read straight from a row's bytes, where the spec allows it
+    /// (`FastTradePlan`): what workers reading pieces use when the conversion asks them to prepare.
+    let fastTrades: FastTradePlan?
+
     public init(_ spec: FormatSpec) {
         self.spec = spec
         plan = SpecPlan(spec)
+        fastTrades = FastTradePlan(plan)
     }
 
     var csv: CSVSource? { if case .csv(let c) = spec.source { return c } else { return nil } }
