@@ -82,6 +82,13 @@ final class FastTradePlan: @unchecked Sendable {
     let wordText: UnsafeMutableRawBufferPointer
     let wordTextStart: UnsafeMutableBufferPointer<Int>
     let feeColumns: [(amount: Int, currency: Int, kind: FeeKind)]
+    /// The line's template: runs of constant fields (their keys and JSON, those left out when
+    /// empty left out) written as one literal (`fieldKind` 0: `literal[start..<end]` in
+    /// `segmentStart`/`segmentEnd`), and each other field by its index (`segmentStart`).
+    let segmentLiteral: UnsafeMutableBufferPointer<Bool>
+    let segmentStart: UnsafeMutableBufferPointer<Int>
+    let segmentEnd: UnsafeMutableBufferPointer<Int>
+    let literal: UnsafeMutableRawBufferPointer
 
     private static func owned<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
         let b = UnsafeMutableBufferPointer<T>.allocate(capacity: max(values.count, 1))
@@ -105,7 +112,9 @@ final class FastTradePlan: @unchecked Sendable {
                   keys.baseAddress, UnsafeMutableRawPointer(keyStart.baseAddress), constantJSON.baseAddress,
                   UnsafeMutableRawPointer(constantStart.baseAddress), wordJSON.baseAddress,
                   UnsafeMutableRawPointer(wordJSONStart.baseAddress), wordText.baseAddress,
-                  UnsafeMutableRawPointer(wordTextStart.baseAddress)] {
+                  UnsafeMutableRawPointer(wordTextStart.baseAddress), UnsafeMutableRawPointer(segmentLiteral.baseAddress),
+                  UnsafeMutableRawPointer(segmentStart.baseAddress), UnsafeMutableRawPointer(segmentEnd.baseAddress),
+                  literal.baseAddress] {
             p?.deallocate()
         }
     }
@@ -306,6 +315,31 @@ final class FastTradePlan: @unchecked Sendable {
         wordText = Self.owned(bytes: wt)
         wordTextStart = Self.owned(wts)
         self.feeColumns = feeColumns
+        var lit: [UInt8] = [], isLiteral: [Bool] = [], starts: [Int] = [], ends: [Int] = []
+        var run: Int?
+        for i in fields.indices {
+            guard kinds[i] == 0 else {
+                run = nil
+                isLiteral.append(false)
+                starts.append(i)
+                ends.append(i)
+                continue
+            }
+            if fields[i].omittedWhenEmpty && constants[i].isEmpty { continue }
+            if run == nil {
+                run = isLiteral.count
+                isLiteral.append(true)
+                starts.append(lit.count)
+                ends.append(lit.count)
+            }
+            lit += keys[keyStart[i]..<keyStart[i + 1]]
+            lit += json[jsonStart[i]..<jsonStart[i + 1]]
+            ends[run!] = lit.count
+        }
+        segmentLiteral = Self.owned(isLiteral)
+        segmentStart = Self.owned(starts)
+        segmentEnd = Self.owned(ends)
+        literal = Self.owned(bytes: lit)
         empties = plan.empties
         readOrder = plan.readOrder
         self.fields = fields
@@ -458,7 +492,13 @@ final class FastTradePlan: @unchecked Sendable {
                 time: time.secondsSinceEpoch, content: { content },
                 render: { id, portfolio, out in
                     CanonicalJSON.appendLine(.trade, portfolio: portfolio, to: &out) { out in
-                        for i in fieldKind.indices { append(i, id: id, raw, cells, fees, row: row, path: path, to: &out) }
+                        for k in segmentLiteral.indices {
+                            if segmentLiteral[k] {
+                                out.append(UnsafeRawBufferPointer(rebasing: literal[segmentStart[k]..<segmentEnd[k]]))
+                            } else {
+                                append(segmentStart[k], id: id, raw, cells, fees, row: row, path: path, to: &out)
+                            }
+                        }
                     }
                 },
                 changes: { body in
