@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TradeportCore
 @testable import TradeportFormats
+import TradeportSpec
 import TradeportTestKit
 
 /// A CSV source read in pieces on several threads reads as it does in one go: the same
@@ -69,6 +70,71 @@ struct PiecesTests {
                     instead of
                     \(at.map { $0 < b.count ? String(decoding: b[$0], as: UTF8.self) : "missing" } ?? "")
                     """)
+            }
+        }
+    }
+
+    /// Every built-in CSV format's sample (`formats/samples/<id>-example.csv`) written the same
+    /// through pieces as in one go; and the quoted cells of one with `""` inside, which the
+    /// reader unescapes outside the row's raw text.
+    @Test func everySampleWritesTheSameJSONLinesThroughPieces() throws {
+        var checked: [String] = [], planned: [String] = []
+        for adapter in FormatRegistry.builtIn.adapters.compactMap({ $0 as? SpecAdapter }) where adapter.csv != nil {
+            guard let text = try? Self.sample("\(adapter.id)-example.csv") else { continue }
+            var texts = [text]
+            if adapter.csv?.quote != nil {
+                // An escaped quote at the end of every quoted field followed by another: a text
+                // then holds a quote (a number or a date no longer reads, and is rejected).
+                texts.append(text.replacingOccurrences(of: "\",\"", with: "\"\"\",\""))
+            }
+            for text in texts {
+                let path = try TestKit.writeTemporaryFile(Data(text.utf8))
+                var whole = adapter
+                whole.pieceSize = 0
+                // What was written, or the error that stopped it (a header the change spoilt).
+                func outcome(_ adapter: SpecAdapter) -> String {
+                    do { return String(decoding: try jsonLines(adapter, path), as: UTF8.self) } catch { return "error: \(error)" }
+                }
+                let expected = outcome(whole)
+                for size in Self.sizes {
+                    var pieces = adapter
+                    pieces.pieceSize = size
+                    #expect(outcome(pieces) == expected, "\(adapter.id), pieces of \(size) bytes")
+                }
+            }
+            checked.append(adapter.id)
+            if adapter.fastTrades != nil { planned.append(adapter.id) }
+        }
+        #expect(checked.count >= 10, "samples checked: \(checked)")
+        #expect(planned.contains("dsx-trades"), "formats read by a compiled plan: \(planned)")
+    }
+
+    /// DSX's layout with quoted fields: quoted cells with `""` inside are unescaped by the reader
+    /// outside the row's raw text, and the plan compiled from the spec reads them there.
+    @Test func quotedCellsWithEscapedQuotesWriteTheSameJSONLines() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../formats/dsx-trades.yaml").standardized
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "quote: none", with: "quote: '\"'")
+        let adapter = SpecAdapter(try SpecLoader.load(text: text.replacingOccurrences(of: "id: dsx-trades", with: "id: dsx-quoted"), file: "q.yaml"))
+        #expect(adapter.fastTrades != nil)
+        var lines: [String] = []
+        for (k, line) in try Self.dsxLines().enumerated() {
+            var fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 14 else { lines.append(line); continue }
+            fields[11] = "\"\(fields[11]) \"\"\(k)\"\"\""  // the account, quoted, with quotes inside
+            fields[13] = "\"\(fields[13])\""  // the order id, quoted
+            lines.append(fields.joined(separator: ";"))
+        }
+        let path = try TestKit.writeTemporaryFile(Data((lines.joined(separator: "\n") + "\n").utf8))
+        for split in [false, true] {
+            let options = ConversionOptions(portfolio: "main", splitAccounts: split)
+            var whole = adapter
+            whole.pieceSize = 0
+            let expected = try jsonLines(whole, path, options: options)
+            #expect(String(decoding: expected, as: UTF8.self).contains(#"Main \"0\""#))
+            for size in Self.sizes {
+                var pieces = adapter
+                pieces.pieceSize = size
+                #expect(try jsonLines(pieces, path, options: options) == expected, "pieces of \(size) bytes, split accounts: \(split)")
             }
         }
     }

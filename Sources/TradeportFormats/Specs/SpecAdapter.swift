@@ -347,7 +347,10 @@ public struct SpecAdapter: FormatAdapter {
         /// groups, one operation a row): what `flatTrade` reads.
         var readsFlatTrades: Bool {
             let plan = adapter.plan
-            guard plan.trade != nil, plan.rowKindColumn == nil, plan.group == nil, !plan.someRowsGiveSeveral else { return false }
+            guard let m = plan.trade, plan.rowKindColumn == nil, plan.group == nil, !plan.someRowsGiveSeveral,
+                  // Trades with venue ids: one without is not prepared, and would be read again.
+                  let e = Trade.layout.fields.firstIndex(of: .externalId), !m.idle[e]
+            else { return false }
             switch adapter.spec.rows {
             case .transactions, .movements, .by: return false
             default: return true

@@ -242,6 +242,8 @@ final class FastTradePlan: @unchecked Sendable {
               let quantity = column(.quantity), let price = column(.price)
         else { return nil }
         guard case .time = fields[where_[.time]!].value else { return nil }
+        // Without a venue id no row is prepared (its content id is numbered in order).
+        guard column(.externalId) != nil else { return nil }
         // Fields the balance changes read must come from columns (or be always empty).
         for f in [TradeField.amount, .accruedInterest, .externalId, .account] {
             if case .constant(let v) = fields[where_[f]!].value, v != nil, v != .null { return nil }
@@ -362,7 +364,9 @@ final class FastTradePlan: @unchecked Sendable {
     /// One cell as read: nothing (an empty cell that may be), its bytes, or its value.
     enum Cell {
         case none
-        case bytes(Int, Int)
+        /// A text's bytes: in the row's raw text, or in the reader's scratch for a quoted cell it
+        /// had to unescape (valid while the row is read).
+        case bytes(UnsafeRawBufferPointer)
         case asset(AssetCode)
         case decimal(ExactDecimal)
         case time(Timestamp)
@@ -383,12 +387,14 @@ final class FastTradePlan: @unchecked Sendable {
               scratch s: inout Scratch, preparation: OperationPreparation, into parts: inout PreparedParts,
               of store: PreparedStore) -> PreparedOperation? {
         let raw = record.raw
-        guard let base0 = raw.baseAddress else { return nil }
+        guard !raw.isEmpty else { return nil }
         func cell(_ c: Int) -> UnsafeRawBufferPointer {
             guard let p = positions[c], p < record.count else { return UnsafeRawBufferPointer(start: nil, count: 0) }
             return record[p]
         }
-        // 1. Every column, as `SpecRowValues.read` reads it, or nil.
+        // 1. Every column, as `SpecRowValues.read` reads it, or nil. Nothing is kept from the row
+        // before (a column whose emptiness depends on a later one sees it unread, as there).
+        for c in s.cells.indices { s.cells[c] = .none }
         for c in readOrder {
             let f = cell(c)
             if f.isEmpty {
@@ -409,10 +415,10 @@ final class FastTradePlan: @unchecked Sendable {
             switch columnKind[c] {
             case 0:
                 guard Self.isASCII(f) else { return nil }
-                s.cells[c] = .bytes(f.baseAddress! - base0, f.count)
+                s.cells[c] = .bytes(f)
             case 1:
                 guard Self.isASCII(f), !f.contains(UInt8(ascii: " ")) else { return nil }
-                s.cells[c] = .bytes(f.baseAddress! - base0, f.count)
+                s.cells[c] = .bytes(f)
             case 2:
                 guard let code = codes.code(f) else { return nil }
                 s.cells[c] = .asset(code)
@@ -433,6 +439,8 @@ final class FastTradePlan: @unchecked Sendable {
                 s.cells[c] = .word(hit.word)
             }
         }
+        // Without a venue id the conversion numbers the row's content id in order: not prepared.
+        guard let e = externalId, case .bytes = s.cells[e] else { return nil }
         // 2. The checks: each met, or nil (the reading before names the one not met).
         for check in checks {
             s.check.removeAll(keepingCapacity: true)
@@ -443,7 +451,7 @@ final class FastTradePlan: @unchecked Sendable {
                 case .column(let c):
                     switch s.cells[c] {
                     case .none: complete = false
-                    case .bytes(let at, let n): s.check.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at..<(at + n)]))
+                    case .bytes(let b): s.check.append(contentsOf: b)
                     case .asset(let code): s.check.append(contentsOf: code.text.utf8)
                     case .word(let w): s.check.append(contentsOf: wordTexts[w].utf8)
                     default: return nil
@@ -515,8 +523,8 @@ final class FastTradePlan: @unchecked Sendable {
     private func decimal(_ cell: Cell) -> ExactDecimal? { if case .decimal(let d) = cell { d } else { nil } }
 
     private func text(_ cell: Cell, _ raw: UnsafeRawBufferPointer) -> String? {
-        guard case .bytes(let at, let n) = cell, n > 0 else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: raw[at..<(at + n)]), as: UTF8.self)
+        guard case .bytes(let b) = cell, !b.isEmpty else { return nil }
+        return String(decoding: b, as: UTF8.self)
     }
 
     /// Field `i`'s value into the content hash, as `FastHasher.combine(_: FieldValue)` takes it.
@@ -524,7 +532,7 @@ final class FastTradePlan: @unchecked Sendable {
                          into h: inout FastHasher) {
         let cell = fieldKind[i] >= 1 && fieldKind[i] <= 5 ? cells[fieldColumn[i]] : Cell.none
         switch (fieldKind[i], cell) {
-        case (1, .bytes(let at, let n)): h.combineText(UnsafeRawBufferPointer(rebasing: raw[at..<(at + n)]))
+        case (1, .bytes(let b)): h.combineText(b)
         case (2, .asset(let code)): h.combine(FieldValue.asset(code))
         case (3, .decimal(let d)): h.combine(FieldValue.decimal(d))
         case (4, .time(let t)): h.combine(FieldValue.time(t))
@@ -555,8 +563,8 @@ final class FastTradePlan: @unchecked Sendable {
         case (8, _):
             // The id the conversion gives.
             if let id { CanonicalJSON.appendString(id, to: &out) } else { out.append("\"\"") }
-        case (1, .bytes(let at, let n)):
-            CanonicalJSON.appendString(UnsafeRawBufferPointer(rebasing: raw[at..<(at + n)]), to: &out)
+        case (1, .bytes(let b)):
+            CanonicalJSON.appendString(b, to: &out)
         case (2, .asset(let code)):
             CanonicalJSON.appendString(code.text, to: &out)
         case (3, .decimal(let d)):
