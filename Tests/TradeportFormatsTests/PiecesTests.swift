@@ -30,10 +30,12 @@ struct PiecesTests {
     /// The JSON Lines `bytes` convert to with `adapter` (through `JSONLinesSink`, which takes
     /// operations the workers prepare: `OperationPreparation`), twice over when `twice` (the
     /// second time all duplicates).
-    func jsonLines(_ adapter: SpecAdapter, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false) throws -> [UInt8] {
+    func jsonLines(_ adapter: SpecAdapter, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false,
+                   document: Bool = false) throws -> [UInt8] {
         let out = try TestKit.makeTemporaryDirectory() + "/out.jsonl"
         let file = try OutputFile.atomic(path: out)
-        let sink = try JSONLinesSink(output: file)
+        // JSON Lines, or the canonical document (`JSONDocumentSink`, which takes prepared objects too).
+        let sink: any ConversionSink = document ? try JSONDocumentSink(output: file) : try JSONLinesSink(output: file)
         let input = { PreparedInput(input: try SourceInput(path: path), reader: adapter) }
         _ = try Converter.run(twice ? [try input(), try input()] : [try input()], options: options, into: sink)
         try file.commit()
@@ -55,17 +57,17 @@ struct PiecesTests {
         let options = ConversionOptions(portfolio: "main", splitAccounts: splitAccounts)
         var whole = Self.dsx
         whole.pieceSize = 0
-        for twice in [false, true] {
-            let expected = try jsonLines(whole, path, options: options, twice: twice)
+        for (twice, document) in [(false, false), (true, false), (false, true), (true, true)] {
+            let expected = try jsonLines(whole, path, options: options, twice: twice, document: document)
             for size in Self.sizes {
                 var pieces = Self.dsx
                 pieces.pieceSize = size
-                let got = try jsonLines(pieces, path, options: options, twice: twice)
+                let got = try jsonLines(pieces, path, options: options, twice: twice, document: document)
                 // The first line that differs, not every byte.
                 let a = got.split(separator: 0x0A, omittingEmptySubsequences: false), b = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
                 let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
                 #expect(at == nil, """
-                    pieces of \(size) bytes, twice: \(twice): line \((at ?? 0) + 1) is
+                    pieces of \(size) bytes, twice: \(twice), document: \(document): line \((at ?? 0) + 1) is
                     \(at.map { $0 < a.count ? String(decoding: a[$0], as: UTF8.self) : "missing" } ?? "")
                     instead of
                     \(at.map { $0 < b.count ? String(decoding: b[$0], as: UTF8.self) : "missing" } ?? "")
@@ -92,14 +94,16 @@ struct PiecesTests {
                 var whole = adapter
                 whole.pieceSize = 0
                 // What was written, or the error that stopped it (a header the change spoilt).
-                func outcome(_ adapter: SpecAdapter) -> String {
-                    do { return String(decoding: try jsonLines(adapter, path), as: UTF8.self) } catch { return "error: \(error)" }
+                func outcome(_ adapter: SpecAdapter, _ document: Bool) -> String {
+                    do { return String(decoding: try jsonLines(adapter, path, document: document), as: UTF8.self) } catch { return "error: \(error)" }
                 }
-                let expected = outcome(whole)
-                for size in Self.sizes {
-                    var pieces = adapter
-                    pieces.pieceSize = size
-                    #expect(outcome(pieces) == expected, "\(adapter.id), pieces of \(size) bytes")
+                for document in [false, true] {
+                    let expected = outcome(whole, document)
+                    for size in Self.sizes {
+                        var pieces = adapter
+                        pieces.pieceSize = size
+                        #expect(outcome(pieces, document) == expected, "\(adapter.id), pieces of \(size) bytes, document: \(document)")
+                    }
                 }
             }
             checked.append(adapter.id)
@@ -129,12 +133,15 @@ struct PiecesTests {
             let options = ConversionOptions(portfolio: "main", splitAccounts: split)
             var whole = adapter
             whole.pieceSize = 0
-            let expected = try jsonLines(whole, path, options: options)
-            #expect(String(decoding: expected, as: UTF8.self).contains(#"Main \"0\""#))
-            for size in Self.sizes {
-                var pieces = adapter
-                pieces.pieceSize = size
-                #expect(try jsonLines(pieces, path, options: options) == expected, "pieces of \(size) bytes, split accounts: \(split)")
+            for document in [false, true] {
+                let expected = try jsonLines(whole, path, options: options, document: document)
+                #expect(String(decoding: expected, as: UTF8.self).contains(#"Main \"0\""#))
+                for size in Self.sizes {
+                    var pieces = adapter
+                    pieces.pieceSize = size
+                    #expect(try jsonLines(pieces, path, options: options, document: document) == expected,
+                            "pieces of \(size) bytes, split accounts: \(split), document: \(document)")
+                }
             }
         }
     }

@@ -6,6 +6,9 @@ public enum PreparedForm: Sendable, Hashable {
     /// The operation as one JSON Lines line: `{"kind":…,"portfolio":…,` its canonical fields `}` and
     /// a line break (`CanonicalJSON.appendLine`).
     case jsonLine
+    /// The operation as the canonical document lists it: `{` its canonical fields `}`
+    /// (`CanonicalJSON.appendOperationFields`).
+    case documentObject
 }
 
 /// What the conversion asks of a reader that reads on several threads (`ReadOptions.preparation`):
@@ -41,7 +44,10 @@ public struct OperationPreparation: Sendable {
             kind: operation.kind, carried: operation.id, externalId: operation.externalId, account: operation.account,
             placedIn: placedIn, row: operation.source.row, time: operation.time.secondsSinceEpoch,
             content: { OperationIdentity.contentHash(operation) },
-            render: { id, portfolio, out in CanonicalJSON.appendLine(operation, id: id, portfolio: portfolio, to: &out) },
+            nanoseconds: operation.time.nanoseconds,
+            render: { id, portfolio, out in
+                appendBytes(operation.kind, portfolio: portfolio, to: &out) { CanonicalJSON.appendOperationFields(operation, id: id, to: &$0) }
+            },
             changes: { operation.forEachBalanceChange($0) }, into: &parts, of: store)
     }
 
@@ -54,9 +60,9 @@ public struct OperationPreparation: Sendable {
         return prepare(
             kind: .trade, carried: v[TradeFieldIndex.id].text ?? "", externalId: v[TradeFieldIndex.externalId].text,
             account: v[TradeFieldIndex.account].text, placedIn: placedIn, row: source.row, time: time.secondsSinceEpoch,
-            content: { OperationIdentity.contentHash(flat) },
+            content: { OperationIdentity.contentHash(flat) }, nanoseconds: time.nanoseconds,
             render: { id, portfolio, out in
-                CanonicalJSON.appendLine(.trade, portfolio: portfolio, to: &out) { CanonicalJSON.appendFields(of: flat, id: id, to: &$0) }
+                appendBytes(.trade, portfolio: portfolio, to: &out) { CanonicalJSON.appendFields(of: flat, id: id, to: &$0) }
             },
             changes: { body in
                 guard let base = v[TradeFieldIndex.base].asset, let quote = v[TradeFieldIndex.quote].asset,
@@ -71,6 +77,19 @@ public struct OperationPreparation: Sendable {
             }, into: &parts, of: store)
     }
 
+    /// The bytes of an operation of `kind` in `portfolio` in the sink's form, around its fields as
+    /// `fields` writes them (`CanonicalJSON.appendFields`): what a reader's `render` writes.
+    @inline(__always)
+    public func appendBytes(_ kind: OperationKind, portfolio: String, to out: inout OutputBuffer, fields: (inout OutputBuffer) -> Void) {
+        switch form {
+        case .jsonLine: CanonicalJSON.appendLine(kind, portfolio: portfolio, to: &out, fields: fields)
+        case .documentObject:
+            out.append(UInt8(ascii: "{"))
+            fields(&out)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
     /// An operation made ready from what a reader read of it: its kind, the id it carries (empty:
     /// none), its venue id and sub-account, the portfolio its source names, its row and time, its
     /// content hash, and how to write its bytes (given the id to write, when it carries none, and
@@ -78,7 +97,7 @@ public struct OperationPreparation: Sendable {
     @inline(__always)
     public func prepare(
         kind: OperationKind, carried: String, externalId: String?, account: String?, placedIn: String?, row: Int, time: Int64,
-        content: () -> UInt64, render: (UnsafeRawBufferPointer?, String, inout OutputBuffer) -> Void,
+        content: () -> UInt64, nanoseconds: UInt32 = 0, render: (UnsafeRawBufferPointer?, String, inout OutputBuffer) -> Void,
         changes: ((AssetCode, ExactDecimal?, Bool) -> Void) -> Void, into parts: inout PreparedParts, of store: PreparedStore
     ) -> PreparedOperation? {
         let idStart = parts.ids.count
@@ -96,15 +115,13 @@ public struct OperationPreparation: Sendable {
         let bytesStart = parts.bytes.count
         let (key, tag) = parts.ids.withUnsafeBytes { ids in
             let id = UnsafeRawBufferPointer(rebasing: ids[idStart..<idEnd])
-            switch form {
-            case .jsonLine: render(carried.isEmpty ? id : nil, portfolio, &parts.bytes)
-            }
+            render(carried.isEmpty ? id : nil, portfolio, &parts.bytes)
             return OperationIndex.key(for: id)
         }
         let changesStart = parts.changes.count
         changes { asset, change, _ in parts.changes.append(BalanceChange(asset: asset, change: change)) }
         return PreparedOperation(
-            store: store, kind: kind, row: row, time: time, idKey: key, idTag: tag, content: content(), portfolio: portfolio,
+            store: store, kind: kind, row: row, time: time, nanoseconds: nanoseconds, idKey: key, idTag: tag, content: content(), portfolio: portfolio,
             id: Int32(idStart)..<Int32(idEnd), bytes: Int32(bytesStart)..<Int32(parts.bytes.count),
             changes: Int32(changesStart)..<Int32(parts.changes.count))
     }
@@ -207,7 +224,9 @@ public struct PreparedOperation: Sendable {
     let store: PreparedStore
     public let kind: OperationKind
     public let row: Int
-    let time: Int64
+    /// Its time: seconds since 1970 in UTC, and the fraction of the second.
+    public let time: Int64
+    public let nanoseconds: UInt32
     let idKey: UInt64
     let idTag: UInt64
     let content: UInt64

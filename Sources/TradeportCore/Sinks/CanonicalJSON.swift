@@ -97,10 +97,15 @@ public enum CanonicalJSON {
 
     /// The fields of an operation (without braces), after an optional prefix such as `"kind":…`.
     public static func appendOperationFields(_ operation: PortfolioOperation, to out: inout OutputBuffer) {
+        appendOperationFields(operation, id: nil, to: &out)
+    }
+
+    /// The fields of an operation, with `id` written as its id when given (see `appendFields(of:id:to:)`).
+    public static func appendOperationFields(_ operation: PortfolioOperation, id: UnsafeRawBufferPointer?, to out: inout OutputBuffer) {
         switch operation {
-        case .trade(let t): appendFields(of: t, to: &out)
-        case .transaction(let t): appendFields(of: t, to: &out)
-        case .movement(let m): appendFields(of: m, to: &out)
+        case .trade(let t): appendFields(of: t, id: id, to: &out)
+        case .transaction(let t): appendFields(of: t, id: id, to: &out)
+        case .movement(let m): appendFields(of: m, id: id, to: &out)
         }
     }
 
@@ -108,11 +113,7 @@ public enum CanonicalJSON {
     /// break. `id`: the id to write instead of the operation's own (nil: its own).
     public static func appendLine(_ operation: PortfolioOperation, id: UnsafeRawBufferPointer? = nil, portfolio: String,
                                   to out: inout OutputBuffer) {
-        switch operation {
-        case .trade(let t): appendLine(.trade, portfolio: portfolio, to: &out) { appendFields(of: t, id: id, to: &$0) }
-        case .transaction(let t): appendLine(.transaction, portfolio: portfolio, to: &out) { appendFields(of: t, id: id, to: &$0) }
-        case .movement(let m): appendLine(.movement, portfolio: portfolio, to: &out) { appendFields(of: m, id: id, to: &$0) }
-        }
+        appendLine(operation.kind, portfolio: portfolio, to: &out) { appendOperationFields(operation, id: id, to: &$0) }
     }
 
     /// A line of JSON Lines around the fields `fields` writes.

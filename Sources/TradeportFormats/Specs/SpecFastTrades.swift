@@ -497,9 +497,9 @@ final class FastTradePlan: @unchecked Sendable {
             let content = h.finalize()
             return preparation.prepare(
                 kind: .trade, carried: "", externalId: externalText, account: accountText, placedIn: nil, row: row,
-                time: time.secondsSinceEpoch, content: { content },
+                time: time.secondsSinceEpoch, content: { content }, nanoseconds: time.nanoseconds,
                 render: { id, portfolio, out in
-                    CanonicalJSON.appendLine(.trade, portfolio: portfolio, to: &out) { out in
+                    preparation.appendBytes(.trade, portfolio: portfolio, to: &out) { out in
                         for k in segmentLiteral.indices {
                             if segmentLiteral[k] {
                                 out.append(UnsafeRawBufferPointer(rebasing: literal[segmentStart[k]..<segmentEnd[k]]))

@@ -39,20 +39,35 @@ public final class JSONDocumentSink: ConversionSink {
     }
 
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
-        let before = operations.size
-        let offset = try operations.append { out in
+        try add(operation.kind, portfolio: portfolio, time: operation.time.secondsSinceEpoch, nanoseconds: operation.time.nanoseconds) {
+            out in
             out.append(UInt8(ascii: "{"))
             CanonicalJSON.appendOperationFields(operation, to: &out)
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Objects a reader made on its threads (`OperationPreparation.appendBytes`, as `write` makes them).
+    public var preparedForm: PreparedForm? { .documentObject }
+
+    public func write(prepared operation: PreparedOperation) throws {
+        try add(operation.kind, portfolio: operation.portfolio, time: operation.time, nanoseconds: operation.nanoseconds) { out in
+            operation.withBytes { out.append($0) }
+        }
+    }
+
+    /// An operation's object into the spool, by `body`, and its entry.
+    private func add(_ kind: OperationKind, portfolio: String, time: Int64, nanoseconds: UInt32, _ body: (inout OutputBuffer) -> Void) throws {
+        let before = operations.size
+        let offset = try operations.append(body)
         let length = operations.size - before
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the document writer holds")
         }
         entries.append(Entry(
-            time: operation.time.secondsSinceEpoch, place: UInt64(offset) << 24 | UInt64(length),
-            portfolioAndKind: portfolios.number(portfolio) | operation.kindBits, sequence: UInt32(truncatingIfNeeded: entries.count),
-            nanoseconds: operation.time.nanoseconds))
+            time: time, place: UInt64(offset) << 24 | UInt64(length),
+            portfolioAndKind: portfolios.number(portfolio) | kind.bits, sequence: UInt32(truncatingIfNeeded: entries.count),
+            nanoseconds: nanoseconds))
     }
 
     public func write(_ row: SkippedRow) throws {

@@ -26,7 +26,13 @@ struct PortfolioNumbers {
 extension PortfolioOperation {
     /// The kind in the top two bits of a writer's 32-bit entry beside a portfolio number: 0 a
     /// trade, 1 a transaction, 2 a movement (the order the document lists them in).
-    var kindBits: UInt32 {
+    var kindBits: UInt32 { kind.bits }
+}
+
+extension OperationKind {
+    /// The kind in the top two bits of a writer's 32-bit entry beside a portfolio number: 0 a
+    /// trade, 1 a transaction, 2 a movement (the order the document lists them in).
+    var bits: UInt32 {
         switch self {
         case .trade: return 0
         case .transaction: return 1 << 30
