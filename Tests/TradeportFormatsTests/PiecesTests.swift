@@ -27,14 +27,13 @@ struct PiecesTests {
         return differing
     }
 
-    /// The JSON Lines `bytes` convert to with `adapter` (through `JSONLinesSink`, which takes
-    /// operations the workers prepare: `OperationPreparation`), twice over when `twice` (the
-    /// second time all duplicates).
-    func jsonLines(_ adapter: SpecAdapter, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false,
+    /// What the file at `path` converts to with `adapter`: JSON Lines (`JSONLinesSink`), or the
+    /// canonical document (`JSONDocumentSink`), both of which take operations the workers prepare
+    /// (`OperationPreparation`); twice over when `twice` (the second time all duplicates).
+    func written(_ adapter: SpecAdapter, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false,
                    document: Bool = false) throws -> [UInt8] {
         let out = try TestKit.makeTemporaryDirectory() + "/out.jsonl"
         let file = try OutputFile.atomic(path: out)
-        // JSON Lines, or the canonical document (`JSONDocumentSink`, which takes prepared objects too).
         let sink: any ConversionSink = document ? try JSONDocumentSink(output: file) : try JSONLinesSink(output: file)
         let input = { PreparedInput(input: try SourceInput(path: path), reader: adapter) }
         _ = try Converter.run(twice ? [try input(), try input()] : [try input()], options: options, into: sink)
@@ -58,11 +57,11 @@ struct PiecesTests {
         var whole = Self.dsx
         whole.pieceSize = 0
         for (twice, document) in [(false, false), (true, false), (false, true), (true, true)] {
-            let expected = try jsonLines(whole, path, options: options, twice: twice, document: document)
+            let expected = try written(whole, path, options: options, twice: twice, document: document)
             for size in Self.sizes {
                 var pieces = Self.dsx
                 pieces.pieceSize = size
-                let got = try jsonLines(pieces, path, options: options, twice: twice, document: document)
+                let got = try written(pieces, path, options: options, twice: twice, document: document)
                 // The first line that differs, not every byte.
                 let a = got.split(separator: 0x0A, omittingEmptySubsequences: false), b = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
                 let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
@@ -95,7 +94,7 @@ struct PiecesTests {
                 whole.pieceSize = 0
                 // What was written, or the error that stopped it (a header the change spoilt).
                 func outcome(_ adapter: SpecAdapter, _ document: Bool) -> String {
-                    do { return String(decoding: try jsonLines(adapter, path, document: document), as: UTF8.self) } catch { return "error: \(error)" }
+                    do { return String(decoding: try written(adapter, path, document: document), as: UTF8.self) } catch { return "error: \(error)" }
                 }
                 for document in [false, true] {
                     let expected = outcome(whole, document)
@@ -134,12 +133,12 @@ struct PiecesTests {
             var whole = adapter
             whole.pieceSize = 0
             for document in [false, true] {
-                let expected = try jsonLines(whole, path, options: options, document: document)
+                let expected = try written(whole, path, options: options, document: document)
                 #expect(String(decoding: expected, as: UTF8.self).contains(#"Main \"0\""#))
                 for size in Self.sizes {
                     var pieces = adapter
                     pieces.pieceSize = size
-                    #expect(try jsonLines(pieces, path, options: options, document: document) == expected,
+                    #expect(try written(pieces, path, options: options, document: document) == expected,
                             "pieces of \(size) bytes, split accounts: \(split), document: \(document)")
                 }
             }

@@ -161,6 +161,18 @@ public final class Conversion<Sink: ConversionSink> {
         self.ledger = BalanceLedger()
         var failure: (any Error)?
         var lastPortfolio: String?
+        /// Counts an operation of `kind` going to `portfolio`.
+        func count(_ kind: OperationKind, _ portfolio: String) {
+            if portfolio != lastPortfolio {
+                portfolios.insert(portfolio)
+                lastPortfolio = portfolio
+            }
+            switch kind {
+            case .trade: trades += 1
+            case .transaction: transactions += 1
+            case .movement: movements += 1
+            }
+        }
         while let batch = channel.receive() {
             guard failure == nil else { continue }
             do {
@@ -168,27 +180,11 @@ public final class Conversion<Sink: ConversionSink> {
                     switch decision {
                     case .operation(var operation, let id, let portfolio):
                         if let id { operation.id = id }
-                        if portfolio != lastPortfolio {
-                            portfolios.insert(portfolio)
-                            lastPortfolio = portfolio
-                        }
-                        switch operation {
-                        case .trade: trades += 1
-                        case .transaction: transactions += 1
-                        case .movement: movements += 1
-                        }
+                        count(operation.kind, portfolio)
                         ledger.record(operation, portfolio: portfolio)
                         try sink.write(operation, portfolio: portfolio)
                     case .prepared(let operation):
-                        if operation.portfolio != lastPortfolio {
-                            portfolios.insert(operation.portfolio)
-                            lastPortfolio = operation.portfolio
-                        }
-                        switch operation.kind {
-                        case .trade: trades += 1
-                        case .transaction: transactions += 1
-                        case .movement: movements += 1
-                        }
+                        count(operation.kind, operation.portfolio)
                         ledger.record(operation)
                         try sink.write(prepared: operation)
                     case .skipped(let row):

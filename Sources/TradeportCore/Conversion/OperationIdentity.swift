@@ -25,24 +25,9 @@ public enum OperationIdentity {
     /// Combines every identity field of `record` into `h`, each with its position in the table.
     public static func combineIdentity<Record: CanonicalRecord>(of record: Record, into h: inout FastHasher) {
         let layout = Record.layout
-        combineIdentity(Record.self, into: &h) { record[layout.fields[$0]] }
-    }
-
-    /// `contentHash` of a trade laid flat: the hash of the trade it holds.
-    public static func contentHash(_ flat: FlatFields<Trade>) -> UInt64 {
-        var h = FastHasher()
-        h.combine(0 as UInt64)
-        combineIdentity(Trade.self, into: &h) { flat.values[$0] }
-        return h.finalize()
-    }
-
-    /// Every identity field of a record of `Record`'s kind, each read by its index.
-    @inline(__always)
-    static func combineIdentity<Record: CanonicalRecord>(_: Record.Type, into h: inout FastHasher, value: (Int) -> FieldValue) {
-        let layout = Record.layout
         for i in layout.fields.indices where layout.identity[i] {
             h.combine(UInt64(i))
-            h.combine(value(i))
+            h.combine(record[layout.fields[i]])
         }
     }
 

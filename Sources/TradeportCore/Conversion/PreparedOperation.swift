@@ -51,32 +51,6 @@ public struct OperationPreparation: Sendable {
             changes: { operation.forEachBalanceChange($0) }, into: &parts, of: store)
     }
 
-    /// A trade laid flat (`FlatFields`) made ready as `prepare(.trade(flat.record), …)` would make
-    /// it, without making the trade.
-    public func prepare(trade flat: FlatFields<Trade>, placedIn: String?, into parts: inout PreparedParts,
-                        of store: PreparedStore) -> PreparedOperation? {
-        let v = flat.values
-        guard case .location(let source) = v[TradeFieldIndex.source], case .time(let time) = v[TradeFieldIndex.time] else { return nil }
-        return prepare(
-            kind: .trade, carried: v[TradeFieldIndex.id].text ?? "", externalId: v[TradeFieldIndex.externalId].text,
-            account: v[TradeFieldIndex.account].text, placedIn: placedIn, row: source.row, time: time.secondsSinceEpoch,
-            content: { OperationIdentity.contentHash(flat) }, nanoseconds: time.nanoseconds,
-            render: { id, portfolio, out in
-                appendBytes(.trade, portfolio: portfolio, to: &out) { CanonicalJSON.appendFields(of: flat, id: id, to: &$0) }
-            },
-            changes: { body in
-                guard let base = v[TradeFieldIndex.base].asset, let quote = v[TradeFieldIndex.quote].asset,
-                      let quantity = v[TradeFieldIndex.quantity].decimal, let price = v[TradeFieldIndex.price].decimal
-                else { return }
-                var fees: [TradeFee] = []
-                if case .tradeFees(let f) = v[TradeFieldIndex.fees] { fees = f }
-                PortfolioOperation.forEachTradeChange(
-                    buy: v[TradeFieldIndex.side].text == TradeSide.buy.rawValue, base: base, quote: quote, quantity: quantity,
-                    price: price, amount: v[TradeFieldIndex.amount].decimal, accruedInterest: v[TradeFieldIndex.accruedInterest].decimal,
-                    fees: fees, body)
-            }, into: &parts, of: store)
-    }
-
     /// The bytes of an operation of `kind` in `portfolio` in the sink's form, around its fields as
     /// `fields` writes them (`CanonicalJSON.appendFields`): what a reader's `render` writes.
     @inline(__always)

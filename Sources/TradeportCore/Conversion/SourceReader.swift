@@ -91,7 +91,17 @@ final class SourceReader: @unchecked Sendable {
             let newId = carried.isEmpty ? OperationIdentity.id(for: operation, format: format, occurrences: &occurrences) : nil
             let id = newId ?? carried
             let source = operation.source
-            switch index.insert(id: id, content: content, source: sourceIndex, row: source.row) {
+            try file(index.insert(id: id, content: content, source: sourceIndex, row: source.row), source, id: { id }, rawText) {
+                let portfolio = placedIn ?? (splitAccounts ? (operation.account ?? defaultPortfolio) : defaultPortfolio)
+                return .operation(operation, id: newId, portfolio: portfolio)
+            }
+        }
+
+        /// What the index says of an operation read at `source`: a duplicate counted, a conflict
+        /// rejected, a new one counted and handed on (`new`).
+        func file(_ outcome: OperationIndex.Outcome, _ source: SourceLocation, id: () -> String, _ rawText: () -> String,
+                  new: () -> Decision) throws {
+            switch outcome {
             case .duplicate:
                 summary.duplicates += 1
             case .conflict(let otherSource, let otherRow):
@@ -99,11 +109,10 @@ final class SourceReader: @unchecked Sendable {
                 let otherPath = otherSource == sourceIndex ? path : earlierPaths[otherSource]
                 try hand(.rejected(RejectedRow(source: source, raw: rawText(), errors: [FieldError(
                     column: nil, field: "id",
-                    message: "conflicts with row \(otherRow) of \(otherPath): same id \(id), different content")])))
+                    message: "conflicts with row \(otherRow) of \(otherPath): same id \(id()), different content")])))
             case .new:
                 summary.operations += 1
-                let portfolio = placedIn ?? (splitAccounts ? (operation.account ?? defaultPortfolio) : defaultPortfolio)
-                try hand(.operation(operation, id: newId, portfolio: portfolio))
+                try hand(new())
             }
         }
 
@@ -138,20 +147,9 @@ final class SourceReader: @unchecked Sendable {
                     summary.merged += 1
                 case .prepared(let operation):
                     summary.rows += 1
-                    switch index.insert(key: operation.idKey, tag: operation.idTag, content: operation.content,
-                                        source: sourceIndex, row: operation.row) {
-                    case .duplicate:
-                        summary.duplicates += 1
-                    case .conflict(let otherSource, let otherRow):
-                        summary.rejected += 1
-                        let otherPath = otherSource == sourceIndex ? path : earlierPaths[otherSource]
-                        try hand(.rejected(RejectedRow(source: operation.source, raw: rawText(), errors: [FieldError(
-                            column: nil, field: "id",
-                            message: "conflicts with row \(otherRow) of \(otherPath): same id \(operation.idText), different content")])))
-                    case .new:
-                        summary.operations += 1
-                        try hand(.prepared(operation))
-                    }
+                    let outcome = index.insert(key: operation.idKey, tag: operation.idTag, content: operation.content,
+                                               source: sourceIndex, row: operation.row)
+                    try file(outcome, operation.source, id: { operation.idText }, rawText) { .prepared(operation) }
                 case .statement(let balance):
                     // Not a row: what the rows are checked against.
                     reconciliation?.state(balance)

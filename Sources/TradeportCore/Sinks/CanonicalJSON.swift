@@ -146,20 +146,6 @@ public enum CanonicalJSON {
     @_specialize(where Record == Movement)
     public static func appendFields<Record: CanonicalRecord>(of record: Record, id: UnsafeRawBufferPointer?, to out: inout OutputBuffer) {
         let layout = Record.layout
-        appendFields(Record.self, id: id, to: &out) { record[layout.fields[$0]] }
-    }
-
-    /// The fields of a record laid flat, as `appendFields(of:id:to:)` writes the record's.
-    @_specialize(where Record == Trade)
-    public static func appendFields<Record: CanonicalRecord>(of flat: FlatFields<Record>, id: UnsafeRawBufferPointer?, to out: inout OutputBuffer) {
-        appendFields(Record.self, id: id, to: &out) { flat.values[$0] }
-    }
-
-    /// Every field of a record of `Record`'s kind in its table's order, each read by its index.
-    @inline(__always)
-    static func appendFields<Record: CanonicalRecord>(_: Record.Type, id: UnsafeRawBufferPointer?, to out: inout OutputBuffer,
-                                                      value: (Int) -> FieldValue) {
-        let layout = Record.layout
         let idField = id == nil ? -1 : layout.idField ?? -1
         for i in layout.fields.indices {
             if i == idField, let id {
@@ -168,7 +154,7 @@ public enum CanonicalJSON {
                 appendString(id, to: &out)
                 continue
             }
-            let value = value(i)
+            let value = record[layout.fields[i]]
             // A field added after the model's first version is written only when it has a value.
             if layout.since[i] > 1 && value.isEmpty { continue }
             if i > 0 { out.append(UInt8(ascii: ",")) }

@@ -317,11 +317,9 @@ extension SpecAdapter {
         let preparation = state.preparation
         let store = preparation.map { _ in PreparedStore(origin: state.origin.at(0), memory: memory) }
         var parts = preparation == nil ? PreparedParts(capacity: 0) : memory.parts(capacity: piece.count * 5 / 2 + 4096)
-        // Trades read flat (no model value) where every row is one: a row that is not read so is
-        // read by `readRecord`, as without preparation.
-        let flat = preparation != nil && state.readsFlatTrades
-        var trade = FlatFields<Trade>()
-        let fast = flat ? fastTrades : nil
+        // A plain spec's trades read straight from the row's bytes (`FastTradePlan`): a row the
+        // plan does not read is read by `readRecord`, as without it.
+        let fast = preparation != nil ? fastTrades : nil
         var scratch = fast.map { FastTradePlan.Scratch($0) }
         let codes = state.values.codes
         let path = state.path
@@ -330,16 +328,10 @@ extension SpecAdapter {
                                                            dialect: dialect) { record in
                 rawStart = Int32(record.raw.baseAddress.map { $0 - base } ?? 0)
                 rawCount = Int32(record.raw.count)
-                if flat, let preparation, let store, !record.tooLong, !record.isEmptyLine, csv.fields.map({ $0 == record.count }) ?? true,
-                   record.malformation == nil, let fast, state.headerFound,
+                if let fast, let preparation, let store, !record.tooLong, !record.isEmptyLine, record.malformation == nil,
+                   csv.fields.map({ $0 == record.count }) ?? true, state.headerFound,
                    let prepared = fast.read(record, positions: state.positions, zone: &state.zone, codes: codes, path: path,
                                             scratch: &scratch!, preparation: preparation, into: &parts, of: store) {
-                    records.append(PieceRecord(record: .prepared(prepared), rawStart: rawStart, rawCount: rawCount))
-                    return
-                }
-                if flat, let preparation, let store, !record.tooLong, !record.isEmptyLine, csv.fields.map({ $0 == record.count }) ?? true,
-                   state.flatTrade(record, number: record.line, malformation: record.malformation, into: &trade),
-                   let prepared = preparation.prepare(trade: trade, placedIn: state.values.portfolio, into: &parts, of: store) {
                     records.append(PieceRecord(record: .prepared(prepared), rawStart: rawStart, rawCount: rawCount))
                     return
                 }

@@ -343,32 +343,6 @@ public struct SpecAdapter: FormatAdapter {
             }
         }
 
-        /// Whether every data row of the spec is one trade, read alone (no kinds by a column, no
-        /// groups, one operation a row): what `flatTrade` reads.
-        var readsFlatTrades: Bool {
-            let plan = adapter.plan
-            guard let m = plan.trade, plan.rowKindColumn == nil, plan.group == nil, !plan.someRowsGiveSeveral,
-                  // Trades with venue ids: one without is not prepared, and would be read again.
-                  let e = Trade.layout.fields.firstIndex(of: .externalId), !m.idle[e]
-            else { return false }
-            switch adapter.spec.rows {
-            case .transactions, .movements, .by: return false
-            default: return true
-            }
-        }
-
-        /// `handle` of a data row of a spec that `readsFlatTrades`, its trade laid flat in `flat`
-        /// instead of made and handed on (true). False where `handle` must read the row (a skip, a
-        /// reject): nothing has been handed on, and `handle` reads it again from the start.
-        mutating func flatTrade(_ row: some SpecRow, number: Int, malformation: String?, into flat: inout FlatFields<Trade>) -> Bool {
-            guard headerFound, malformation == nil else { return false }
-            values.reset()
-            if values.skipReason(row, positions) != nil { return false }
-            values.read(row, positions, zone: &zone)
-            guard values.errors.isEmpty else { return false }
-            return values.flatTrade(origin.at(number), zone: &zone, into: &flat)
-        }
-
         mutating func finish(_ header: HeaderRule, emit: RecordHandler) throws {
             try closeGroup(emit: emit)
             if !headerFound {

@@ -4,13 +4,14 @@ import TradeportSpec
 
 /// The plainest specs' trades read straight from a row's bytes into what the conversion takes
 /// (`PreparedOperation`): no column value, field value or string made per row. Compiled once
-/// from the spec's plan, for a spec whose rows are all one trade (`ReadState.readsFlatTrades`)
-/// and whose columns and mapping use only what it knows (`init` answers nil otherwise).
+/// from the spec's plan, for a spec whose rows are all one trade, read alone (no kinds by a column,
+/// no groups, one operation a row), with venue ids, and whose columns and mapping use only what it
+/// knows (`init` answers nil otherwise).
 ///
 /// It reads a row only when the row is plainly right: every cell the kind of value its column
 /// wants, in ASCII, every check met. Anything else — an empty cell where one is refused, a bad
 /// number, a check not met, a byte past ASCII — and `read` answers nil: the row is then read as
-/// before (`ReadState.flatTrade`, or `handle`), which gives the same trade or names the problem.
+/// before (`ReadState.handle`), which gives the same trade or names the problem.
 /// What it writes is what `CanonicalJSON.appendLine` writes for that trade, byte for byte, and its
 /// content hash and balance changes are the trade's (`OperationIdentity.contentHash`,
 /// `PortfolioOperation.forEachBalanceChange`): the tests hold both readings equal.
@@ -47,10 +48,8 @@ final class FastTradePlan: @unchecked Sendable {
         let required: Bool
     }
 
-    let columns: [Column?]
     let empties: [SpecPlan.Empty]
     let readOrder: [Int]
-    let fields: [Field]
 
     // What the row loop reads, in memory of its own that the plan owns (allocated once, never
     // changed, freed with it), so that reading it touches no reference count: measured, the
@@ -134,9 +133,14 @@ final class FastTradePlan: @unchecked Sendable {
     init?(_ plan: SpecPlan) {
         let spec = plan.spec
         guard case .csv(let csv) = spec.source, csv.encoding == .utf8, let m = plan.trade, !m.grouped,
+              plan.rowKindColumn == nil, plan.group == nil, !plan.someRowsGiveSeveral,
               plan.plainColumns, plan.skips.isEmpty, !plan.hasLists, !plan.readsNotations, plan.assetAliases.isEmpty,
               m.portfolio == nil
         else { return nil }
+        switch spec.rows {
+        case .transactions, .movements, .by: return nil
+        default: break
+        }
         var words: [[UInt8]] = [], wordTexts: [String] = []
         func word(_ text: String) -> Int {
             if let i = wordTexts.firstIndex(of: text) { return i }
@@ -248,7 +252,6 @@ final class FastTradePlan: @unchecked Sendable {
         for f in [TradeField.amount, .accruedInterest, .externalId, .account] {
             if case .constant(let v) = fields[where_[f]!].value, v != nil, v != .null { return nil }
         }
-        self.columns = columns
         columnKind = Self.owned(columns.map {
             switch $0 {
             case .text?: 0
@@ -344,7 +347,6 @@ final class FastTradePlan: @unchecked Sendable {
         literal = Self.owned(bytes: lit)
         empties = plan.empties
         readOrder = plan.readOrder
-        self.fields = fields
         checks = plan.checks
         style = plan.style
         self.wordTexts = wordTexts
@@ -378,7 +380,7 @@ final class FastTradePlan: @unchecked Sendable {
         var cells: [Cell]
         var fees: [TradeFee] = []
         var check: [UInt8] = []
-        init(_ plan: FastTradePlan) { cells = Array(repeating: .none, count: plan.columns.count) }
+        init(_ plan: FastTradePlan) { cells = Array(repeating: .none, count: plan.columnKind.count) }
     }
 
     /// The trade of `record` prepared into `parts`, or nil when the row is not plainly right (or

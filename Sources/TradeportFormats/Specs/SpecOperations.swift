@@ -240,26 +240,6 @@ extension SpecRowValues {
         return record
     }
 
-    /// The row's trade laid flat in `flat`, field by field as `build` reads it (true), or false
-    /// with the row's errors (the record `build` would drop).
-    mutating func flatTrade(_ location: SourceLocation, zone: inout SourceTimeZone.Converter, into flat: inout FlatFields<Trade>) -> Bool {
-        guard let m = plan.trade else { return false }
-        var complete = true
-        for i in flat.values.indices {
-            if m.idle[i] {
-                flat.values[i] = m.defaults[i] ?? .null
-            } else if let value = field(i, m, type: nil, location, zone: &zone) {
-                flat.values[i] = value
-            } else {
-                complete = false
-                flat.values[i] = .null
-            }
-        }
-        guard complete, errors.isEmpty else { return false }
-        portfolio = Self.text(resolve(m.portfolio, type: nil))
-        return true
-    }
-
     /// Field `i`'s value, or nil with an error when the row's value does not fit it.
     private mutating func field(
         _ i: Int, _ m: SpecPlan.KindMapping, type: String?, _ location: SourceLocation, zone: inout SourceTimeZone.Converter
