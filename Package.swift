@@ -130,8 +130,8 @@ let package = Package(
         .executableTarget(
             name: "TradeportFuzz",
             dependencies: [
-                "TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportFormats", "TradeportBalances", "TradeportServe",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportFormats", "TradeportBuiltInSpecs", "TradeportBalances",
+                "TradeportServe", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: fuzzHarness,
             linkerSettings: fuzzLink

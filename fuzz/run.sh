@@ -3,7 +3,7 @@
 #
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer args]
 #
-# TARGET: csv, sheet-parser, workbook, spec, numbers, balances-json, multipart.
+# TARGET: csv, sheet-parser, workbook, spec, numbers, balances-json, multipart, prepared.
 # Environment: TRADEPORT_FUZZ_NO_BUILD=1 skips the build; TRADEPORT_FUZZ_BINARY=PATH runs that
 # binary instead of the one built (a saved copy, so that a rebuild does not pull it from under a run); TRADEPORT_FUZZ_LEAKS=1 turns
 # LeakSanitizer on (off by default: its runtime may be missing).
@@ -12,7 +12,7 @@
 #   fuzz TARGET: executions N, coverage C, features F, crashes K
 set -euo pipefail
 
-targets="csv sheet-parser workbook spec numbers balances-json multipart"
+targets="csv sheet-parser workbook spec numbers balances-json multipart prepared"
 usage() {
     echo "usage: fuzz/run.sh TARGET SECONDS [extra libFuzzer args]" >&2
     echo "  TARGET: ${targets// /, }" >&2
@@ -134,6 +134,17 @@ if target == "csv":
         d = counts.index(max(counts))
         put(name_of(path) + ".c1", bytes([d + 6]) + data)
         put(name_of(path) + ".c2", bytes([d + 240]) + data)
+elif target == "prepared":
+    # Two control bytes (see Sources/TradeportFuzz/PreparedHarness.swift): the format, DSX's trades
+    # by 0 (and quoted by the last pick), any by detection at 255; then the reading: pieces of 64
+    # bytes, and the canonical document, split accounts, the source twice as more bits.
+    for path in files(["formats/samples/*.csv"]) + shared_files(".csv") + committed():
+        data = read(path)
+        if len(data) > 16384:  # max_len: the first lines only
+            data = data[:data.rfind(b"\n", 0, 16384 - 2) + 1] or data[:16384 - 2]
+        dsx = "dsx" in os.path.basename(path).lower() and "trade" in os.path.basename(path).lower()
+        put(name_of(path) + ".p1", bytes([0 if dsx else 255, 0]) + data)
+        put(name_of(path) + ".p2", bytes([0 if dsx else 255, 8 | 16 | 32 | 3]) + data)
 elif target == "sheet-parser":
     # One control byte first (see fuzz/sheet_parser_fuzz.c): 0x1E = chunks of varying sizes up to
     # 512 bytes, one row a batch; small sheets also with 0x9D = 1000-byte chunks, strict.
@@ -173,6 +184,7 @@ case $target in
     numbers) max_len=256; dict=fuzz/dict/csv.dict ;;
     balances-json) max_len=16384; dict=fuzz/dict/json.dict ;;
     multipart) max_len=16384; dict=fuzz/dict/csv.dict ;;
+    prepared) max_len=16384; dict=fuzz/dict/csv.dict ;;
 esac
 
 asan="detect_leaks=0"

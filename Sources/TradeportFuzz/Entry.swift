@@ -25,6 +25,7 @@ enum Harness: String, CaseIterable, Sendable {
     case numbers
     case balancesJSON = "balances-json"
     case multipart
+    case prepared
 
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
@@ -39,6 +40,7 @@ enum Harness: String, CaseIterable, Sendable {
         case .numbers: NumbersHarness.run(input)
         case .balancesJSON: BalancesJSONHarness.run(input)
         case .multipart: MultipartHarness.run(input)
+        case .prepared: PreparedHarness.run(input)
         }
     }
 }
@@ -74,7 +76,7 @@ enum Scratch {
     }()
 
     /// The files harnesses write: each a fixed name in the directory, rewritten for every input.
-    static let names = ["input.xlsx", "built.xlsx"]
+    static let names = ["input.xlsx", "built.xlsx", "prepared.out"]
 
     static func path(_ name: String) -> String { directory + "/" + name }
 

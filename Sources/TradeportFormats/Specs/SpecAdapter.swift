@@ -11,8 +11,9 @@ import TradeportXLSX
 public struct SpecAdapter: FormatAdapter {
     public let spec: FormatSpec
     let plan: SpecPlan
-    /// The bytes of a piece of a CSV source read on a worker (see `readCSV`); smaller in tests.
-    var pieceSize = SpecAdapter.defaultPieceSize
+    /// The bytes of a piece of a CSV source read on a worker (see `readCSV`); smaller in tests and
+    /// the `prepared` fuzz target, 0 to read a source in one go.
+    package var pieceSize = SpecAdapter.defaultPieceSize
     public var id: String { spec.id }
     public var summary: String { spec.description }
 
