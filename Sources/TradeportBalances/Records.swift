@@ -113,7 +113,7 @@ public struct TradeRecord: Sendable, Hashable {
     public func write(to w: inout JSONWriter, secondsAlways: Bool) {
         w.beginObject()
         if let id { w.key("id"); w.number(id) }
-        w.key("dateTime"); w.string(secondsAlways ? dateTime.textWithSeconds : dateTime.description)
+        w.key("dateTime"); w.dateTime(dateTime.local, seconds: secondsAlways || dateTime.local.second != 0)
         w.key("instrument"); w.string(instrument)
         w.key("tradeType"); w.string(tradeType.rawValue)
         w.key("tradedQuantity"); w.number(tradedQuantity)
@@ -176,7 +176,7 @@ public struct TransactionRecord: Sendable, Hashable {
     public func write(to w: inout JSONWriter, secondsAlways: Bool) {
         w.beginObject()
         if let id { w.key("id"); w.number(id) }
-        w.key("dateTime"); w.string(secondsAlways ? dateTime.textWithSeconds : dateTime.description)
+        w.key("dateTime"); w.dateTime(dateTime.local, seconds: secondsAlways || dateTime.local.second != 0)
         w.key("transactionType"); w.string(transactionType.rawValue)
         w.key("currency"); w.string(currency)
         w.key("amount"); w.number(amount)

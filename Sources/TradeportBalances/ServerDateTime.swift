@@ -41,7 +41,8 @@ public struct ServerDateTime: Sendable, Hashable, Comparable, CustomStringConver
     /// Always with seconds: what tradeport sends.
     public var textWithSeconds: String { text(seconds: true) }
 
-    /// Without `:ss` when the seconds are zero: what the original server (and `tradeport serve`) answers.
+    /// Without `:ss` when the seconds are zero: what the original server (and `tradeport serve`)
+    /// answers. (`JSONWriter.dateTime` writes either into JSON without a string between.)
     public var description: String { text(seconds: local.second != 0) }
 
     private func text(seconds: Bool) -> String {
