@@ -131,7 +131,7 @@ let package = Package(
             name: "TradeportFuzz",
             dependencies: [
                 "TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportFormats", "TradeportBuiltInSpecs", "TradeportBalances",
-                "TradeportServe", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "TradeportServe", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: fuzzHarness,
             linkerSettings: fuzzLink

@@ -3,6 +3,7 @@ import TradeportBuiltInSpecs
 import TradeportCore
 import TradeportFormats
 import TradeportSpec
+import TradeportTestKit
 
 /// `prepared`: a CSV source cut into pieces and read on several threads, its operations prepared
 /// there (`OperationPreparation`: ids, index keys, balance changes and the sink's bytes, and for
@@ -14,7 +15,9 @@ import TradeportSpec
 /// and DSX's layout with quoted cells; when `b >= 240`, the one detection finds (else that pick).
 /// The second picks the reading: the piece size by `b % 8` (`sizes`), then one bit each for split
 /// accounts, the canonical document instead of JSON Lines, the source given twice (the second time
-/// all duplicates), and keeping failed transactions. The rest is the source.
+/// all duplicates), keeping failed transactions, and (the top bit) operations rendered from their
+/// model values on the workers, push's form (`TestKit.RenderedLines`: the plan's trades made from a
+/// row's cells must be the reading's). The rest is the source.
 enum PreparedHarness {
     static let sizes = [64, 97, 128, 211, 256, 1000, 4096, 33]
 
@@ -49,19 +52,20 @@ enum PreparedHarness {
         }
         let size = sizes[Int(reading % 8)]
         let options = ConversionOptions(portfolio: "main", splitAccounts: reading & 8 != 0, keepFailed: reading & 64 != 0)
-        let document = reading & 16 != 0, twice = reading & 32 != 0
+        let document = reading & 16 != 0, twice = reading & 32 != 0, rendered = reading & 128 != 0
 
         var whole = adapter
         whole.pieceSize = 0
         var pieces = adapter
         pieces.pieceSize = size
-        let expected = written(whole, body, options: options, document: document, twice: twice)
-        let got = written(pieces, body, options: options, document: document, twice: twice)
+        let expected = written(whole, body, options: options, document: document, twice: twice, rendered: rendered)
+        let got = written(pieces, body, options: options, document: document, twice: twice, rendered: rendered)
         guard got != expected else {
             blackHole(got.output.count)
             return
         }
-        let what = "\(adapter.id), pieces of \(size) bytes, split accounts \(options.splitAccounts), document \(document), twice \(twice), keep failed \(options.keepFailed)"
+        let what = "\(adapter.id), pieces of \(size) bytes, split accounts \(options.splitAccounts), document \(document), twice \(twice), "
+            + "keep failed \(options.keepFailed), rendered \(rendered)"
         guard got.report == expected.report else {
             preconditionFailure("\(what): read in pieces, \(got.report)\nin one go, \(expected.report)")
         }
@@ -78,16 +82,24 @@ enum PreparedHarness {
         var report = ""
     }
 
-    static func written(_ adapter: SpecAdapter, _ body: [UInt8], options: ConversionOptions, document: Bool, twice: Bool) -> Outcome {
+    static func written(_ adapter: SpecAdapter, _ body: [UInt8], options: ConversionOptions, document: Bool, twice: Bool,
+                        rendered: Bool) -> Outcome {
         let path = Scratch.path("prepared.out")
         var outcome = Outcome()
         do {
-            let file = try OutputFile.atomic(path: path)
-            let sink: any ConversionSink = document ? try JSONDocumentSink(output: file) : try JSONLinesSink(output: file)
             let input = { PreparedInput(input: SourceInput(bytes: body, name: "fuzz.csv"), reader: adapter) }
-            let report = try Converter.run(twice ? [input(), input()] : [input()], options: options, into: sink)
-            try file.commit()
-            outcome.output = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            let report: ConversionReport
+            if rendered {
+                let sink = TestKit.RenderedLines()
+                report = try Converter.run(twice ? [input(), input()] : [input()], options: options, into: sink)
+                outcome.output = sink.lines
+            } else {
+                let file = try OutputFile.atomic(path: path)
+                let sink: any ConversionSink = document ? try JSONDocumentSink(output: file) : try JSONLinesSink(output: file)
+                report = try Converter.run(twice ? [input(), input()] : [input()], options: options, into: sink)
+                try file.commit()
+                outcome.output = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
             for source in report.sources {
                 precondition(source.addsUp, "\(adapter.id): the counts of \(source.path) do not add up: \(source)")
                 outcome.report += "\(source.rows) rows, \(source.operations) operations, \(source.skipped) skipped, \(source.rejected) rejected, "

@@ -261,10 +261,22 @@ public final class BalancesClient: Sendable {
         return .created(try decode(answer, call, R.init(json:)))
     }
 
+    /// Posts one record's JSON object (as `EncodedRecords` holds it): true when it was created,
+    /// false when the server already held its value id (409). Not retried, as `post`.
+    public func post<R: OperationRecord>(object: [UInt8], _: R.Type, portfolio: Int64) async throws -> Bool {
+        let call = "POST /\(R.resource)"
+        let answer = try await self.call(.POST, "/\(R.resource)", query: [("portfolioId", String(portfolio))], body: object, retrying: false)
+        if answer.status == 409 { return false }
+        guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
+        // The answer is the stored record: one that does not read is a server not to trust.
+        _ = try decode(answer, call, R.init(json:))
+        return true
+    }
+
     /// Posts many records at once; `nil` when the server has no batch endpoint (404, 405).
     /// Retried: a server with batches deduplicates, so a batch that did arrive is answered as existing.
     public func postBatch<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> BatchAnswer<R>? {
-        guard case let (answer, call)? = try await sendBatch(records, portfolio: portfolio) else { return nil }
+        guard case let (answer, call)? = try await sendBatch(body: Self.batchBody(records), R.self, portfolio: portfolio) else { return nil }
         return try decode(answer, call) { (json) throws(RecordError) in
             func list(_ key: String) throws(RecordError) -> [R] {
                 guard case .array(let items)? = json[key] else { throw RecordError("\(key): expected an array") }
@@ -281,7 +293,12 @@ public final class BalancesClient: Sendable {
     /// serve`) answers the two counts and writes no records back; from one that does not, the
     /// answer's records are counted, not read.
     public func postBatchCounts<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> BatchCounts? {
-        guard case let (answer, call)? = try await sendBatch(records, portfolio: portfolio, minimal: true) else { return nil }
+        try await postBatchCounts(body: Self.batchBody(records), R.self, portfolio: portfolio)
+    }
+
+    /// As `postBatchCounts`, for a batch already written: a JSON array of records of type `R`.
+    public func postBatchCounts<R: OperationRecord>(body: [UInt8], _: R.Type, portfolio: Int64) async throws -> BatchCounts? {
+        guard case let (answer, call)? = try await sendBatch(body: body, R.self, portfolio: portfolio, minimal: true) else { return nil }
         let counts: [Int?]
         do {
             if answer.preferenceApplied?.lowercased() == "return=minimal" {
@@ -307,13 +324,9 @@ public final class BalancesClient: Sendable {
     }
 
     /// Posts a batch: its answer (200 or 201) and the call's name, or `nil` without the endpoint.
-    private func sendBatch<R: OperationRecord>(_ records: [R], portfolio: Int64, minimal: Bool = false) async throws -> (Answer, String)? {
-        var w = JSONWriter(capacity: records.count * 300)
-        w.beginArray()
-        for r in records { r.write(to: &w, secondsAlways: true) }
-        w.endArray()
+    private func sendBatch<R: OperationRecord>(body: [UInt8], _: R.Type, portfolio: Int64, minimal: Bool = false) async throws -> (Answer, String)? {
         let call = "POST /\(R.resource)/batch"
-        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: w.bytes,
+        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: body,
                                          headers: minimal ? [("Prefer", "return=minimal")] : [])
         if answer.status == 404 || answer.status == 405 { return nil }
         guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
@@ -329,5 +342,14 @@ public struct BatchCounts: Sendable, Equatable {
     public init(created: Int, existing: Int) {
         self.created = created
         self.existing = existing
+    }
+}
+
+extension BalancesClient {
+    /// A batch's body: the records as a JSON array, written as the client sends them.
+    static func batchBody<R: OperationRecord>(_ records: [R]) -> [UInt8] {
+        var encoded = EncodedRecords()
+        for r in records { encoded.append(r) }
+        return encoded.array(0..<encoded.count)
     }
 }

@@ -36,3 +36,24 @@ public struct MissingRecords<R: OperationRecord>: Sendable {
         return ids
     }
 }
+
+/// What a server portfolio lacks of a batch's records (`EncodedRecords`), by value id: the
+/// positions of those to send, in order.
+public struct MissingEncoded: Sendable {
+    /// The positions of the records whose value id the portfolio does not hold (and those without one).
+    public var missing: [Int] = []
+    public var present = 0
+    public var heldTwice = 0
+
+    /// `counts`: how many stored records hold each value id (`MissingRecords.counts`).
+    public init(_ records: EncodedRecords, counts: [String: Int]) {
+        for (i, v) in records.valueIds.enumerated() {
+            guard let v, let n = counts[v] else {
+                missing.append(i)
+                continue
+            }
+            present += 1
+            if n > 1 { heldTwice += 1 }
+        }
+    }
+}

@@ -100,8 +100,9 @@ public actor PushEngine {
                 do {
                     let requests: [Request]
                     switch batch.records {
-                    case .trades(let records): requests = try await self.requests(records, portfolio: name, held: \.trades)
-                    case .transactions(let records): requests = try await self.requests(records, portfolio: name, held: \.transactions)
+                    case .trades(let records): requests = try await self.requests(records, TradeRecord.self, portfolio: name, held: \.trades)
+                    case .transactions(let records):
+                        requests = try await self.requests(records, TransactionRecord.self, portfolio: name, held: \.transactions)
                     }
                     for request in requests {
                         while inFlight >= max(options.concurrency, 1), let done = await group.next() { await finish(done) }
@@ -192,7 +193,7 @@ public actor PushEngine {
     /// holds are counted as present). The first batch ever is sent here, to learn whether the
     /// server has the batch endpoint.
     /// `held`: where the target keeps the value ids it holds of this kind.
-    private func requests<R: OperationRecord>(_ records: [R], portfolio name: String,
+    private func requests<R: OperationRecord>(_ records: EncodedRecords, _: R.Type, portfolio name: String,
                                               held: WritableKeyPath<Target, [String: Int]?>) async throws -> [Request] {
         let target = try await target(name)
         let counts: [String: Int]
@@ -203,7 +204,7 @@ public actor PushEngine {
             counts = MissingRecords<R>.counts(try await authorized { try await $0.valueIds(R.self, portfolio: id) })
             targets[name]?[keyPath: held] = counts
         }
-        let lacking = MissingRecords(records, counts: counts)
+        let lacking = MissingEncoded(records, counts: counts)
         outcomes[name, default: PortfolioOutcome(name: name)].heldTwice += lacking.heldTwice
         if lacking.present > 0 { await settle(name, sent: 0, present: lacking.present) }
         var rest = lacking.missing[...]
@@ -211,11 +212,12 @@ public actor PushEngine {
         let portfolio = target.id
         if batches == nil {
             // The first batch tells whether the server has the endpoint.
-            let first = Array(rest.prefix(options.batchSize))
-            if let answer = try await authorized({ try await $0.postBatchCounts(first, portfolio: portfolio) }) {
+            let first = records.array(rest.prefix(options.batchSize))
+            let firstCount = min(rest.count, options.batchSize)
+            if let answer = try await authorized({ try await $0.postBatchCounts(body: first, R.self, portfolio: portfolio) }) {
                 batches = true
-                try Self.check(answer, covers: first.count, R.self)
-                rest = rest.dropFirst(first.count)
+                try Self.check(answer, covers: firstCount, R.self)
+                rest = rest.dropFirst(firstCount)
                 await settle(name, sent: answer.created, present: answer.existing)
             } else {
                 batches = false
@@ -223,20 +225,26 @@ public actor PushEngine {
         }
         if batches == true {
             return stride(from: rest.startIndex, to: rest.endIndex, by: options.batchSize).map { start in
-                let chunk = Array(rest[start..<min(start + options.batchSize, rest.endIndex)])
+                let positions = rest[start..<min(start + options.batchSize, rest.endIndex)]
+                let chunk = records.array(positions)
+                let count = positions.count
                 return {
-                    guard let answer = try await self.authorized({ try await $0.postBatchCounts(chunk, portfolio: portfolio) }) else {
+                    guard let answer = try await self.authorized({ try await $0.postBatchCounts(body: chunk, R.self, portfolio: portfolio) }) else {
                         throw ServerFailure(kind: .refused, call: "POST /\(R.resource)/batch", status: 404, message: "the batch endpoint went away")
                     }
-                    try Self.check(answer, covers: chunk.count, R.self)
+                    try Self.check(answer, covers: count, R.self)
                     return (name, answer.created, answer.existing)
                 }
             }
         }
-        return rest.map { record in
-            {
+        return rest.map { i in
+            let object = Array(records.object(i))
+            let valueId = records.valueIds[i]
+            return {
                 // A 401 means the post was not stored: posting again after a new login is safe.
-                let (created, existing) = try await self.authorized { try await Self.postOnce(record, portfolio: portfolio, client: $0) }
+                let (created, existing) = try await self.authorized {
+                    try await Self.postOnce(object, valueId: valueId, R.self, portfolio: portfolio, client: $0)
+                }
                 return (name, created, existing)
             }
         }
@@ -265,16 +273,15 @@ public actor PushEngine {
 
     /// Posts one record so that it is stored once even against a server that stores duplicates:
     /// after a failed attempt (the post may have arrived), it looks before posting again.
-    private static func postOnce<R: OperationRecord>(_ record: R, portfolio: Int64, client: BalancesClient) async throws -> (Int, Int) {
+    /// `object`: the record's JSON object; `valueId`: its value id.
+    private static func postOnce<R: OperationRecord>(_ object: [UInt8], valueId: String?, _: R.Type, portfolio: Int64,
+                                                     client: BalancesClient) async throws -> (Int, Int) {
         try await client.retry.run { attempt in
-            if attempt > 1, let valueId = record.valueId,
+            if attempt > 1, let valueId,
                let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
                 return (1, 0)
             }
-            switch try await client.post(record, portfolio: portfolio) {
-            case .created: return (1, 0)
-            case .alreadyPresent: return (0, 1)
-            }
+            return try await client.post(object: object, R.self, portfolio: portfolio) ? (1, 0) : (0, 1)
         } retrying: { ($0 as? ServerFailure)?.kind == .unreachable }
     }
 }

@@ -153,13 +153,21 @@ public struct PushPlan: @unchecked Sendable {
     public func loads() throws(PushPlanError) -> (loads: [PortfolioLoad], conversion: PushConversion) {
         var trades: [String: [TradeRecord]] = [:]
         var transactions: [String: [TransactionRecord]] = [:]
+        var unread: RecordError?
         let conversion = try run(batchSize: 1 << 16) { batch in
-            switch batch.records {
-            case .trades(let r): trades[batch.portfolio, default: []] += r
-            case .transactions(let r): transactions[batch.portfolio, default: []] += r
+            do throws(RecordError) {
+                switch batch.records {
+                case .trades(let r): trades[batch.portfolio, default: []] += try r.records(TradeRecord.self)
+                case .transactions(let r): transactions[batch.portfolio, default: []] += try r.records(TransactionRecord.self)
+                }
+                return true
+            } catch {
+                unread = error
+                return false
             }
-            return true
         }
+        // Records tradeport wrote itself, read back as the server reads them: a failure is a bug.
+        if let unread { throw PushPlanError("a record written for the server does not read back: \(unread)") }
         let loads = conversion.portfolios.map { name in
             PortfolioLoad(name: name, trades: trades[name] ?? [], transactions: transactions[name] ?? [],
                           tally: conversion.tallies[name] ?? PortfolioTally())
@@ -171,8 +179,8 @@ public struct PushPlan: @unchecked Sendable {
 /// A batch of one portfolio's records, of one kind, as the conversion hands them over.
 public struct PushBatch: Sendable {
     public enum Records: Sendable {
-        case trades([TradeRecord])
-        case transactions([TransactionRecord])
+        case trades(EncodedRecords)
+        case transactions(EncodedRecords)
     }
 
     public var portfolio: String
@@ -220,7 +228,9 @@ public struct PushConversion: Sendable {
 }
 
 /// The conversion's sink for a push: each operation mapped to the server's record once, and
-/// routed to its portfolios' batches, handed over as each fills.
+/// routed to its portfolios' batches, handed over as each fills. A reader that prepares
+/// operations on its own threads maps and writes them there (`ServerRecordRenderer`); the
+/// router then only routes their bytes.
 final class PushRouter: ConversionSink {
     struct Stopped: Error {}
 
@@ -228,9 +238,11 @@ final class PushRouter: ConversionSink {
     struct Target {
         let name: String
         var tally = PortfolioTally()
-        var trades: [TradeRecord] = []
-        var transactions: [TransactionRecord] = []
+        var trades = EncodedRecords()
+        var transactions = EncodedRecords()
     }
+
+    var preparedForm: PreparedForm? { .rendered(ServerRecordRenderer()) }
 
     private let route: PushPlan.Route
     private let batchSize: Int
@@ -268,41 +280,58 @@ final class PushRouter: ConversionSink {
         return positions
     }
 
-    func write(_ operation: PortfolioOperation, portfolio: String) throws {
+    /// The targets of operations the conversion put in `portfolio`, or nil when none takes them
+    /// (counted then as not pushed).
+    private func claimed(_ kind: OperationKind, portfolio: String) -> [Int]? {
         let positions = targets(of: portfolio)
-        if positions.isEmpty {
-            // Movements too: a sub-account with nothing else is still reported.
-            var count = unclaimed[portfolio] ?? (0, 0)
-            switch operation {
-            case .trade: count.trades += 1
-            case .transaction: count.transactions += 1
-            case .movement: break
-            }
-            unclaimed[portfolio] = count
-            return
+        guard positions.isEmpty else { return positions }
+        // Movements too: a sub-account with nothing else is still reported.
+        var count = unclaimed[portfolio] ?? (0, 0)
+        switch kind {
+        case .trade: count.trades += 1
+        case .transaction: count.transactions += 1
+        case .movement: break
         }
-        let mapped = BalancesMapping.map(operation)
+        unclaimed[portfolio] = count
+        return nil
+    }
+
+    func write(_ operation: PortfolioOperation, portfolio: String) throws {
+        guard let positions = claimed(operation.kind, portfolio: portfolio) else { return }
+        var bytes = OutputBuffer(capacity: 512)
+        ServerRecordBytes.write(BalancesMapping.map(operation), to: &bytes)
+        try route(bytes.bytes, to: positions)
+    }
+
+    func write(prepared operation: PreparedOperation) throws {
+        guard let positions = claimed(operation.kind, portfolio: operation.portfolio) else { return }
+        try operation.withBytes { try route($0, to: positions) }
+    }
+
+    /// Adds an operation's mapping (`ServerRecordBytes`) to the targets at `positions`.
+    private func route(_ bytes: UnsafeRawBufferPointer, to positions: [Int]) throws {
+        let mapped = ServerRecordBytes.read(bytes)
         for i in positions {
-            switch mapped {
-            case .trade(let r):
-                targets[i].trades.append(r)
+            switch mapped.tag {
+            case ServerRecordBytes.trade:
+                targets[i].trades.append(object: mapped.object, valueId: mapped.valueId)
                 if targets[i].trades.count >= batchSize { try flush(i, \.trades, as: PushBatch.Records.trades) }
-            case .transaction(let r):
-                targets[i].transactions.append(r)
+            case ServerRecordBytes.transaction:
+                targets[i].transactions.append(object: mapped.object, valueId: mapped.valueId)
                 if targets[i].transactions.count >= batchSize { try flush(i, \.transactions, as: PushBatch.Records.transactions) }
-            case .refused(let refusal): targets[i].tally.refused.append(refusal.description)
-            case .incomplete: targets[i].tally.incomplete += 1
-            case .movement: targets[i].tally.movements += 1
+            case ServerRecordBytes.refused: targets[i].tally.refused.append(mapped.refusal ?? "")
+            case ServerRecordBytes.incomplete: targets[i].tally.incomplete += 1
+            case ServerRecordBytes.movement: targets[i].tally.movements += 1
+            default: preconditionFailure("an operation's server bytes begin with an unknown tag \(mapped.tag)")
             }
         }
     }
 
     /// Hands over what waits for target `i` of one kind (a full batch, or the rest at the end).
-    private func flush<R>(_ i: Int, _ kind: WritableKeyPath<Target, [R]>, as records: ([R]) -> PushBatch.Records) throws {
+    private func flush(_ i: Int, _ kind: WritableKeyPath<Target, EncodedRecords>, as records: (EncodedRecords) -> PushBatch.Records) throws {
         guard !targets[i][keyPath: kind].isEmpty else { return }
         let batch = targets[i][keyPath: kind]
-        targets[i][keyPath: kind] = []
-        targets[i][keyPath: kind].reserveCapacity(min(batchSize, 1 << 12))
+        targets[i][keyPath: kind] = EncodedRecords()
         guard emit(PushBatch(portfolio: targets[i].name, records: records(batch))) else { throw Stopped() }
     }
 

@@ -186,6 +186,31 @@ struct PushServeTests {
         await alice.shutdown()
     }
 
+    /// A source long enough to be read in pieces (590 KB: two pieces of at most 512 KiB) has its
+    /// records mapped and written on the reader's threads, DSX's by the compiled plan: the server
+    /// then holds exactly what `convert` gives through the documented mapping, and a re-run sends
+    /// nothing.
+    @Test func aSourceReadInPiecesPushesItsRecordsAsConverted() async throws {
+        let dir = try CLI.temporaryDirectory()
+        try syntheticTrades(6_000).write(toFile: dir + "/trades.csv", atomically: true, encoding: .utf8)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: dir + "/trades.csv")[.size] as? Int)
+        #expect(size > 512 * 1024)
+        let server = try ServerProcess(directory: dir)
+        defer { server.kill() }
+        let doc = try CLI.decode(try CLI.run(["convert", dir + "/trades.csv"]).stdoutData)
+        let first = try Push.run(["--register", "--portfolio", "Big", dir + "/trades.csv"], server: server)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(sentAndPresent(first.stderr).map { $0 == (6000, 0) } == true, "\(first.stderr)")
+        let again = try Push.run(["--portfolio", "Big", dir + "/trades.csv"], server: server)
+        #expect(sentAndPresent(again.stderr).map { $0 == (0, 6000) } == true, "\(again.stderr)")
+        let alice = try await server.logIn("alice")
+        let converted = try #require(doc.portfolios.first)
+        let held = try #require(try await ExpectedRecords.held(in: "Big", client: alice))
+        #expect(held.trades.count == 6000)
+        #expect(held.sorted == (try ExpectedRecords(converted)).sorted)
+        await alice.shutdown()
+    }
+
     @Test func aCanonicalDocumentPushesAsItsExports() async throws {
         let server = try ServerProcess()
         defer { server.kill() }

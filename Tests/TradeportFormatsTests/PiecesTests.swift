@@ -112,6 +112,47 @@ struct PiecesTests {
         #expect(planned.contains("dsx-trades"), "formats read by a compiled plan: \(planned)")
     }
 
+    func rendered(_ adapter: SpecAdapter, _ path: String, options: ConversionOptions = ConversionOptions()) -> String {
+        let sink = TestKit.RenderedLines()
+        do {
+            _ = try Converter.run([PreparedInput(input: try SourceInput(path: path), reader: adapter)], options: options, into: sink)
+        } catch {
+            return "error: \(error)"
+        }
+        return String(decoding: sink.lines, as: UTF8.self)
+    }
+
+    /// Operations rendered from their model values on the workers (push's form) are the
+    /// operations read in one go: the compiled plan makes the same trade from a row's cells as
+    /// the reading before (every sample, and DSX's lines with bad rows and duplicates).
+    @Test func operationsRenderedOnTheWorkersAreTheModelValuesReadInOneGo() throws {
+        var paths: [(SpecAdapter, String)] = []
+        for adapter in FormatRegistry.builtIn.adapters.compactMap({ $0 as? SpecAdapter }) where adapter.csv != nil {
+            guard let text = try? Self.sample("\(adapter.id)-example.csv") else { continue }
+            paths.append((adapter, try TestKit.writeTemporaryFile(Data(text.utf8))))
+        }
+        let dsx = try Self.dsxLines().joined(separator: "\n") + "\n"
+        paths.append((Self.dsx, try TestKit.writeTemporaryFile(Data(dsx.utf8))))
+        #expect(paths.count >= 11)
+        var planned = 0
+        for (adapter, path) in paths {
+            for split in [false, true] {
+                let options = ConversionOptions(portfolio: "main", splitAccounts: split)
+                var whole = adapter
+                whole.pieceSize = 0
+                let expected = rendered(whole, path, options: options)
+                #expect(!expected.hasPrefix("error"), "\(adapter.id): \(expected)")
+                for size in Self.sizes {
+                    var pieces = adapter
+                    pieces.pieceSize = size
+                    #expect(rendered(pieces, path, options: options) == expected, "\(adapter.id), pieces of \(size) bytes, split accounts: \(split)")
+                }
+            }
+            if adapter.fastTrades != nil { planned += 1 }
+        }
+        #expect(planned >= 2, "the compiled plan's reading is among them")
+    }
+
     /// DSX's layout with quoted fields: quoted cells with `""` inside are unescaped by the reader
     /// outside the row's raw text, and the plan compiled from the spec reads them there.
     @Test func quotedCellsWithEscapedQuotesWriteTheSameJSONLines() throws {

@@ -35,6 +35,11 @@ public struct JSONWriter: @unchecked Sendable {
     /// The text written so far.
     public var bytes: [UInt8] { storage.buffer.array }
 
+    /// Runs `body` on the text written so far, without copying it.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(storage.buffer.bytes)
+    }
+
     /// Runs `body` on the buffer, copied first when another writer shares it.
     @inline(__always)
     private mutating func write(_ body: (inout OutputBuffer) -> Void) {

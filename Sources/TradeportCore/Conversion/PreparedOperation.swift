@@ -2,13 +2,33 @@ import Foundation
 
 /// The forms in which a sink can take an operation a reader made ready on its own threads
 /// (`ConversionSink.preparedForm`).
-public enum PreparedForm: Sendable, Hashable {
+public enum PreparedForm: Sendable {
     /// The operation as one JSON Lines line: `{"kind":…,"portfolio":…,` its canonical fields `}` and
     /// a line break (`CanonicalJSON.appendLine`).
     case jsonLine
     /// The operation as the canonical document lists it: `{` its canonical fields `}`
     /// (`CanonicalJSON.appendOperationFields`).
     case documentObject
+    /// The bytes a sink outside Core renders from the operation's model value, with its id given
+    /// (`OperationRenderer`): what only that sink reads back. A reader that writes canonical
+    /// fields itself (`writesCanonicalFields`) makes the model value for it instead.
+    case rendered(any OperationRenderer)
+
+    /// Whether the bytes are canonical fields, which a reader may write without a model value
+    /// (`OperationPreparation.appendBytes`).
+    public var writesCanonicalFields: Bool {
+        switch self {
+        case .jsonLine, .documentObject: true
+        case .rendered: false
+        }
+    }
+}
+
+/// How a sink outside Core has each operation written on the reader's threads
+/// (`PreparedForm.rendered`): from the operation, its id set, and the portfolio it goes to.
+/// Called on several threads at once: it keeps no state of its own.
+public protocol OperationRenderer: Sendable {
+    func append(_ operation: PortfolioOperation, portfolio: String, to out: inout OutputBuffer)
 }
 
 /// What the conversion asks of a reader that reads on several threads (`ReadOptions.preparation`):
@@ -45,14 +65,25 @@ public struct OperationPreparation: Sendable {
             placedIn: placedIn, row: operation.source.row, time: operation.time.secondsSinceEpoch,
             content: { OperationIdentity.contentHash(operation) },
             nanoseconds: operation.time.nanoseconds,
-            render: { id, portfolio, out in
-                appendBytes(operation.kind, portfolio: portfolio, to: &out) { CanonicalJSON.appendOperationFields(operation, id: id, to: &$0) }
-            },
+            render: { id, portfolio, out in render(operation, id: id, portfolio: portfolio, to: &out) },
             changes: { operation.forEachBalanceChange($0) }, into: &parts, of: store)
     }
 
+    /// `operation`'s bytes in the sink's form; `id`: the id to write when it carries none.
+    @inline(__always)
+    public func render(_ operation: PortfolioOperation, id: UnsafeRawBufferPointer?, portfolio: String, to out: inout OutputBuffer) {
+        if case .rendered(let renderer) = form {
+            var operation = operation
+            if let id { operation.id = String(decoding: id, as: UTF8.self) }
+            renderer.append(operation, portfolio: portfolio, to: &out)
+            return
+        }
+        appendBytes(operation.kind, portfolio: portfolio, to: &out) { CanonicalJSON.appendOperationFields(operation, id: id, to: &$0) }
+    }
+
     /// The bytes of an operation of `kind` in `portfolio` in the sink's form, around its fields as
-    /// `fields` writes them (`CanonicalJSON.appendFields`): what a reader's `render` writes.
+    /// `fields` writes them (`CanonicalJSON.appendFields`): what a reader's `render` writes, for a
+    /// form that `writesCanonicalFields`.
     @inline(__always)
     public func appendBytes(_ kind: OperationKind, portfolio: String, to out: inout OutputBuffer, fields: (inout OutputBuffer) -> Void) {
         switch form {
@@ -61,6 +92,8 @@ public struct OperationPreparation: Sendable {
             out.append(UInt8(ascii: "{"))
             fields(&out)
             out.append(UInt8(ascii: "}"))
+        case .rendered:
+            preconditionFailure("a rendered form is written from the model value (render), not from canonical fields")
         }
     }
 

@@ -501,6 +501,11 @@ final class FastTradePlan: @unchecked Sendable {
                 kind: .trade, carried: "", externalId: externalText, account: accountText, placedIn: nil, row: row,
                 time: time.secondsSinceEpoch, content: { content }, nanoseconds: time.nanoseconds,
                 render: { id, portfolio, out in
+                    guard preparation.form.writesCanonicalFields else {
+                        // A sink that renders model values (push): the trade as the reading before gives it.
+                        preparation.render(.trade(trade(cells, fees, row: row, path: path)), id: id, portfolio: portfolio, to: &out)
+                        return
+                    }
                     preparation.appendBytes(.trade, portfolio: portfolio, to: &out) { out in
                         for k in segmentLiteral.indices {
                             if segmentLiteral[k] {
@@ -523,6 +528,31 @@ final class FastTradePlan: @unchecked Sendable {
     }
 
     private func decimal(_ cell: Cell) -> ExactDecimal? { if case .decimal(let d) = cell { d } else { nil } }
+
+    /// The row's trade as the reading before makes it (`SpecRowValues`), from the cells: each field
+    /// the value its JSON is written from (`append`), the id left for the conversion to give.
+    private func trade(_ cells: UnsafeBufferPointer<Cell>, _ fees: [TradeFee], row: Int, path: String) -> Trade {
+        var trade = Trade.placeholder.fields
+        for (i, field) in Trade.layout.fields.enumerated() {
+            let kind = fieldKind[i]
+            let cell = kind >= 1 && kind <= 5 ? cells[fieldColumn[i]] : Cell.none
+            let value: FieldValue
+            switch (kind, cell) {
+            case (0, _): value = constants[i]
+            case (1, .bytes(let b)): value = .text(String(decoding: b, as: UTF8.self))
+            case (2, .asset(let code)): value = .asset(code)
+            case (3, .decimal(let d)): value = .decimal(d)
+            case (4, .time(let t)): value = .time(t)
+            case (5, .word(let w)): value = .text(wordTexts[w])
+            case (6, _): value = .tradeFees(fees)
+            case (7, _): value = .location(SourceLocation(path: path, row: row))
+            case (8, _): value = .text("")
+            default: value = .null
+            }
+            trade[field] = value
+        }
+        return Trade(fields: trade)
+    }
 
     private func text(_ cell: Cell, _ raw: UnsafeRawBufferPointer) -> String? {
         guard case .bytes(let b) = cell, !b.isEmpty else { return nil }

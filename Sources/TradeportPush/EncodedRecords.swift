@@ -1,0 +1,124 @@
+import TradeportBalances
+import TradeportCore
+
+/// Records of one kind as the server's JSON objects, each with its value id: what a batch holds
+/// from the conversion to the request, with no record value per operation. The objects are
+/// written once, by `TradeRecord.write`/`TransactionRecord.write` (the client's form, seconds
+/// always), on the reader's threads when the conversion prepares operations
+/// (`ServerRecordRenderer`), else where the router maps an operation.
+public struct EncodedRecords: Sendable {
+    /// The objects, back to back.
+    private var json: [UInt8] = []
+    /// Where each object ends in `json` (it begins where the one before ends).
+    private var ends: [Int] = []
+    /// Per record: its value id (`tradeValueId`/`transactionValueId`).
+    public private(set) var valueIds: [String?] = []
+
+    public init() {}
+
+    public var count: Int { ends.count }
+    public var isEmpty: Bool { ends.isEmpty }
+
+    /// Adds one record's object and value id.
+    public mutating func append(object: UnsafeRawBufferPointer, valueId: String?) {
+        json.append(contentsOf: object)
+        ends.append(json.count)
+        valueIds.append(valueId)
+    }
+
+    /// Adds `record`, written as the client sends it.
+    public mutating func append<R: OperationRecord>(_ record: R) {
+        var w = JSONWriter(capacity: 320)
+        record.write(to: &w, secondsAlways: true)
+        w.withBytes { append(object: $0, valueId: record.valueId) }
+    }
+
+    /// Record `i`'s object.
+    public func object(_ i: Int) -> ArraySlice<UInt8> {
+        json[(i == 0 ? 0 : ends[i - 1])..<ends[i]]
+    }
+
+    /// A JSON array of the records at `indices`, in their order: a batch's body.
+    public func array(_ indices: some Collection<Int>) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(indices.reduce(2) { $0 + object($1).count + 1 })
+        body.append(UInt8(ascii: "["))
+        for (n, i) in indices.enumerated() {
+            if n > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: object(i))
+        }
+        body.append(UInt8(ascii: "]"))
+        return body
+    }
+
+    /// The records read back from their objects (what a dry run prints), as the server reads them.
+    public func records<R: OperationRecord>(_: R.Type) throws(RecordError) -> [R] {
+        let body = array(0..<count)
+        if let read = R.records(inBatch: body) { return read }
+        let parsed: JSONValue
+        do { parsed = try JSONValue.parse(body) } catch { throw RecordError("\(R.resource): \(error)") }
+        guard case .array(let items) = parsed else { throw RecordError("\(R.resource): expected an array") }
+        var result: [R] = []
+        for item in items { result.append(try R(json: item)) }
+        return result
+    }
+}
+
+/// What becomes of an operation on the server, written by `ServerRecordRenderer` into the bytes a
+/// reader prepares and read back by the router: a tag byte, then for a record its value id's
+/// length (4 bytes, little-endian; all ones for none), the value id and the record's object; for a refusal, its text.
+enum ServerRecordBytes {
+    static let trade: UInt8 = 1, transaction: UInt8 = 2, refused: UInt8 = 3, incomplete: UInt8 = 4, movement: UInt8 = 5
+
+    /// Writes what `mapped` is (`BalancesMapping.map`).
+    static func write(_ mapped: BalancesMapping.Mapped, to out: inout OutputBuffer) {
+        func record<R: OperationRecord>(_ tag: UInt8, _ r: R) {
+            out.append(tag)
+            if let valueId = r.valueId {
+                let id = Array(valueId.utf8)
+                withUnsafeBytes(of: UInt32(id.count).littleEndian) { out.append($0) }
+                out.append(contentsOf: id)
+            } else {
+                withUnsafeBytes(of: UInt32.max) { out.append($0) }
+            }
+            var w = JSONWriter(capacity: 320)
+            r.write(to: &w, secondsAlways: true)
+            w.withBytes { out.append($0) }
+        }
+        switch mapped {
+        case .trade(let r): record(trade, r)
+        case .transaction(let r): record(transaction, r)
+        case .refused(let refusal):
+            out.append(refused)
+            out.append(utf8: refusal.description)
+        case .incomplete: out.append(incomplete)
+        case .movement: out.append(movement)
+        }
+    }
+
+    /// What `write` wrote: the tag, and for a record its value id and object, for a refusal its text.
+    static func read(_ bytes: UnsafeRawBufferPointer) -> (tag: UInt8, valueId: String?, object: UnsafeRawBufferPointer, refusal: String?) {
+        let tag = bytes[0]
+        switch tag {
+        case trade, transaction:
+            var n: UInt32 = 0
+            withUnsafeMutableBytes(of: &n) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[1..<5])) }
+            guard n != UInt32.max else { return (tag, nil, UnsafeRawBufferPointer(rebasing: bytes[5...]), nil) }
+            let length = Int(UInt32(littleEndian: n))
+            let id = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[5..<(5 + length)]), as: UTF8.self)
+            return (tag, id, UnsafeRawBufferPointer(rebasing: bytes[(5 + length)...]), nil)
+        case refused:
+            return (tag, nil, UnsafeRawBufferPointer(start: nil, count: 0), String(decoding: UnsafeRawBufferPointer(rebasing: bytes[1...]), as: UTF8.self))
+        default:
+            return (tag, nil, UnsafeRawBufferPointer(start: nil, count: 0), nil)
+        }
+    }
+}
+
+/// Push's rendering of each operation on the reader's threads: the server's record, mapped once
+/// (`BalancesMapping.map`), in `ServerRecordBytes`' form.
+struct ServerRecordRenderer: OperationRenderer {
+    func append(_ operation: PortfolioOperation, portfolio: String, to out: inout OutputBuffer) {
+        ServerRecordBytes.write(BalancesMapping.map(operation), to: &out)
+    }
+}
