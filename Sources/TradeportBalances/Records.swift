@@ -111,19 +111,39 @@ public struct TradeRecord: Sendable, Hashable {
     /// The TradeVO's JSON. `secondsAlways`: write `:00` seconds (what the client sends); without
     /// it zero seconds are dropped (what the server answers).
     public func write(to w: inout JSONWriter, secondsAlways: Bool) {
-        w.beginObject()
-        if let id { w.key("id"); w.number(id) }
-        w.key("dateTime"); w.dateTime(dateTime.local, seconds: secondsAlways || dateTime.local.second != 0)
-        w.key("instrument"); w.string(instrument)
-        w.key("tradeType"); w.string(tradeType.rawValue)
-        w.key("tradedQuantity"); w.number(tradedQuantity)
-        w.key("tradedQuantityCurrency"); w.string(tradedQuantityCurrency)
-        w.key("tradedPrice"); w.number(tradedPrice)
-        w.key("tradedPriceCurrency"); w.string(tradedPriceCurrency)
-        w.key("commission"); if let commission { w.number(commission) } else { w.null() }
-        w.key("commissionCurrency"); w.string(commissionCurrency)
-        w.key("tradeValueId"); w.string(tradeValueId)
-        w.endObject()
+        w.raw { append(to: &$0, secondsAlways: secondsAlways) }
+    }
+
+    /// The TradeVO's JSON object appended to `out`, member after member (measured: a writer's call
+    /// per key, comma and value was half the time of a push client's writing of its records).
+    public func append(to out: inout OutputBuffer, secondsAlways: Bool) {
+        out.append(UInt8(ascii: "{"))
+        if let id {
+            out.append("\"id\":")
+            out.appendInt(Int(id))
+            out.append(UInt8(ascii: ","))
+        }
+        out.append("\"dateTime\":\"")
+        dateTime.local.appendISO(to: &out, seconds: secondsAlways || dateTime.local.second != 0)
+        out.append("\",\"instrument\":")
+        JSONWriter.append(instrument, to: &out)
+        out.append(",\"tradeType\":")
+        JSONWriter.append(tradeType.rawValue, to: &out)
+        out.append(",\"tradedQuantity\":")
+        tradedQuantity.appendText(to: &out)
+        out.append(",\"tradedQuantityCurrency\":")
+        JSONWriter.append(tradedQuantityCurrency, to: &out)
+        out.append(",\"tradedPrice\":")
+        tradedPrice.appendText(to: &out)
+        out.append(",\"tradedPriceCurrency\":")
+        JSONWriter.append(tradedPriceCurrency, to: &out)
+        out.append(",\"commission\":")
+        JSONWriter.append(commission, to: &out)
+        out.append(",\"commissionCurrency\":")
+        JSONWriter.append(commissionCurrency, to: &out)
+        out.append(",\"tradeValueId\":")
+        JSONWriter.append(tradeValueId, to: &out)
+        out.append(UInt8(ascii: "}"))
     }
 }
 
@@ -174,16 +194,32 @@ public struct TransactionRecord: Sendable, Hashable {
     }
 
     public func write(to w: inout JSONWriter, secondsAlways: Bool) {
-        w.beginObject()
-        if let id { w.key("id"); w.number(id) }
-        w.key("dateTime"); w.dateTime(dateTime.local, seconds: secondsAlways || dateTime.local.second != 0)
-        w.key("transactionType"); w.string(transactionType.rawValue)
-        w.key("currency"); w.string(currency)
-        w.key("amount"); w.number(amount)
-        w.key("commission"); if let commission { w.number(commission) } else { w.null() }
-        w.key("transactionStatus"); w.string(transactionStatus)
-        w.key("transactionValueId"); w.string(transactionValueId)
-        w.endObject()
+        w.raw { append(to: &$0, secondsAlways: secondsAlways) }
+    }
+
+    /// The TransactionVO's JSON object appended to `out`, as a trade's record is.
+    public func append(to out: inout OutputBuffer, secondsAlways: Bool) {
+        out.append(UInt8(ascii: "{"))
+        if let id {
+            out.append("\"id\":")
+            out.appendInt(Int(id))
+            out.append(UInt8(ascii: ","))
+        }
+        out.append("\"dateTime\":\"")
+        dateTime.local.appendISO(to: &out, seconds: secondsAlways || dateTime.local.second != 0)
+        out.append("\",\"transactionType\":")
+        JSONWriter.append(transactionType.rawValue, to: &out)
+        out.append(",\"currency\":")
+        JSONWriter.append(currency, to: &out)
+        out.append(",\"amount\":")
+        amount.appendText(to: &out)
+        out.append(",\"commission\":")
+        JSONWriter.append(commission, to: &out)
+        out.append(",\"transactionStatus\":")
+        JSONWriter.append(transactionStatus, to: &out)
+        out.append(",\"transactionValueId\":")
+        JSONWriter.append(transactionValueId, to: &out)
+        out.append(UInt8(ascii: "}"))
     }
 }
 
@@ -213,6 +249,8 @@ public protocol OperationRecord: Sendable, Hashable {
     /// (`JSONValue.parse`, then `init(json:)`) can read it or say what is wrong with it.
     static func records(inBatch bytes: [UInt8]) -> [Self]?
     func write(to w: inout JSONWriter, secondsAlways: Bool)
+    /// The record's JSON object appended to `out` (what `write` writes).
+    func append(to out: inout OutputBuffer, secondsAlways: Bool)
 }
 
 extension OperationRecord {

@@ -28,9 +28,9 @@ public struct EncodedRecords: Sendable {
 
     /// Adds `record`, written as the client sends it.
     public mutating func append<R: OperationRecord>(_ record: R) {
-        var w = JSONWriter(capacity: 320)
-        record.write(to: &w, secondsAlways: true)
-        w.withBytes { append(object: $0, valueId: record.valueId) }
+        var out = OutputBuffer(capacity: 320)
+        record.append(to: &out, secondsAlways: true)
+        append(object: out.bytes, valueId: record.valueId)
     }
 
     /// Record `i`'s object.
@@ -81,9 +81,7 @@ enum ServerRecordBytes {
             } else {
                 withUnsafeBytes(of: UInt32.max) { out.append($0) }
             }
-            var w = JSONWriter(capacity: 320)
-            r.write(to: &w, secondsAlways: true)
-            w.withBytes { out.append($0) }
+            r.append(to: &out, secondsAlways: true)
         }
         switch mapped {
         case .trade(let r): record(trade, r)

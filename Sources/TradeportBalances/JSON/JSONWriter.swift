@@ -35,11 +35,6 @@ public struct JSONWriter: @unchecked Sendable {
     /// The text written so far.
     public var bytes: [UInt8] { storage.buffer.array }
 
-    /// Runs `body` on the text written so far, without copying it.
-    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(storage.buffer.bytes)
-    }
-
     /// Runs `body` on the buffer, copied first when another writer shares it.
     @inline(__always)
     private mutating func write(_ body: (inout OutputBuffer) -> Void) {
@@ -91,6 +86,24 @@ public struct JSONWriter: @unchecked Sendable {
             $0.append(UInt8(ascii: ":"))
         }
         pendingValueAfterKey = true
+    }
+
+    /// A value written straight into the buffer by `body`, separated from the value before as
+    /// any other: for an object whose members the caller writes in a fixed order (a record),
+    /// without a call per key, comma and value.
+    public mutating func raw(_ body: (inout OutputBuffer) -> Void) {
+        beforeValue()
+        write(body)
+    }
+
+    /// `text` as a JSON string, or `null`: what `string(_:)` writes, for `raw`'s bodies.
+    public static func append(_ text: String?, to out: inout OutputBuffer) {
+        if let text { CanonicalJSON.appendString(text, to: &out) } else { out.append("null") }
+    }
+
+    /// `value`'s digits, or `null`: what `number(_:)` writes, for `raw`'s bodies.
+    public static func append(_ value: ExactDecimal?, to out: inout OutputBuffer) {
+        if let value { value.appendText(to: &out) } else { out.append("null") }
     }
 
     public mutating func string(_ text: String) {
