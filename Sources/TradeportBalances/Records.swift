@@ -117,15 +117,8 @@ public struct TradeRecord: Sendable, Hashable {
     /// The TradeVO's JSON object appended to `out`, member after member (measured: a writer's call
     /// per key, comma and value was half the time of a push client's writing of its records).
     public func append(to out: inout OutputBuffer, secondsAlways: Bool) {
-        out.append(UInt8(ascii: "{"))
-        if let id {
-            out.append("\"id\":")
-            out.appendInt(Int(id))
-            out.append(UInt8(ascii: ","))
-        }
-        out.append("\"dateTime\":\"")
-        dateTime.local.appendISO(to: &out, seconds: secondsAlways || dateTime.local.second != 0)
-        out.append("\",\"instrument\":")
+        appendHead(id: id, dateTime: dateTime, secondsAlways: secondsAlways, to: &out)
+        out.append(",\"instrument\":")
         JSONWriter.append(instrument, to: &out)
         out.append(",\"tradeType\":")
         JSONWriter.append(tradeType.rawValue, to: &out)
@@ -199,15 +192,8 @@ public struct TransactionRecord: Sendable, Hashable {
 
     /// The TransactionVO's JSON object appended to `out`, as a trade's record is.
     public func append(to out: inout OutputBuffer, secondsAlways: Bool) {
-        out.append(UInt8(ascii: "{"))
-        if let id {
-            out.append("\"id\":")
-            out.appendInt(Int(id))
-            out.append(UInt8(ascii: ","))
-        }
-        out.append("\"dateTime\":\"")
-        dateTime.local.appendISO(to: &out, seconds: secondsAlways || dateTime.local.second != 0)
-        out.append("\",\"transactionType\":")
+        appendHead(id: id, dateTime: dateTime, secondsAlways: secondsAlways, to: &out)
+        out.append(",\"transactionType\":")
         JSONWriter.append(transactionType.rawValue, to: &out)
         out.append(",\"currency\":")
         JSONWriter.append(currency, to: &out)
@@ -272,4 +258,18 @@ extension TransactionRecord: OperationRecord {
     public static var resource: String { "transactions" }
     public var valueId: String? { transactionValueId }
     public static var valueIdKey: String { "transactionValueId" }
+}
+
+/// How a record's object begins: `{`, its id when it has one, and `"dateTime":"…"` (`:00` seconds
+/// written when `secondsAlways`, else dropped).
+private func appendHead(id: Int64?, dateTime: ServerDateTime, secondsAlways: Bool, to out: inout OutputBuffer) {
+    out.append(UInt8(ascii: "{"))
+    if let id {
+        out.append("\"id\":")
+        out.appendInt(Int(id))
+        out.append(UInt8(ascii: ","))
+    }
+    out.append("\"dateTime\":\"")
+    dateTime.local.appendISO(to: &out, seconds: secondsAlways || dateTime.local.second != 0)
+    out.append(UInt8(ascii: "\""))
 }
