@@ -75,9 +75,8 @@ enum ServerRecordBytes {
         func record<R: OperationRecord>(_ tag: UInt8, _ r: R) {
             out.append(tag)
             if let valueId = r.valueId {
-                let id = Array(valueId.utf8)
-                withUnsafeBytes(of: UInt32(id.count).littleEndian) { out.append($0) }
-                out.append(contentsOf: id)
+                withUnsafeBytes(of: UInt32(valueId.utf8.count).littleEndian) { out.append($0) }
+                out.append(utf8: valueId)
             } else {
                 withUnsafeBytes(of: UInt32.max) { out.append($0) }
             }

@@ -18,14 +18,10 @@ public struct MissingRecords<R: OperationRecord>: Sendable {
 
     /// `counts`: how many stored records hold each value id (`counts(_:)`).
     public init(_ records: [R], counts: [String: Int]) {
-        for r in records {
-            guard let v = r.valueId, let n = counts[v] else {
-                missing.append(r)
-                continue
-            }
-            present += 1
-            if n > 1 { heldTwice += 1 }
-        }
+        let lacking = MissingEncoded(valueIds: records.map(\.valueId), counts: counts)
+        missing = lacking.missing.map { records[$0] }
+        present = lacking.present
+        heldTwice = lacking.heldTwice
     }
 
     /// How many of `held` hold each value id.
@@ -38,7 +34,7 @@ public struct MissingRecords<R: OperationRecord>: Sendable {
 }
 
 /// What a server portfolio lacks of a batch's records (`EncodedRecords`), by value id: the
-/// positions of those to send, in order.
+/// positions of those to send, in order. `MissingRecords` is decided by it.
 public struct MissingEncoded: Sendable {
     /// The positions of the records whose value id the portfolio does not hold (and those without one).
     public var missing: [Int] = []
@@ -47,7 +43,12 @@ public struct MissingEncoded: Sendable {
 
     /// `counts`: how many stored records hold each value id (`MissingRecords.counts`).
     public init(_ records: EncodedRecords, counts: [String: Int]) {
-        for (i, v) in records.valueIds.enumerated() {
+        self.init(valueIds: records.valueIds, counts: counts)
+    }
+
+    /// Of records with these value ids: which the portfolio lacks, by position.
+    init(valueIds: [String?], counts: [String: Int]) {
+        for (i, v) in valueIds.enumerated() {
             guard let v, let n = counts[v] else {
                 missing.append(i)
                 continue
