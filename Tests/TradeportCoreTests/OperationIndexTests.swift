@@ -10,7 +10,27 @@ struct OperationIndexTests {
         #expect(index.insert(id: "f:1", content: 10, source: 0, row: 1) == .new)
         #expect(index.insert(id: "f:2", content: 10, source: 0, row: 2) == .new)
         #expect(index.insert(id: "f:1", content: 10, source: 1, row: 5) == .duplicate)
-        #expect(index.insert(id: "f:1", content: 11, source: 1, row: 6) == .conflict(source: 0, row: 1))
+        #expect(index.insert(id: "f:1", content: 11, source: 1, row: 6) == .conflict(.init(source: 0, row: 1)))
+    }
+
+    /// A first read's place is one ordinal across sources: it maps back to its own source and
+    /// row past sources with no operations and rows read out of order (a workbook's sheets).
+    @Test func conflictsNameTheFirstReadAcrossSources() {
+        var index = OperationIndex()
+        #expect(index.insert(id: "a", content: 1, source: 0, row: 7) == .new)
+        #expect(index.insert(id: "b", content: 1, source: 0, row: 3) == .new)
+        #expect(index.insert(id: "c", content: 1, source: 3, row: 0) == .new)
+        #expect(index.insert(id: "d", content: 1, source: 3, row: 9) == .new)
+        #expect(index.insert(id: "e", content: 1, source: 4, row: 2) == .new)
+        #expect(index.insert(id: "a", content: 2, source: 5, row: 1) == .conflict(.init(source: 0, row: 7)))
+        #expect(index.insert(id: "b", content: 2, source: 5, row: 1) == .conflict(.init(source: 0, row: 3)))
+        #expect(index.insert(id: "c", content: 2, source: 5, row: 1) == .conflict(.init(source: 3, row: 0)))
+        #expect(index.insert(id: "d", content: 2, source: 5, row: 1) == .conflict(.init(source: 3, row: 9)))
+        #expect(index.insert(id: "e", content: 2, source: 5, row: 1) == .conflict(.init(source: 4, row: 2)))
+        #expect(index.insert(id: "e", content: 1, source: 5, row: 1) == .duplicate)
+        // Past the ordinals' reach the conflict is still told, without a place.
+        #expect(index.insert(id: "far", content: 1, source: 6, row: Int(UInt32.max)) == .new)
+        #expect(index.insert(id: "far", content: 2, source: 7, row: 1) == .conflict(nil))
     }
 
     @Test func growsPastItsInitialSize() {

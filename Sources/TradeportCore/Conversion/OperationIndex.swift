@@ -3,34 +3,52 @@ import Glibc
 #endif
 
 /// Every operation id seen in a conversion, with a hash of its content and where it was first
-/// read: what duplicate and conflict detection needs, in 32 bytes an operation.
+/// read: what duplicate and conflict detection needs, in 16 bytes a slot (about 21 bytes an
+/// operation at the table's load).
 ///
-/// Ids are kept as 128-bit hashes (two differently seeded 64-bit hashes), so memory does not
-/// depend on how long ids are.
+/// Ids are kept as 64-bit hashes, so memory does not depend on how long ids are. Two different
+/// ids share a hash with a chance of about n²/2⁶⁵ (4·10⁻⁷ for four million operations); the
+/// pair is then told apart by content, so it is a conflict reject, loud, unless the two
+/// operations also agree in their 32-bit content hash. A changed content under an id seen
+/// before passes as a duplicate with a chance of 2⁻³² per such pair.
+///
+/// Where an id was first read is one 32-bit ordinal across all sources (each source's rows
+/// follow the previous source's last row), mapped back to the source and row on a conflict.
 struct OperationIndex {
-    /// 24 bytes: 64 + 16 bits of the id's hash, the content hash, and where the id was first read.
+    /// The id's hash; the content hash (high 32 bits) and the first read's ordinal plus one (low
+    /// 32 bits, never 0 in a used slot).
     struct Slot {
         var key: UInt64 = 0
-        var content: UInt64 = 0
-        /// 16 more bits of the id's hash (never 0 in a used slot), the source index (16 bits)
-        /// and the row (32 bits).
-        var tagSourceRow: UInt64 = 0
+        var contentPlace: UInt64 = 0
 
-        var isEmpty: Bool { tagSourceRow == 0 }
-        var tag: UInt64 { tagSourceRow >> 48 }
-        var source: Int { Int((tagSourceRow >> 32) & 0xFFFF) }
-        var row: Int { Int(tagSourceRow & 0xFFFF_FFFF) }
+        var isEmpty: Bool { contentPlace == 0 }
+        var content: UInt32 { UInt32(truncatingIfNeeded: contentPlace >> 32) }
+        var place: UInt32 { UInt32(truncatingIfNeeded: contentPlace) }
+    }
+
+    /// Where an id was first read.
+    struct FirstRead: Equatable {
+        var source: Int
+        var row: Int
     }
 
     enum Outcome: Equatable {
         case new
         case duplicate
-        /// The same id with other content, first seen at this source index and row.
-        case conflict(source: Int, row: Int)
+        /// The same id with other content, first read there (nil: past the 4,294,967,294 rows
+        /// a conversion's ordinals reach).
+        case conflict(FirstRead?)
     }
+
+    /// The ordinal stored for a read past the ordinals' reach.
+    private static let unplaced = UInt32.max
 
     private var slots: [Slot]
     private(set) var count = 0
+    /// Each source's first ordinal, by source index (sources are inserted in increasing order).
+    private var bases: [UInt64] = [0]
+    /// The next source's first ordinal: one past the current source's highest row.
+    private var nextBase: UInt64 = 0
 
     init(expectedCount: Int = 0) {
         slots = Self.table(Self.capacity(for: max(expectedCount, 64)))
@@ -62,47 +80,69 @@ struct OperationIndex {
         if Self.capacity(for: total) > slots.count { rehash(to: Self.capacity(for: total)) }
     }
 
-    /// 80 bits of hash of the id: a 64-bit key and a 16-bit tag (never 0). Two different ids
-    /// share all 80 bits with a chance of about n²/2⁸¹ (10⁻¹² for a million operations).
-    static func key(for id: String) -> (UInt64, UInt64) {
+    /// A 64-bit hash of the id.
+    static func key(for id: String) -> UInt64 {
         var id = id
         return id.withUTF8 { key(for: UnsafeRawBufferPointer($0)) }
     }
 
     /// `key(for:)` of an id's UTF-8 bytes.
-    static func key(for id: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        var a = FastHasher(seed: 0x5A17_C0DE_2545_F491)
-        a.combine(id)
-        var b = FastHasher(seed: 0x0DDB_A115_9E37_79B9)
-        b.combine(id)
-        return (a.finalize(), (b.finalize() & 0xFFFF) | 1)
+    static func key(for id: UnsafeRawBufferPointer) -> UInt64 {
+        var hasher = FastHasher(seed: 0x5A17_C0DE_2545_F491)
+        hasher.combine(id)
+        return hasher.finalize()
     }
 
     mutating func insert(id: String, content: UInt64, source: Int, row: Int) -> Outcome {
-        let (key, tag) = Self.key(for: id)
-        return insert(key: key, tag: tag, content: content, source: source, row: row)
+        insert(key: Self.key(for: id), content: content, source: source, row: row)
     }
 
-    /// `insert(id:…)` of an id already keyed (`key(for:)`).
-    mutating func insert(key: UInt64, tag: UInt64, content: UInt64, source: Int, row: Int) -> Outcome {
+    /// `insert(id:…)` of an id already keyed (`key(for:)`). `source` never decreases from one
+    /// call to the next.
+    mutating func insert(key: UInt64, content: UInt64, source: Int, row: Int) -> Outcome {
         if (count + 1) * 5 > slots.count * 4 { rehash(to: slots.count * 2) }
+        let packed = UInt64(UInt32(truncatingIfNeeded: content ^ content >> 32)) << 32 | UInt64(place(source: source, row: row))
         let n = slots.count
         var i = Int(key.multipliedFullWidth(by: UInt64(n)).high)
-        let packed = tag << 48 | UInt64(UInt16(truncatingIfNeeded: source)) << 32 | UInt64(UInt32(truncatingIfNeeded: row))
-        return slots.withUnsafeMutableBufferPointer { s in
+        // The slot met: nil when the id is new, else what it holds.
+        let met: Slot? = slots.withUnsafeMutableBufferPointer { s in
             while true {
                 if s[i].isEmpty {
-                    s[i] = Slot(key: key, content: content, tagSourceRow: packed)
-                    count += 1
-                    return .new
+                    s[i] = Slot(key: key, contentPlace: packed)
+                    return nil
                 }
-                if s[i].key == key && s[i].tag == tag {
-                    return s[i].content == content ? .duplicate : .conflict(source: s[i].source, row: s[i].row)
-                }
+                if s[i].key == key { return s[i] }
                 i += 1
                 if i == n { i = 0 }
             }
         }
+        guard let met else {
+            count += 1
+            return .new
+        }
+        return met.content == UInt32(truncatingIfNeeded: packed >> 32) ? .duplicate : .conflict(firstRead(met.place))
+    }
+
+    /// The ordinal plus one of `row` of `source`, or `unplaced`.
+    private mutating func place(source: Int, row: Int) -> UInt32 {
+        precondition(source >= bases.count - 1, "sources are inserted in increasing order")
+        while bases.count <= source { bases.append(nextBase) }
+        let ordinal = bases[source] + UInt64(max(row, 0))
+        nextBase = max(nextBase, ordinal + 1)
+        return ordinal < UInt64(Self.unplaced) - 1 ? UInt32(ordinal + 1) : Self.unplaced
+    }
+
+    /// The source and row of a stored ordinal plus one: the last source whose first ordinal is
+    /// not past it (a source with no rows has the same first ordinal as the next).
+    private func firstRead(_ place: UInt32) -> FirstRead? {
+        guard place != Self.unplaced else { return nil }
+        let ordinal = UInt64(place - 1)
+        var low = 0, high = bases.count  // the answer is in low..<high
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if bases[middle] <= ordinal { low = middle } else { high = middle }
+        }
+        return FirstRead(source: low, row: Int(ordinal - bases[low]))
     }
 
     private mutating func rehash(to newCapacity: Int) {

@@ -120,7 +120,7 @@ public struct OperationPreparation: Sendable {
         let idEnd = parts.ids.count
         let portfolio = placedIn ?? (splitAccounts ? (account ?? self.portfolio) : self.portfolio)
         let bytesStart = parts.bytes.count
-        let (key, tag) = parts.ids.withUnsafeBytes { ids in
+        let key = parts.ids.withUnsafeBytes { ids in
             let id = UnsafeRawBufferPointer(rebasing: ids[idStart..<idEnd])
             render(carried.isEmpty ? id : nil, portfolio, &parts.bytes)
             return OperationIndex.key(for: id)
@@ -128,7 +128,7 @@ public struct OperationPreparation: Sendable {
         let changesStart = parts.changes.count
         changes { asset, change, _ in parts.changes.append(BalanceChange(asset: asset, change: change)) }
         return PreparedOperation(
-            store: store, kind: kind, row: row, time: time, nanoseconds: nanoseconds, idKey: key, idTag: tag, content: content(), portfolio: portfolio,
+            store: store, kind: kind, row: row, time: time, nanoseconds: nanoseconds, idKey: key, content: content(), portfolio: portfolio,
             id: Int32(idStart)..<Int32(idEnd), bytes: Int32(bytesStart)..<Int32(parts.bytes.count),
             changes: Int32(changesStart)..<Int32(parts.changes.count))
     }
@@ -235,7 +235,6 @@ public struct PreparedOperation: Sendable {
     public let time: Int64
     public let nanoseconds: UInt32
     let idKey: UInt64
-    let idTag: UInt64
     let content: UInt64
     public let portfolio: String
     let id: Range<Int32>

@@ -104,12 +104,13 @@ final class SourceReader: @unchecked Sendable {
             switch outcome {
             case .duplicate:
                 summary.duplicates += 1
-            case .conflict(let otherSource, let otherRow):
+            case .conflict(let first):
                 summary.rejected += 1
-                let otherPath = otherSource == sourceIndex ? path : earlierPaths[otherSource]
+                let firstRead = first.map { "row \($0.row) of \($0.source == sourceIndex ? path : earlierPaths[$0.source])" }
+                    ?? "an operation read earlier"
                 try hand(.rejected(RejectedRow(source: source, raw: rawText(), errors: [FieldError(
                     column: nil, field: "id",
-                    message: "conflicts with row \(otherRow) of \(otherPath): same id \(id()), different content")])))
+                    message: "conflicts with \(firstRead): same id \(id()), different content")])))
             case .new:
                 summary.operations += 1
                 try hand(new())
@@ -147,7 +148,7 @@ final class SourceReader: @unchecked Sendable {
                     summary.merged += 1
                 case .prepared(let operation):
                     summary.rows += 1
-                    let outcome = index.insert(key: operation.idKey, tag: operation.idTag, content: operation.content,
+                    let outcome = index.insert(key: operation.idKey, content: operation.content,
                                                source: sourceIndex, row: operation.row)
                     try file(outcome, operation.source, id: { operation.idText }, rawText) { .prepared(operation) }
                 case .statement(let balance):
