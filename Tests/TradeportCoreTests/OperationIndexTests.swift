@@ -42,6 +42,17 @@ struct OperationIndexTests {
         #expect(index.count == 10_000)
     }
 
+    /// Ids are kept as 64-bit hashes: ids that differ in a digit or two, as venues number them,
+    /// must not meet (for a million of them, a chance of 3·10⁻⁸ if the hash is as good as random).
+    @Test func numberedIdsDoNotShareAKey() {
+        var keys = Set<UInt64>()
+        for i in 0..<500_000 {
+            keys.insert(OperationIndex.key(for: "dsx:\(i)"))
+            keys.insert(OperationIndex.key(for: "tinkoff:A\(i)B"))
+        }
+        #expect(keys.count == 1_000_000)
+    }
+
     func entries(_ dir: String) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: dir))?.sorted() ?? []
     }
