@@ -19,12 +19,19 @@ struct Reconciliation {
     mutating func record(_ operation: PortfolioOperation) {
         let row = operation.source.row
         operation.forEachBalanceChange { asset, change, money in
-            var entry = moved[asset] ?? { movedOrder.append(asset); return Moved() }()
-            if money { entry.money = true }
-            entry.sum = change.flatMap { entry.sum?.adding($0) }
-            entry.count += 1
-            if entry.rows.count < 50, entry.rows.last != row { entry.rows.append(row) }
-            moved[asset] = entry
+            // Changed where it is kept: one lookup, and its rows not copied to be appended to.
+            let i: Dictionary<AssetCode, Moved>.Index
+            if let found = moved.index(forKey: asset) {
+                i = found
+            } else {
+                movedOrder.append(asset)
+                moved[asset] = Moved()
+                i = moved.index(forKey: asset)!
+            }
+            if money { moved.values[i].money = true }
+            moved.values[i].sum = change.flatMap { moved.values[i].sum?.adding($0) }
+            moved.values[i].count += 1
+            if moved.values[i].rows.count < 50, moved.values[i].rows.last != row { moved.values[i].rows.append(row) }
         }
     }
 
