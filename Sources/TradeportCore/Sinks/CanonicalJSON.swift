@@ -86,12 +86,30 @@ public enum CanonicalJSON {
 
     /// `{"path": …, "row": …, "sheet": …}`
     public static func appendLocation(_ location: SourceLocation, to out: inout OutputBuffer) {
+        appendLocationHead(path: location.path, to: &out)
+        appendLocationTail(row: location.row, sheet: location.sheet, to: &out)
+    }
+
+    /// What `appendLocation` writes before the row: the same for every row of a source, so a
+    /// reader that writes many may keep it (`locationHead`).
+    public static func appendLocationHead(path: String, to out: inout OutputBuffer) {
         appendRaw("{\"path\":", to: &out)
-        appendString(location.path, to: &out)
+        appendString(path, to: &out)
         appendRaw(",\"row\":", to: &out)
-        appendInt(location.row, to: &out)
+    }
+
+    /// `appendLocationHead`'s bytes.
+    public static func locationHead(path: String) -> [UInt8] {
+        var out = OutputBuffer(capacity: path.utf8.count + 32)
+        appendLocationHead(path: path, to: &out)
+        return out.array
+    }
+
+    /// What `appendLocation` writes from the row on.
+    public static func appendLocationTail(row: Int, sheet: String?, to out: inout OutputBuffer) {
+        appendInt(row, to: &out)
         appendRaw(",\"sheet\":", to: &out)
-        append(location.sheet, to: &out)
+        append(sheet, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 

@@ -380,6 +380,9 @@ final class FastTradePlan: @unchecked Sendable {
         var cells: [Cell]
         var fees: [TradeFee] = []
         var check: [UInt8] = []
+        /// The location's JSON up to its row (`CanonicalJSON.locationHead`) for `locationPath`.
+        var locationHead: [UInt8] = []
+        var locationPath: String?
         init(_ plan: FastTradePlan) { cells = Array(repeating: .none, count: plan.columnKind.count) }
     }
 
@@ -489,6 +492,11 @@ final class FastTradePlan: @unchecked Sendable {
         let row = record.line
         let externalText = externalId.flatMap { text(s.cells[$0], raw) }
         let accountText = account.flatMap { text(s.cells[$0], raw) }
+        if s.locationPath != path {
+            s.locationHead = CanonicalJSON.locationHead(path: path)
+            s.locationPath = path
+        }
+        let locationHead = s.locationHead
         return s.cells.withUnsafeBufferPointer { cells in
             var h = FastHasher()
             h.combine(0 as UInt64)
@@ -511,7 +519,7 @@ final class FastTradePlan: @unchecked Sendable {
                             if segmentLiteral[k] {
                                 out.append(UnsafeRawBufferPointer(rebasing: literal[segmentStart[k]..<segmentEnd[k]]))
                             } else {
-                                append(segmentStart[k], id: id, raw, cells, fees, row: row, path: path, to: &out)
+                                append(segmentStart[k], id: id, raw, cells, fees, row: row, locationHead: locationHead, to: &out)
                             }
                         }
                     }
@@ -577,7 +585,7 @@ final class FastTradePlan: @unchecked Sendable {
 
     /// `,"name":value` of field `i`, as `CanonicalJSON.appendFields` writes it.
     private func append(_ i: Int, id: UnsafeRawBufferPointer?, _ raw: UnsafeRawBufferPointer, _ cells: UnsafeBufferPointer<Cell>,
-                        _ fees: [TradeFee], row: Int, path: String, to out: inout OutputBuffer) {
+                        _ fees: [TradeFee], row: Int, locationHead: [UInt8], to out: inout OutputBuffer) {
         let kind = fieldKind[i]
         let cell = kind >= 1 && kind <= 5 ? cells[fieldColumn[i]] : Cell.none
         let empty: Bool
@@ -612,7 +620,8 @@ final class FastTradePlan: @unchecked Sendable {
         case (6, _):
             CanonicalJSON.appendValue(.tradeFees(fees), to: &out)
         case (7, _):
-            CanonicalJSON.appendLocation(SourceLocation(path: path, row: row), to: &out)
+            locationHead.withUnsafeBytes { out.append($0) }
+            CanonicalJSON.appendLocationTail(row: row, sheet: nil, to: &out)
         default:
             out.append("null")
         }
