@@ -252,25 +252,18 @@ public final class BalancesClient: Sendable {
     /// Posts one record. Not retried here: against a server without the uniqueness rule a retry
     /// of a post that did arrive would store it twice; the caller checks first.
     public func post<R: OperationRecord>(_ record: R, portfolio: Int64) async throws -> PostOutcome<R> {
-        var w = JSONWriter()
-        record.write(to: &w, secondsAlways: true)
+        var out = OutputBuffer(capacity: 320)
+        record.append(to: &out, secondsAlways: true)
+        return try await post(object: out.array, R.self, portfolio: portfolio)
+    }
+
+    /// Posts one record given as its JSON object (as `EncodedRecords` holds it). Not retried, as `post`.
+    public func post<R: OperationRecord>(object: [UInt8], _: R.Type, portfolio: Int64) async throws -> PostOutcome<R> {
         let call = "POST /\(R.resource)"
-        let answer = try await self.call(.POST, "/\(R.resource)", query: [("portfolioId", String(portfolio))], body: w.bytes, retrying: false)
+        let answer = try await self.call(.POST, "/\(R.resource)", query: [("portfolioId", String(portfolio))], body: object, retrying: false)
         if answer.status == 409 { return .alreadyPresent(try? R(json: JSONValue.parse(answer.body))) }
         guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
         return .created(try decode(answer, call, R.init(json:)))
-    }
-
-    /// Posts one record's JSON object (as `EncodedRecords` holds it): true when it was created,
-    /// false when the server already held its value id (409). Not retried, as `post`.
-    public func post<R: OperationRecord>(object: [UInt8], _: R.Type, portfolio: Int64) async throws -> Bool {
-        let call = "POST /\(R.resource)"
-        let answer = try await self.call(.POST, "/\(R.resource)", query: [("portfolioId", String(portfolio))], body: object, retrying: false)
-        if answer.status == 409 { return false }
-        guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
-        // The answer is the stored record: one that does not read is a server not to trust.
-        _ = try decode(answer, call, R.init(json:))
-        return true
     }
 
     /// Posts many records at once; `nil` when the server has no batch endpoint (404, 405).

@@ -281,7 +281,10 @@ public actor PushEngine {
                let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
                 return (1, 0)
             }
-            return try await client.post(object: object, R.self, portfolio: portfolio) ? (1, 0) : (0, 1)
+            switch try await client.post(object: object, R.self, portfolio: portfolio) {
+            case .created: return (1, 0)
+            case .alreadyPresent: return (0, 1)
+            }
         } retrying: { ($0 as? ServerFailure)?.kind == .unreachable }
     }
 }

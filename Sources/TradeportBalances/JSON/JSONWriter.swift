@@ -98,7 +98,7 @@ public struct JSONWriter: @unchecked Sendable {
 
     /// `text` as a JSON string, or `null`: what `string(_:)` writes, for `raw`'s bodies.
     public static func append(_ text: String?, to out: inout OutputBuffer) {
-        if let text { CanonicalJSON.appendString(text, to: &out) } else { out.append("null") }
+        CanonicalJSON.append(text, to: &out)
     }
 
     /// `value`'s digits, or `null`: what `number(_:)` writes, for `raw`'s bodies.

@@ -7,6 +7,13 @@ struct Reconciliation {
         var count = 0
         var rows: [Int] = []
         var money = false
+
+        mutating func add(_ change: ExactDecimal?, money: Bool, row: Int) {
+            if money { self.money = true }
+            sum = change.flatMap { sum?.adding($0) }
+            count += 1
+            if rows.count < 50, rows.last != row { rows.append(row) }
+        }
     }
 
     private var moved: [AssetCode: Moved] = [:]
@@ -19,19 +26,15 @@ struct Reconciliation {
     mutating func record(_ operation: PortfolioOperation) {
         let row = operation.source.row
         operation.forEachBalanceChange { asset, change, money in
-            // Changed where it is kept: one lookup, and its rows not copied to be appended to.
-            let i: Dictionary<AssetCode, Moved>.Index
-            if let found = moved.index(forKey: asset) {
-                i = found
+            // Changed where it is kept: its rows are not copied to be appended to.
+            if let i = moved.index(forKey: asset) {
+                moved.values[i].add(change, money: money, row: row)
             } else {
                 movedOrder.append(asset)
-                moved[asset] = Moved()
-                i = moved.index(forKey: asset)!
+                var entry = Moved()
+                entry.add(change, money: money, row: row)
+                moved[asset] = entry
             }
-            if money { moved.values[i].money = true }
-            moved.values[i].sum = change.flatMap { moved.values[i].sum?.adding($0) }
-            moved.values[i].count += 1
-            if moved.values[i].rows.count < 50, moved.values[i].rows.last != row { moved.values[i].rows.append(row) }
         }
     }
 

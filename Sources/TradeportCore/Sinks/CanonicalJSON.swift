@@ -63,8 +63,9 @@ public enum CanonicalJSON {
         out.append(text)
     }
 
+    /// `text` as a JSON string, or `null`.
     @inline(__always)
-    static func append(_ text: String?, to out: inout OutputBuffer) {
+    public static func append(_ text: String?, to out: inout OutputBuffer) {
         if let text { appendString(text, to: &out) } else { out.append("null") }
     }
 

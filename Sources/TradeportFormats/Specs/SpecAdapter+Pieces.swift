@@ -320,9 +320,9 @@ extension SpecAdapter {
         // A plain spec's trades read straight from the row's bytes (`FastTradePlan`): a row the
         // plan does not read is read by `readRecord`, as without it.
         let fast = preparation != nil ? fastTrades : nil
-        var scratch = fast.map { FastTradePlan.Scratch($0) }
-        let codes = state.values.codes
         let path = state.path
+        var scratch = fast.map { FastTradePlan.Scratch($0, path: path) }
+        let codes = state.values.codes
         do {
             let (end, lines) = try CSVReader.forEachRecord(in: piece.filled, firstLine: piece.firstLine, final: piece.final,
                                                            dialect: dialect) { record in

@@ -380,10 +380,12 @@ final class FastTradePlan: @unchecked Sendable {
         var cells: [Cell]
         var fees: [TradeFee] = []
         var check: [UInt8] = []
-        /// The location's JSON up to its row (`CanonicalJSON.locationHead`) for `locationPath`.
-        var locationHead: [UInt8] = []
-        var locationPath: String?
-        init(_ plan: FastTradePlan) { cells = Array(repeating: .none, count: plan.columnKind.count) }
+        /// The source's location as JSON up to the row (`CanonicalJSON.locationHead`).
+        let locationHead: [UInt8]
+        init(_ plan: FastTradePlan, path: String) {
+            cells = Array(repeating: .none, count: plan.columnKind.count)
+            locationHead = CanonicalJSON.locationHead(path: path)
+        }
     }
 
     /// The trade of `record` prepared into `parts`, or nil when the row is not plainly right (or
@@ -492,10 +494,6 @@ final class FastTradePlan: @unchecked Sendable {
         let row = record.line
         let externalText = externalId.flatMap { text(s.cells[$0], raw) }
         let accountText = account.flatMap { text(s.cells[$0], raw) }
-        if s.locationPath != path {
-            s.locationHead = CanonicalJSON.locationHead(path: path)
-            s.locationPath = path
-        }
         let locationHead = s.locationHead
         return s.cells.withUnsafeBufferPointer { cells in
             var h = FastHasher()
