@@ -10,6 +10,8 @@ import TradeportCore
 ///   direction); its fee as the commission when it is in the transaction's own currency (the
 ///   server's commission has no currency), otherwise not sent and reported. Only complete
 ///   transactions are sent.
+/// - An asset code with punctuation (`BRK.B`, `TGLD@`): the server's codes are letters and
+///   digits, so such an operation is not sent and is reported.
 /// - A movement (a change of a position without money) has no server record: it is not sent,
 ///   and counted.
 /// - The value id (`tradeValueId`/`transactionValueId`) is the operation's external id, or its
@@ -56,6 +58,9 @@ public enum BalancesMapping {
     }
 
     public static func record(_ trade: Trade) -> Result<TradeRecord, Refusal> {
+        if let code = ([trade.base, trade.quote] + trade.fees.map(\.currency)).first(where: { !$0.isPlain }) {
+            return .failure(plainCodesOnly(code, trade.id, trade.source))
+        }
         var commission = ExactDecimal.zero
         var commissionCurrency = trade.quote
         let fees = trade.fees
@@ -86,6 +91,9 @@ public enum BalancesMapping {
     /// The record for a complete transaction; `nil` for one that is not complete (never sent).
     public static func record(_ transaction: CashTransaction) -> Result<TransactionRecord, Refusal>? {
         guard transaction.status == .complete else { return nil }
+        if let code = ([transaction.asset] + (transaction.fee.map { [$0.currency] } ?? [])).first(where: { !$0.isPlain }) {
+            return .failure(plainCodesOnly(code, transaction.id, transaction.source))
+        }
         var commission = ExactDecimal.zero
         if let fee = transaction.fee {
             guard fee.currency == transaction.asset || fee.amount.isZero else {
@@ -99,6 +107,14 @@ public enum BalancesMapping {
             transactionType: transaction.type.isIncoming ? .deposit : .withdraw,
             currency: transaction.asset.text.lowercased(), amount: transaction.amount, commission: commission,
             transactionValueId: valueId(.transaction(transaction))))
+    }
+
+    /// The refusal of a code with punctuation (`BRK.B`, `TGLD@`): the server's codes are letters
+    /// and digits, and its instrument is two of them joined by `-`. Dropping or replacing the
+    /// punctuation could make one security's code another's, so the operation is not sent.
+    static func plainCodesOnly(_ code: AssetCode, _ id: String, _ source: SourceLocation) -> Refusal {
+        Refusal(operationId: id, source: source,
+                reason: "its asset code '\(code)' has characters other than letters and digits, which the server's codes do not take")
     }
 
     /// A portfolio's operations as the server's records.

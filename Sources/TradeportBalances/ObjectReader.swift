@@ -90,7 +90,7 @@ struct ObjectReader<Source: MemberSource> {
 
     func optionalCode(_ key: String) throws(RecordError) -> String? {
         guard let s = try optionalString(key) else { return nil }
-        guard AssetCode.isCode(s) else { throw RecordError("\(key): '\(s)' is not a currency code (letters and digits)") }
+        guard AssetCode.isPlainCode(utf8: s.utf8) else { throw RecordError("\(key): '\(s)' is not a currency code (letters and digits)") }
         return s.lowercased()
     }
 

@@ -105,7 +105,7 @@ public struct TradeRecord: Sendable, Hashable {
     static func isInstrument(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard let dash = utf8.firstIndex(of: UInt8(ascii: "-")) else { return false }
-        return AssetCode.isCode(utf8: utf8[..<dash]) && AssetCode.isCode(utf8: utf8[utf8.index(after: dash)...])
+        return AssetCode.isPlainCode(utf8: utf8[..<dash]) && AssetCode.isPlainCode(utf8: utf8[utf8.index(after: dash)...])
     }
 
     /// The TradeVO's JSON. `secondsAlways`: write `:00` seconds (what the client sends); without

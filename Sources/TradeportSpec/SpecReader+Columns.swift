@@ -5,9 +5,15 @@ import Yams
 extension SpecReader {
     static let columnKeys = ["name", "header", "position", "type", "map", "ignore-case", "check", "format", "example",
                              "required", "separators", "pairs", "quotes", "list", "from", "match", "empty", "for", "decimal"]
-    /// What `AssetCode` accepts: 1–32 ASCII letters and digits.
+    /// What `AssetCode` accepts (its `rule`, stated again here: this target does not see the
+    /// model): 1–32 ASCII letters, digits and `. - / @ _ :`, the first a letter or digit, the last
+    /// a letter, a digit or `@`, with a letter where there is punctuation. A pair's halves are split at `/`, so they cannot hold one.
     static func isAssetCode(_ s: Substring) -> Bool {
-        !s.isEmpty && s.utf8.count <= 32 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
+        func alnum(_ b: UInt8) -> Bool { (b >= 48 && b <= 57) || (b | 0x20 >= 97 && b | 0x20 <= 122) }
+        let u = s.utf8
+        guard let first = u.first, let last = u.last, u.count <= 32, alnum(first), alnum(last) || last == 64 else { return false }
+        let letters = u.contains { alnum($0) && $0 > 57 }
+        return u.allSatisfy { alnum($0) || (letters && ($0 == 46 || $0 == 45 || $0 == 47 || $0 == 64 || $0 == 95 || $0 == 58)) }
     }
 
     static let types = ["text", "id", "asset", "decimal", "datetime", "date", "time", "map", "instrument"]
@@ -179,7 +185,7 @@ extension SpecReader {
                           let to = text(v, key + ".pairs." + from, "a pair like BTC/USD") else { continue }
                     let parts = to.split(separator: "/", omittingEmptySubsequences: false)
                     guard parts.count == 2, parts.allSatisfy(Self.isAssetCode) else {
-                        fail(v, key + ".pairs." + from, "'\(to)' is not BASE/QUOTE (two codes of letters and digits joined by /)")
+                        fail(v, key + ".pairs." + from, "'\(to)' is not BASE/QUOTE (two asset codes joined by /)")
                         continue
                     }
                     pairs.append(ValueMapEntry(from: from, to: to.uppercased()))

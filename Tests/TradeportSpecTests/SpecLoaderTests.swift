@@ -128,11 +128,11 @@ struct SpecLoaderTests {
         }
         #expect(pairs == [ValueMapEntry(from: "XXBTZUSD", to: "XBT/USD")])
         let bad = Specs.minimal
-            .replacingOccurrences(of: "type: instrument}", with: "type: instrument, pairs: {XXBTZUSD: XBTUSD, X: B-C/D}}")
+            .replacingOccurrences(of: "type: instrument}", with: "type: instrument, pairs: {XXBTZUSD: XBTUSD, X: B C/D}}")
             .replacingOccurrences(of: "type: decimal}", with: "type: decimal, pairs: {A: B/C}}")
         let errors = Specs.errors(bad)
-        #expect(errors.contains("7:columns.pair.pairs.XXBTZUSD: 'XBTUSD' is not BASE/QUOTE (two codes of letters and digits joined by /)"))
-        #expect(errors.contains("7:columns.pair.pairs.X: 'B-C/D' is not BASE/QUOTE (two codes of letters and digits joined by /)"))
+        #expect(errors.contains("7:columns.pair.pairs.XXBTZUSD: 'XBTUSD' is not BASE/QUOTE (two asset codes joined by /)"))
+        #expect(errors.contains("7:columns.pair.pairs.X: 'B C/D' is not BASE/QUOTE (two asset codes joined by /)"))
         #expect(errors.contains { $0.hasPrefix("10:columns.price.pairs:") })
     }
 

@@ -36,6 +36,13 @@ struct BalanceLedger {
     private var originRuns: [(start: Int, origin: UInt32)] = []
     private var origins: [SourceLocation] = []
     private var lastOrigin: (location: SourceLocation, index: UInt32)?
+    /// The earliest time of each origin's operations (`Int64.max` for one with none yet).
+    private var originFirstTime: [Int64] = []
+
+    /// The opening balances sources print (`state`): per account, each origin's sum. The replay
+    /// starts an account from the opening of the origin whose operations begin first; the
+    /// balances it reports still start from zero (what the operations did).
+    private var openings: [Account: [(origin: UInt32, amount: ExactDecimal)]] = [:]
 
     /// Accounts whose balance stopped being followed (a value beyond 38 digits), and where.
     private var untracked: [(op: Int, time: Int64, row: Int, account: UInt32)] = []
@@ -87,6 +94,7 @@ struct BalanceLedger {
         } else {
             index = UInt32(origins.count)
             origins.append(location.atRow(0))
+            originFirstTime.append(.max)
         }
         // Kept until the origin changes: rows of one input do not touch it again.
         lastOrigin = (origins[Int(index)], index)
@@ -127,6 +135,7 @@ struct BalanceLedger {
         lastTime = time
         let o = originIndex(origin)
         if originRuns.last?.origin != o { originRuns.append((op, o)) }
+        if time < originFirstTime[Int(o)] { originFirstTime[Int(o)] = time }
         // One change per asset and operation: a fee in the base merges with the quantity.
         pending.removeAll(keepingCapacity: true)
         changes { asset, change in
@@ -143,6 +152,33 @@ struct BalanceLedger {
             }
         }
         log.append(time: time, row: row, changes: pending)
+    }
+
+    /// An opening balance `balance`'s source prints, for the account of `portfolio` (the one the
+    /// source's operations go to). A source that prints an asset over several rows (a security
+    /// held in two places) adds them up.
+    mutating func state(_ balance: StatedBalance, portfolio name: String) {
+        // Not an account of its own: one no operation moved cannot go below zero.
+        let acct = Account(portfolio: portfolioNumber(name), asset: balance.asset)
+        let o = originIndex(balance.source)
+        var list = openings[acct] ?? []
+        if let i = list.firstIndex(where: { $0.origin == o }) {
+            guard let sum = list[i].amount.adding(balance.opening) else { return }
+            list[i].amount = sum
+        } else {
+            list.append((o, balance.opening))
+        }
+        openings[acct] = list
+    }
+
+    /// Each account's opening, from the origin whose operations begin first (one with none comes last).
+    private func seeds() -> [UInt32: (origin: UInt32, amount: ExactDecimal)] {
+        var seeds: [UInt32: (origin: UInt32, amount: ExactDecimal)] = [:]
+        for (account, list) in openings {
+            guard let index = accountIndex[account] else { continue }
+            seeds[index] = list.min { (originFirstTime[Int($0.origin)], $0.origin) < (originFirstTime[Int($1.origin)], $1.origin) }!
+        }
+        return seeds
     }
 
     /// The records in time order, ties in the order they were recorded, each handed to `body` with
@@ -229,6 +265,11 @@ struct BalanceLedger {
         var balances = [ExactDecimal?](repeating: .zero, count: accounts.count)
         var warned = [Bool](repeating: false, count: accounts.count)
         var found: [(op: Int, time: Int64, row: Int, account: Int, balance: ExactDecimal?)] = []
+        // What the sources say was there before their operations: the negative-balance check
+        // counts from it (a security bought before the period and sold in it is not a warning).
+        let seeds = seeds()
+        var seed = [ExactDecimal](repeating: .zero, count: accounts.count)
+        for (account, opening) in seeds { seed[Int(account)] = opening.amount }
         for item in untracked where balances[Int(item.account)] != nil {
             balances[Int(item.account)] = nil
             found.append((item.op, item.time, item.row, Int(item.account), nil))
@@ -244,9 +285,12 @@ struct BalanceLedger {
                     return
                 }
                 balances[a] = next
-                if next.isNegative, !warned[a] {
+                guard next.isNegative || seed[a].isNegative, !warned[a] else { return }
+                // Beyond 38 digits with the opening: the check goes on from zero.
+                let held = next.adding(seed[a]) ?? next
+                if held.isNegative {
                     warned[a] = true
-                    found.append((op, record.time, record.row, a, next))
+                    found.append((op, record.time, record.row, a, held))
                 }
             }
         }
@@ -265,9 +309,12 @@ struct BalanceLedger {
                     message: "balance of \(account.asset) in portfolio \(portfolio) goes beyond 38 digits at \(time); it is not checked from there on",
                     source: source)
             }
+            let given = seeds[UInt32(item.account)].map { opening in
+                " given the opening balance of \(opening.amount) that \(origins[Int(opening.origin)].path) prints"
+            } ?? ""
             return ConversionWarning(
                 code: "negative-balance",
-                message: "balance of \(account.asset) in portfolio \(portfolio) goes below zero, to \(balance), at \(time): the history loaded is incomplete, or a row is wrong",
+                message: "balance of \(account.asset) in portfolio \(portfolio) goes below zero, to \(balance), at \(time)\(given): the history loaded is incomplete, or a row is wrong",
                 source: source)
         }
         return (warnings, finals)

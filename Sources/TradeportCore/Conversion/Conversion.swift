@@ -127,6 +127,8 @@ public final class Conversion<Sink: ConversionSink> {
     private var movements = 0
     private var portfolios: Set<String> = []
     private var reconciliation: [BalanceCheck] = []
+    /// What the readers said of their sources as a whole, in the sources' order.
+    private var sourceWarnings: [ConversionWarning] = []
 
     /// How many rejects the report keeps for display.
     public static var rejectsShown: Int { 10 }
@@ -200,6 +202,8 @@ public final class Conversion<Sink: ConversionSink> {
             }
         }
         // The channel is closed: the reader is done and its results are visible here.
+        // A source's opening balances seed the replay of the portfolio its operations go to.
+        for statement in reader.statements { ledger.state(statement, portfolio: options.portfolio) }
         self.ledger = ledger
         index = reader.index
         // The summary is kept even when the source failed part-way: its operations are in the
@@ -208,6 +212,7 @@ public final class Conversion<Sink: ConversionSink> {
         summary.sha256 = input.sha256Hex()
         sources.append(summary)
         reconciliation += reader.checks
+        sourceWarnings += reader.warnings
         if let error = reader.failure ?? failure { throw error }
         return summary
     }
@@ -217,7 +222,7 @@ public final class Conversion<Sink: ConversionSink> {
     public func finish() throws -> ConversionReport {
         let replayed = try ledger.replay()
         let report = ConversionReport(
-            sources: sources, warnings: reconciliation.compactMap(\.warning) + replayed.warnings,
+            sources: sources, warnings: sourceWarnings + reconciliation.compactMap(\.warning) + replayed.warnings,
             firstRejects: firstRejects, trades: trades, transactions: transactions, movements: movements,
             portfolios: portfolios.sorted(), reconciliation: reconciliation, balances: replayed.balances)
         try sink.finish(report)

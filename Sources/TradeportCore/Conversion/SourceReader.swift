@@ -26,6 +26,10 @@ final class SourceReader: @unchecked Sendable {
     private(set) var failure: (any Error)?
     /// The source's balances checked against its operations (empty unless it prints balances).
     private(set) var checks: [BalanceCheck] = []
+    /// The balances the source prints, in its order (empty unless it prints balances).
+    private(set) var statements: [StatedBalance] = []
+    /// What the reader said of the source as a whole (`SourceRecord.warning`).
+    private(set) var warnings: [ConversionWarning] = []
 
     private static let batchSize = 1024
 
@@ -154,6 +158,9 @@ final class SourceReader: @unchecked Sendable {
                 case .statement(let balance):
                     // Not a row: what the rows are checked against.
                     reconciliation?.state(balance)
+                    statements.append(balance)
+                case .warning(let warning):
+                    warnings.append(warning)
                 }
             }
             if !batch.isEmpty { _ = channel.send(batch) }

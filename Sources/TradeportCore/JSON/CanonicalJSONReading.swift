@@ -104,7 +104,7 @@ extension FieldValue {
 
     private static func asset(_ text: String, _ fail: (String) -> CanonicalJSONError) throws(CanonicalJSONError) -> AssetCode {
         guard let code = AssetCode(text), code.text == text else {
-            throw fail("'\(text)' is not an asset code (upper-case letters and digits)")
+            throw fail("'\(text)' is not an asset code (\(AssetCode.rule), upper case)")
         }
         return code
     }

@@ -190,6 +190,10 @@ public enum SourceRecord: Sendable {
     /// its own (the row that prints it is also handed on, as a skip), but what the operations read
     /// are checked against. Only from an adapter whose `printsBalances` is true.
     case statement(StatedBalance)
+    /// Something the reader found true of the whole source that a user should look at (a currency
+    /// a report left unprinted and the reader inferred): not a row; it joins the conversion's
+    /// warnings.
+    case warning(ConversionWarning)
     /// An operation made ready on the reader's threads (`ReadOptions.preparation`): a row, as
     /// `operation` or `placed` is.
     case prepared(PreparedOperation)

@@ -289,7 +289,7 @@ struct SpecRowValues {
                 if !plan.assetAliases.isEmpty, let alias = plan.assetAliases[code.text] { return .asset(alias) }
                 return .asset(code)
             }
-            return fail(f.isEmpty ? "empty; expected an asset code like BTC" : "'\(text(f))' is not an asset code (letters and digits)")
+            return fail(f.isEmpty ? "empty; expected an asset code like BTC" : "'\(text(f))' is not an asset code (\(AssetCode.rule))")
         case .decimal(let check):
             // A space as thousands separator also takes the no-break spaces (NumberStyle does).
             let parsed: Result<ExactDecimal, NumberParseError>

@@ -3,7 +3,8 @@ import TradeportXLSX
 
 /// Section 2: the money. First a summary (a row per currency: the opening and closing balances,
 /// which the reading is checked against), then a block per currency: its code on a row of its own,
-/// a header row, the operations.
+/// a header row, the operations — or, since 2026, the operations alone, with no label and no
+/// header row (`+CashLayout`, which also tells a balance line from an operation by its cells).
 ///
 /// The cash of the deals of section 1.1 is already there, aggregated per day («Покупка/продажа»,
 /// «DVP/RVP», «DFP/RFP», «Неттинг», «РЕПО», «Комиссия за сделки»): those rows are skipped, the
@@ -47,6 +48,8 @@ extension TinkoffReportReader {
 
     func cashSectionRow(_ row: XLSXRow) throws {
         if row.cells.count == 1, row.cells[0].kind == .string, let code = Self.currencyHeading(row.cells[0]) {
+            // A label ends a run of rows printed without one.
+            headerless = nil
             if balanceMap != nil {
                 // Under the summary: a block's heading if a header row follows, else a summary
                 // row without balances.
@@ -59,6 +62,7 @@ extension TinkoffReportReader {
             return
         }
         if Self.has(row, Self.operationHeader) {
+            headerless = nil
             if let pending = pendingCurrency {
                 currency = pending.code
                 pendingCurrency = nil
@@ -70,10 +74,18 @@ extension TinkoffReportReader {
         try settlePendingCurrency()
         if let first = row.cells.first, first.kind == .string, HeaderText.matches(first.bytes, Self.currencyColumnHeader) {
             balanceMap = TableMap(fields: BalanceColumn.table, header: row)
+            balanceHeaderColumns = Set(row.cells.compactMap { TinkoffValues.content($0) == nil ? nil : $0.column })
             return
         }
         if let map = balanceMap, cashMap == nil {
-            return try balanceRow(row, map)
+            // Under the summary: a balance line, or the operations printed with no header (2026–).
+            if isBalanceLine(row, map) { return try balanceRow(row, map) }
+            if try headerlessOperation(row) { return }
+            return try reject(row, [FieldError(column: nil, field: nil, message: "a row under section 2's balance summary that is neither a currency's balance line (a currency code under Валюта, amounts under the balance headers) nor an operation (a date, an operation such as Пополнение счета, amounts): a layout tradeport does not know")])
+        }
+        if headerless != nil {
+            if try headerlessOperation(row) { return }
+            return try reject(row, [FieldError(column: nil, field: nil, message: "a row among section 2's operations printed without a header row that is not one (a date, an operation such as Пополнение счета, one or two amounts, a note): a layout tradeport does not know")])
         }
         guard let map = cashMap, currency != nil else {
             return try reject(row, [FieldError(column: nil, field: nil, message: "a row of section 2 outside a currency block with a header row (Дата, Операция, Сумма зачисления, …): without its currency and columns it cannot be read")])
@@ -81,11 +93,17 @@ extension TinkoffReportReader {
         if !map.missing.isEmpty {
             return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
         }
-        // Read at the end: a payout's security is named in section 4.1.
+        tally(movedMoney(row, map), row: row.number, into: currency!)
+        holdCashRow(row, map: cashMapIndex!, currency: cashCurrencyIndex(currency!))
+    }
+
+    /// Holds a cash row's cells, read at the end: a payout's security is named in section 4.1.
+    /// `currency` is a place in `cashCurrencies`, or -(r + 1) for unlabelled run r.
+    func holdCashRow(_ row: XLSXRow, map: Int, currency: Int) {
         HeldRow.encode(row, into: &scratch)
         let start = heldCashRows.count
         scratch.withUnsafeBytes { heldCashRows.append(contentsOf: $0) }
-        HeldEntry.cashRow(start: start, bytes: scratch.count, map: cashMapIndex!, currency: cashCurrencyIndex(currency!)).append(to: &heldEntries)
+        HeldEntry.cashRow(start: start, bytes: scratch.count, map: map, currency: currency).append(to: &heldEntries)
     }
 
     /// Where `code` is in `cashCurrencies` (added when new): looked up only when the currency

@@ -118,7 +118,7 @@ extension TinkoffReportReader {
             } else if let code = AssetCode(codeText) {
                 base = code
             } else {
-                check.add(cells[.code], "base", "'\(codeText)' is not an asset code (letters and digits)")
+                check.add(cells[.code], "base", "'\(codeText)' is not an asset code (\(AssetCode.rule))")
             }
         }
         guard check.errors.isEmpty, let side, let time, let base, let quote, let price, let quantity else {

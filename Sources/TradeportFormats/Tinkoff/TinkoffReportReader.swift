@@ -184,6 +184,16 @@ final class TinkoffReportReader {
     /// A row holding just a currency code, not yet known to be a block's heading (a header row
     /// follows) or a summary row without balances (the 2021 templates print those).
     var pendingCurrency: (row: HeldRow, code: AssetCode)?
+    /// The columns of the summary's header row: a balance line's cells stand under them.
+    var balanceHeaderColumns: Set<Int> = []
+    /// Operation rows with no header row over them, while they last (`+CashLayout`).
+    var headerless: HeaderlessBlock?
+    /// The runs of operation rows printed with no currency label, whose currency the balances decide.
+    var unlabelledRuns: [UnlabelledRun] = []
+    /// What each currency's labelled rows moved (credit − debit, planned rows aside), and the
+    /// currencies some of whose rows cannot be read: what a run's currency is decided against.
+    var labelledNet: [AssetCode: ExactDecimal] = [:]
+    var labelledUnreadable: Set<AssetCode> = []
     var currency: AssetCode?
     var positionMap: TableMap?
     var securitiesMap: TableMap?
@@ -307,6 +317,7 @@ final class TinkoffReportReader {
         tradeMapIndex = nil
         cashMapIndex = nil
         balanceMap = nil
+        headerless = nil
         currency = nil
         referenceHeader = nil
         positionMap = nil
@@ -414,8 +425,12 @@ final class TinkoffReportReader {
         try withoutActuallyEscaping(emit) { emit in
             self.emit = emit
             defer { self.emit = nil }
+            let warnings = decideUnlabelledRuns()
             for statement in balances {
                 try emit(.statement(statement)) { "" }
+            }
+            for warning in warnings {
+                try emit(.warning(warning)) { "" }
             }
             var rawStart = 0
             var dealCursor = SpooledBytes.Cursor()
@@ -462,8 +477,13 @@ final class TinkoffReportReader {
                     try emitDeal(HeldDeal(trade: trade, code: code, repoLeg: nil, rawEnd: entry.rawEnd))
                 case .cashRow:
                     try cashCursor.withBytes(of: heldCashRows, from: entry.start, count: Int(entry.length)) {
-                        try HeldRow.withRow(in: $0, cells: &cashCells) {
-                            try readCash($0, cashMaps[entry.map], cashCurrencies[entry.currency])
+                        try HeldRow.withRow(in: $0, cells: &cashCells) { row in
+                            guard entry.currency < 0 else { return try readCash(row, cashMaps[entry.map], cashCurrencies[entry.currency]) }
+                            let run = unlabelledRuns[-entry.currency - 1]
+                            guard let code = run.currency else {
+                                return try reject(row, [FieldError(column: nil, field: "asset", message: run.problem ?? "its currency was not decided")])
+                            }
+                            try readCash(row, cashMaps[entry.map], code)
                         }
                     }
                 case .position:

@@ -70,7 +70,7 @@ struct TinkoffValues {
             return nil
         }
         if let code = codes.code(bytes) { return code }
-        add(at, field, "'\(cell.text)' is not an asset code (letters and digits, like RUB)")
+        add(at, field, "'\(cell.text)' is not an asset code (\(AssetCode.rule), like RUB)")
         return nil
     }
 
