@@ -1,5 +1,5 @@
 import Testing
-import TradeportBalances
+@testable import TradeportBalances
 import TradeportCore
 
 @Suite("The server's records")
@@ -98,5 +98,19 @@ struct RecordTests {
         #expect(records.transactions == [try #require(BalancesMapping.record(deposit)).get()])
         #expect(records.refusals.count == 2 && records.refusals[0].operationId == mixed.id && records.refusals[1].operationId == otherFee.id)
         #expect(records.incomplete == 1)
+    }
+
+    /// The server's codes are letters and digits, its instrument two of them joined by `-`: a code
+    /// with punctuation is refused by name, never sent changed (`BF-B` would read as BF and B).
+    @Test func codesWithPunctuationAreRefusedNotChanged() {
+        let trade = Trade(externalId: "7", time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("BF-B")!, quote: AssetCode("USD")!,
+                          quantity: ExactDecimal(mantissa: 2, scale: 0)!, price: ExactDecimal(mantissa: 55, scale: 0)!, amount: nil,
+                          source: SourceLocation(path: "x.csv", row: 3))
+        guard case .refused(let refusal) = BalancesMapping.map(.trade(trade)) else {
+            Issue.record("a trade of BF-B was mapped")
+            return
+        }
+        #expect(refusal.reason == "its asset code 'BF-B' has characters other than letters and digits, which the server's codes do not take")
+        #expect(!TradeRecord.isInstrument("bf-b-usd") && TradeRecord.isInstrument("bfb-usd"))
     }
 }

@@ -158,9 +158,48 @@ struct BalanceLedgerTests {
         }
     }
 
+    /// A source's opening balance is where its account starts for the warning; of two sources, the
+    /// one whose operations begin first; the balances reported still start from zero.
+    @Test func openingBalancesSeedTheCheck() throws {
+        let a = SourceLocation(path: "2024.xlsx", row: 1), b = SourceLocation(path: "2023.xlsx", row: 1)
+        func withdrawal(_ amount: Int, day: Int64, from source: TradeportCore.SourceLocation, row: Int) -> PortfolioOperation {
+            .transaction(CashTransaction(externalId: nil, time: Timestamp(secondsSinceEpoch: day * 86_400), type: .withdrawal,
+                                         asset: AssetCode("RUB")!, amount: ExactDecimal(amount), source: source.atRow(row)))
+        }
+        var ledger = BalanceLedger()
+        ledger.record(withdrawal(60, day: 400, from: a, row: 10), portfolio: "main")
+        ledger.record(withdrawal(30, day: 30, from: b, row: 20), portfolio: "main")
+        ledger.record(withdrawal(50, day: 500, from: a, row: 11), portfolio: "main")
+        // 2024's opening (what 2023 left) is not added again: 2023's operations begin first.
+        ledger.state(StatedBalance(asset: AssetCode("RUB")!, kind: .cash, opening: ExactDecimal(70), closing: .zero, source: a.atRow(3)), portfolio: "main")
+        ledger.state(StatedBalance(asset: AssetCode("RUB")!, kind: .cash, opening: ExactDecimal(100), closing: ExactDecimal(70), source: b.atRow(4)), portfolio: "main")
+        // A security no operation moved: no account, nothing to say.
+        ledger.state(StatedBalance(asset: AssetCode("SBER")!, kind: .position, opening: ExactDecimal(5), closing: ExactDecimal(5), source: b.atRow(5)), portfolio: "main")
+        let replayed = try ledger.replay()
+        #expect(replayed.warnings.map(\.message) == ["balance of RUB in portfolio main goes below zero, to -40, at 1971-05-16T00:00:00Z given the opening balance of 100 that 2023.xlsx prints (row 4): the history loaded is incomplete, or a row is wrong"])
+        #expect(replayed.warnings.first?.source == a.atRow(11))
+        #expect(replayed.balances == [PortfolioBalance(portfolio: "main", asset: AssetCode("RUB")!, amount: ExactDecimal(-140))])
+    }
+
     @Test func anEmptyLedgerHasNothingToSay() throws {
         let replayed = try BalanceLedger().replay()
         #expect(replayed.warnings.isEmpty && replayed.balances.isEmpty)
+    }
+}
+
+@Suite("Asset codes")
+struct AssetCodeTests {
+    @Test(arguments: ["BTC", "eurs", "0700", "1INCH", "BRK.B", "BF-B", "BRK/B", "TGLD@", "RDS_A", "XETR:SAP", "A", String(repeating: "A", count: 32)])
+    func realTickersAreCodes(_ text: String) {
+        #expect(AssetCode(text)?.text == text.uppercased())
+    }
+
+    /// Numbers, dates and times are not codes, nor is half of a pair, a space, a control
+    /// character or anything past 32 bytes.
+    @Test(arguments: ["", "11.0563304000", "01.01.2026", "2024-01-01", "10:30", "BTC-", "-BTC", ".B", "@X", "BRK B", "BRK\tB",
+                      "Сбер", "BTC+", "A=B", String(repeating: "A", count: 33)])
+    func otherTextIsNot(_ text: String) {
+        #expect(AssetCode(text) == nil)
     }
 }
 

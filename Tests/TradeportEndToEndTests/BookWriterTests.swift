@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TradeportCore
 import TradeportFormats
+import TradeportTestKit
 
 /// The writers into the tools people keep their books in: Beancount and hledger checked by the
 /// tools themselves (bean-check, hledger check) and their balances held equal to tradeport's own,
@@ -16,7 +17,7 @@ struct BookWriterTests {
     /// real DSX and Tinkoff samples, each T-Bank report of ../shared/realworld/tinkoff and each
     /// real CSV export of ../shared/realworld.
     static let sets: [[String]] = {
-        var sets = [examples, [crossCurrency], ["../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv"], ["../shared/samples/tinkoff-broker-report.xlsx"]]
+        var sets = [examples, [crossCurrency], [punctuated], ["../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv"], ["../shared/samples/tinkoff-broker-report.xlsx"]]
         for name in CLI.entries(CLI.repositoryRoot + "/formats/samples") where name.hasSuffix(".csv") { sets.append(["formats/samples/" + name]) }
         for folder in ["tinkoff", "brokers", "crypto"] {
             let dir = "../shared/realworld/" + folder
@@ -29,12 +30,20 @@ struct BookWriterTests {
     /// (Kraken's layout).
     static let crossCurrency = "Tests/TradeportEndToEndTests/Fixtures/cross-currency-lots.csv"
 
+    /// Tickers with the punctuation real exchanges print (`BRK.B`, `BF-B`, `BRK/B`, `RDS.A`,
+    /// `XETR:SAP`, `TGLD@`), two of them beside the code their target form would collide with
+    /// (`BRK-B`, `TGLD`), in tradeport's own CSV layout.
+    static let punctuated = "Tests/TradeportEndToEndTests/Fixtures/punctuated-tickers.csv"
+
     static let haveBeancount = (try? CLI.shell("bean-check", ["--version"]))?.status == 0
     static let haveHledger = (try? CLI.shell("hledger", ["--version"]))?.status == 0
 
     static func present(_ inputs: [String]) -> Bool {
-        inputs.allSatisfy { FileManager.default.fileExists(atPath: CLI.repositoryRoot + "/" + $0) }
+        inputs.allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
     }
+
+    /// An input's path: relative to the repository, or absolute (a fixture written by a test).
+    static func path(_ input: String) -> String { input.hasPrefix("/") ? input : CLI.repositoryRoot + "/" + input }
 
     /// tradeport's own balances of portfolio main, from zero: asset → units.
     static func ownBalances(_ inputs: [String]) throws -> [String: Decimal] {
@@ -55,7 +64,7 @@ struct BookWriterTests {
             func finish(_ report: ConversionReport) throws {}
         }
         let registry = try FormatCatalog.load(workingDirectory: CLI.repositoryRoot).registry
-        let prepared = try Converter.prepare(inputs.map { InputRequest(path: CLI.repositoryRoot + "/" + $0, format: nil) }, registry: registry)
+        let prepared = try Converter.prepare(inputs.map { InputRequest(path: path($0), format: nil) }, registry: registry)
         return try Converter.run(prepared, options: ConversionOptions(), into: Nothing())
     }
 
@@ -121,6 +130,24 @@ struct BookWriterTests {
         let check = try CLI.shell("hledger", ["-f", path, "check", "--strict", "ordereddates"])
         #expect(check.status == 0, "\(inputs): \(check.output)")
         #expect(try Self.ledgerBalances("hledger", path, portfolioPart: "main") == Self.ownBalances(inputs), "\(inputs)")
+    }
+
+    /// The 2026 T-Bank layout (`TBankReport2026`): the `TGLD@` ticker, the headerless section 2
+    /// and the re-keyed security reach both ledgers, which accept them and hold tradeport's balances;
+    /// each balance the report prints is asserted.
+    @Test(.enabled(if: haveBeancount && haveHledger))
+    func theTBank2026LayoutReachesBothLedgers() throws {
+        let input = try TBankReport2026.write()
+        let (bean, _) = try convert([input], to: "beancount")
+        #expect(try CLI.shell("bean-check", [bean]).status == 0)
+        #expect(try Self.ledgerBalances("beancount", bean, portfolioPart: "Main") == Self.ownBalances([input]))
+        let (journal, _) = try convert([input], to: "hledger")
+        let check = try CLI.shell("hledger", ["-f", journal, "check", "--strict", "ordereddates"])
+        #expect(check.status == 0, "\(check.output)")
+        #expect(try Self.ledgerBalances("hledger", journal, portfolioPart: "main") == Self.ownBalances([input]))
+        let text = try String(contentsOfFile: bean, encoding: .utf8)
+        #expect(text.contains("commodity TGLD\n  tradeport-asset: \"TGLD@\""))
+        #expect(try String(contentsOfFile: journal, encoding: .utf8).components(separatedBy: "Balance assertion").count - 1 == 7)
     }
 
     @Test(.enabled(if: haveBeancount && haveHledger), arguments: ["../shared/realworld/tinkoff/tbank-2021-full-year.xlsx", "../shared/realworld/tinkoff/tbank-2024-full-year.xlsx"])

@@ -42,7 +42,14 @@ struct BalanceLedger {
     /// The opening balances sources print (`state`): per account, each origin's sum. The replay
     /// starts an account from the opening of the origin whose operations begin first; the
     /// balances it reports still start from zero (what the operations did).
-    private var openings: [Account: [(origin: UInt32, amount: ExactDecimal)]] = [:]
+    private var openings: [Account: [Opening]] = [:]
+
+    /// An origin's opening balance of an account, and the first row that prints it.
+    private struct Opening {
+        var origin: UInt32
+        var amount: ExactDecimal
+        var row: Int
+    }
 
     /// Accounts whose balance stopped being followed (a value beyond 38 digits), and where.
     private var untracked: [(op: Int, time: Int64, row: Int, account: UInt32)] = []
@@ -166,14 +173,14 @@ struct BalanceLedger {
             guard let sum = list[i].amount.adding(balance.opening) else { return }
             list[i].amount = sum
         } else {
-            list.append((o, balance.opening))
+            list.append(Opening(origin: o, amount: balance.opening, row: balance.source.row))
         }
         openings[acct] = list
     }
 
     /// Each account's opening, from the origin whose operations begin first (one with none comes last).
-    private func seeds() -> [UInt32: (origin: UInt32, amount: ExactDecimal)] {
-        var seeds: [UInt32: (origin: UInt32, amount: ExactDecimal)] = [:]
+    private func seeds() -> [UInt32: Opening] {
+        var seeds: [UInt32: Opening] = [:]
         for (account, list) in openings {
             guard let index = accountIndex[account] else { continue }
             seeds[index] = list.min { (originFirstTime[Int($0.origin)], $0.origin) < (originFirstTime[Int($1.origin)], $1.origin) }!
@@ -310,7 +317,8 @@ struct BalanceLedger {
                     source: source)
             }
             let given = seeds[UInt32(item.account)].map { opening in
-                " given the opening balance of \(opening.amount) that \(origins[Int(opening.origin)].path) prints"
+                let printer = opening.origin == origin(ofOperation: item.op) ? "the source" : origins[Int(opening.origin)].path
+                return " given the opening balance of \(opening.amount) that \(printer) prints (row \(opening.row))"
             } ?? ""
             return ConversionWarning(
                 code: "negative-balance",

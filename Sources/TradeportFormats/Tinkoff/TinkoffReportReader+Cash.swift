@@ -71,6 +71,8 @@ extension TinkoffReportReader {
             cashMapIndex = mapIndex(row, CashColumn.table, &cashMaps, &cashLayouts)
             return
         }
+        // A label with operations under it and no header row: the label is theirs.
+        if pendingCurrency != nil, headerless == nil, try headerlessOperation(row) { return }
         try settlePendingCurrency()
         if let first = row.cells.first, first.kind == .string, HeaderText.matches(first.bytes, Self.currencyColumnHeader) {
             balanceMap = TableMap(fields: BalanceColumn.table, header: row)
@@ -215,6 +217,8 @@ extension TinkoffReportReader {
                 security = codeBySecurityName[name] ?? codeByDealName[name]
             }
         }
+        // A security held under a ticker and its ISIN is one asset: the ticker.
+        if let s = security, let r = rekeyed[s] { security = r.ticker }
         // A transfer's row names no more than the operation: it is the note.
         let transaction = CashTransaction(externalId: nil, time: time, type: type, asset: currency, amount: amount,
                                           security: security, note: note ?? (folded.starts(with: Array("перевод".utf8)) ? operationText : nil),

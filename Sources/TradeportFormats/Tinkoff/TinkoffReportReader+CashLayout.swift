@@ -279,4 +279,41 @@ extension TinkoffReportReader {
         }
         return warnings
     }
+
+    /// What an operation row found where tradeport reads none looks like, or nil: a cash
+    /// operation (dates, a known operation's name, amounts) or a deal (a date, a time, Покупка or
+    /// Продажа, numbers). A row skipped as a reference row (a balance, a position, a security's
+    /// description, a reference table's entry) must not look like either: it is rejected instead.
+    func operationLookalike(_ row: XLSXRow) -> String? {
+        if let layout = headerlessLayout(row, nil), let cell = row.cells.first(where: { $0.column == layout.operation }) {
+            let name = HeaderText.fold(cell.bytes)
+            if Self.cashTypes[name] != nil || Self.tradeLegs.contains(name) || name == Self.corporateActionPayout {
+                return "a cash operation («\(cell.text.trimmedOfSpaces)»)"
+            }
+        }
+        var dates = 0, times = 0, numbers = 0
+        var side: String?
+        for cell in row.cells {
+            switch shape(cell) {
+            case .date?: dates += 1
+            case .time?: times += 1
+            case .number?: numbers += 1
+            case .text?:
+                let name = HeaderText.fold(cell.bytes)
+                if name == Self.buy || name == Self.sell { side = cell.text.trimmedOfSpaces }
+            case nil: break
+            }
+        }
+        if let side, dates > 0, times > 0, numbers >= 2 { return "a deal («\(side)»)" }
+        return nil
+    }
+
+    /// Skips `row` as a reference row of `place` — unless it looks like an operation, which is a
+    /// reject naming what it looks like: never an operation lost as a skip.
+    func skipReference(_ row: XLSXRow, _ reason: String, place: String) throws {
+        if let what = operationLookalike(row) {
+            return try reject(row, [FieldError(column: nil, field: nil, message: "\(what) in \(place), where the report prints no operations: a layout tradeport does not know, not skipped")])
+        }
+        try skip(row, reason)
+    }
 }

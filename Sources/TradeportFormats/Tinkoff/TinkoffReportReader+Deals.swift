@@ -24,11 +24,11 @@ extension TinkoffReportReader {
     func dealRow(_ row: XLSXRow) throws {
         switch section {
         case .pendingTrades:
-            return try skip(row, "pending: not yet settled at the end of the report's period (section 1.2); a later report lists it as executed")
+            return try skipDealLike(row, "pending: not yet settled at the end of the report's period (section 1.2); a later report lists it as executed", place: "section 1.2")
         case .terminatedTrades:
-            return try skip(row, "terminated without execution (section 1.3)")
+            return try skipDealLike(row, "terminated without execution (section 1.3)", place: "section 1.3")
         case .repoChanges:
-            return try skip(row, "a change of a repo deal's terms (section 1.4), not a trade")
+            return try skipDealLike(row, "a change of a repo deal's terms (section 1.4), not a trade", place: "section 1.4")
         default:
             break
         }
@@ -39,6 +39,15 @@ extension TinkoffReportReader {
             return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 1.1 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", ")), which a trade needs")])
         }
         try readDeal(row, map)
+    }
+
+    /// Skips a row of 1.2–1.4, where deals are printed but not read — unless it is a cash
+    /// operation, which is a reject.
+    private func skipDealLike(_ row: XLSXRow, _ reason: String, place: String) throws {
+        if let what = operationLookalike(row), what.hasPrefix("a cash") {
+            return try reject(row, [FieldError(column: nil, field: nil, message: "\(what) in \(place), where the report prints deals: a layout tradeport does not know, not skipped")])
+        }
+        try skip(row, reason)
     }
 
     /// A row of section 1.1 as a deal (held until the end), or a reject.

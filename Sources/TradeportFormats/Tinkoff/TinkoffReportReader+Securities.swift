@@ -24,6 +24,9 @@ extension TinkoffReportReader {
             positionMap = TableMap(fields: PositionColumn.table, header: row)
             return
         }
+        if let what = operationLookalike(row) {
+            return try reject(row, [FieldError(column: nil, field: nil, message: "\(what) in section 3.1 (positions), where the report prints no operations: a layout tradeport does not know, not skipped")])
+        }
         if let map = positionMap, map.missing.isEmpty {
             var cells = TableRow<PositionColumn>()
             cells.read(row, map)
@@ -41,9 +44,11 @@ extension TinkoffReportReader {
                 if let asset = AssetCode(code) {
                     balances.append(StatedBalance(asset: asset, kind: .position, opening: opening, closing: closing, source: at(row)))
                     // Decided at the end, once the deals and payouts are known (`+Movements`).
-                    heldPositions.append(HeldPosition(row: row.number, code: code, asset: asset, isin: isin.flatMap { $0.isEmpty ? nil : $0 },
-                                                       name: name.flatMap { $0.isEmpty ? nil : $0 }, credited: credited, debited: debited,
-                                                       rawEnd: keepRaw(row)))
+                    let position = HeldPosition(row: row.number, code: code, asset: asset, isin: isin.flatMap { $0.isEmpty ? nil : $0 },
+                                                name: name.flatMap { $0.isEmpty ? nil : $0 }, credited: credited, debited: debited,
+                                                rawEnd: keepRaw(row))
+                    positionKeys.append(PositionKey(row: position.row, code: code, isin: position.isin, credited: credited, debited: debited))
+                    heldPositions.append(position)
                     HeldEntry(kind: .position).append(to: &heldEntries)
                     return
                 }
@@ -51,7 +56,7 @@ extension TinkoffReportReader {
                 return try reject(row, check.errors + [FieldError(column: nil, field: nil, message: "a position of section 3.1 that cannot be read: the operations cannot be checked against it")])
             }
         }
-        try skip(row, "a position (section 3.1), not an operation: the operations are checked against it")
+        try skipReference(row, "a position (section 3.1), not an operation: the operations are checked against it", place: "section 3.1 (positions)")
     }
 
     func securityRow(_ row: XLSXRow) throws {
@@ -69,7 +74,7 @@ extension TinkoffReportReader {
                 if let nominal = check.number(cells[.nominal], "nominal", .nonNegative, required: false), nominal.isPositive { nominalByCode[code] = nominal }
             }
         }
-        try skip(row, "a security's description (section 4.1), not an operation")
+        try skipReference(row, "a security's description (section 4.1), not an operation", place: "section 4.1 (securities)")
     }
 
     /// What 3.1 and 4.1 say of a security: its ISIN, and the ticker of its ISIN and of its name
@@ -89,6 +94,6 @@ extension TinkoffReportReader {
         // The first row of a reference table is its header; a row with the same texts repeats it
         // on a later page.
         if isHeader(row) { return }
-        try skip(row, referenceSkipReason)
+        try skipReference(row, referenceSkipReason, place: "section \(number)")
     }
 }

@@ -209,6 +209,11 @@ final class TinkoffReportReader {
     var heldRecords = ChunkedList<(record: SourceRecord, rawEnd: Int)>()
     var dealsOnHeapHeld = ChunkedList<HeldDeal>()
     var heldPositions = ChunkedList<HeldPosition>()
+    /// What each position of 3.1 is held under (few: one a security and place), for finding the
+    /// securities printed under a ticker and under their ISIN (`+Rekeyed`).
+    var positionKeys: [PositionKey] = []
+    /// Those securities, by ISIN, found at the end.
+    var rekeyed: [String: Rekeyed] = [:]
     /// The currencies of the held cash rows (a cash row's entry names one by its place here), and
     /// the place of the last one used.
     var cashCurrencies: [AssetCode] = []
@@ -426,7 +431,10 @@ final class TinkoffReportReader {
             self.emit = emit
             defer { self.emit = nil }
             let warnings = decideUnlabelledRuns()
-            for statement in balances {
+            findRekeyed()
+            for var statement in balances {
+                // One security, one asset: a position under its ISIN counts with its ticker's.
+                if statement.kind == .position, let r = rekeyed[statement.asset.text] { statement.asset = r.asset }
                 try emit(.statement(statement)) { "" }
             }
             for warning in warnings {
@@ -490,7 +498,7 @@ final class TinkoffReportReader {
                     guard let position = positions.popFirst() else { missing("position") }
                     let range = rawStart..<position.rawEnd
                     rawStart = position.rawEnd
-                    try emit(positionRecord(position)) { self.rawText(range) }
+                    try emit(rekeyedPositionRecord(position)) { self.rawText(range) }
                 }
             }
             rawTexts = SpooledBytes()

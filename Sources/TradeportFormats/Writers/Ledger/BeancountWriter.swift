@@ -96,13 +96,16 @@ enum Beancount {
         return names
     }
 
-    /// An asset code as a Beancount commodity: capitals, digits and `'._-` inside, a capital
-    /// first, a capital or digit last, at most 24 characters (what Beancount 2 allows too).
+    /// An asset code as a Beancount commodity: capitals and digits, every other character as
+    /// `-` (`BRK.B` → `BRK-B`, `TGLD@` → `TGLD`, `XETR:SAP` → `XETR-SAP`), a capital first, a
+    /// capital or digit last, at most 24 characters (what Beancount 2 allows too). Beancount's
+    /// commodities may hold `'._` as well, but its account names may not, and the commodity is also
+    /// the last part of the account that holds it; `commodityNames` tells apart codes that make
+    /// the same name, and the commodity's `tradeport-asset` keeps the code.
     static func commodity(_ code: String) -> String {
         var chars: [Character] = []
         for c in code.uppercased() {
             if c.isASCII && (c.isLetter || c.isNumber) { chars.append(c) }
-            else if c == "'" || c == "." || c == "_" || c == "-" { chars.append(c) }
             else { chars.append("-") }
         }
         if chars.first.map({ !($0.isASCII && $0.isLetter) }) ?? true { chars.insert("X", at: 0) }
