@@ -148,6 +148,15 @@ struct BookWriterTests {
         let text = try String(contentsOfFile: bean, encoding: .utf8)
         #expect(text.contains("commodity TGLD\n  tradeport-asset: \"TGLD@\""))
         #expect(try String(contentsOfFile: journal, encoding: .utf8).components(separatedBy: "Balance assertion").count - 1 == 7)
+        // Codes with punctuation are valid in the published schema too.
+        if CLI.canValidateSchema {
+            for source in [input, CLI.repositoryRoot + "/" + Self.punctuated] {
+                let json = try CLI.temporaryDirectory() + "/out.json"
+                #expect(try CLI.run(["convert", source, "-o", json, "-q"]).status == 0)
+                let v = try CLI.validateSchema(json)
+                #expect(v.status == 0, "\(v.output)")
+            }
+        }
     }
 
     @Test(.enabled(if: haveBeancount && haveHledger), arguments: ["../shared/realworld/tinkoff/tbank-2021-full-year.xlsx", "../shared/realworld/tinkoff/tbank-2024-full-year.xlsx"])
