@@ -132,6 +132,26 @@ struct BookWriterTests {
         #expect(try Self.ledgerBalances("hledger", path, portfolioPart: "main") == Self.ownBalances(inputs), "\(inputs)")
     }
 
+    /// Beancount works to 28 significant digits: a transaction needing more would be rounded and
+    /// refused as unbalanced, so it is not written but counted; hledger, exact, writes it.
+    @Test(.enabled(if: haveBeancount && haveHledger))
+    func numbersBeyondBeancountsPrecisionAreCountedNotWritten() throws {
+        let header = "kind,portfolio,id,externalId,time,side,base,quote,quantity,price,amount,accruedInterest,fee.broker,fee.broker.currency,fee.exchange,fee.exchange.currency,fee.clearing,fee.clearing.currency,fee.other,fee.other.currency,isin,name,venue,settlementDate,account,orderId,pricePercent,nominal,type,asset,fee,feeCurrency,status,security,note,counterparty,txHash,address,direction,reason"
+        func deposit(_ amount: String, _ day: Int) -> String {
+            "transaction,main,,,2024-01-0\(day)T10:00:00Z,,,,,,\(amount),,,,,,,,,,,,,,,,,,deposit,USD,,,complete,,,,,,,"
+        }
+        let text = [header, deposit("100", 1), deposit("1234567890123456789012345678.9012345678", 2), deposit("0.5", 3)].joined(separator: "\n") + "\n"
+        let input = try CLI.temporaryDirectory() + "/wide.csv"
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let (bean, r) = try convert([input], to: "beancount")
+        #expect(r.stderr.contains("not carried: 1 transactions whose numbers need more than 28 significant digits, which Beancount works to"), "\(r.stderr)")
+        #expect(try CLI.shell("bean-check", [bean]).status == 0)
+        #expect(try Self.ledgerBalances("beancount", bean, portfolioPart: "Main") == ["USD": Decimal(string: "100.5")!])
+        let (journal, _) = try convert([input], to: "hledger")
+        #expect(try CLI.shell("hledger", ["-f", journal, "check", "--strict", "ordereddates"]).status == 0)
+        #expect(try String(contentsOfFile: journal, encoding: .utf8).contains("Assets:main:Cash:USD  1234567890123456789012345678.9012345678 USD\n"))
+    }
+
     /// The 2026 T-Bank layout (`TBankReport2026`): the `TGLD@` ticker, the headerless section 2
     /// and the re-keyed security reach both ledgers, which accept them and hold tradeport's balances;
     /// each balance the report prints is asserted.

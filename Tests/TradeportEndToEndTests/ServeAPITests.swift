@@ -129,7 +129,9 @@ struct ServeAPITests {
         let expired = try await signer.token(for: "alice", now: Int64(Date().timeIntervalSince1970) - 3601)
         let otherSecret = try await TokenSigner(secret: Array("another secret".utf8)).token(for: "alice")
         let unknownUser = try await signer.token(for: "nobody")
-        let tokens: [String?] = [nil, "garbage", "a.b.c", expired, otherSecret, unknownUser]
+        let now = Int64(Date().timeIntervalSince1970)
+        let notYet = try await signer.token(for: "alice", now: now, notBefore: now + 600)
+        let tokens: [String?] = [nil, "garbage", "a.b.c", expired, otherSecret, unknownUser, notYet]
         for token in tokens {
             let client = BalancesClient(base: server.base, token: token, retry: RetryPolicy(attempts: 1))
             let a = try await client.call(.GET, "/portfolios")
@@ -141,6 +143,16 @@ struct ServeAPITests {
             try await $0.call(.GET, "/portfolios")
         }
         #expect(BalancesClient.message(expiredAnswer).contains("expired"))
+        // A token whose nbf lies in the future is refused, saying so; one whose nbf has passed is good.
+        let notYetAnswer = try await BalancesClient(base: server.base, token: notYet, retry: RetryPolicy(attempts: 1)).shutdownAfter {
+            try await $0.call(.GET, "/portfolios")
+        }
+        #expect(BalancesClient.message(notYetAnswer).contains("not valid yet"), "\(BalancesClient.message(notYetAnswer))")
+        let alreadyGood = try await signer.token(for: "alice", now: now - 60, notBefore: now - 30)
+        let goodAnswer = try await BalancesClient(base: server.base, token: alreadyGood, retry: RetryPolicy(attempts: 1)).shutdownAfter {
+            try await $0.call(.GET, "/portfolios")
+        }
+        #expect(goodAnswer.status == 200)
         let login = server.client()
         await #expect(throws: ServerFailure.self) { try await login.logIn(username: "alice", password: "wrong") }
         await #expect(throws: ServerFailure.self) { try await login.logIn(username: "nobody", password: "wrong") }

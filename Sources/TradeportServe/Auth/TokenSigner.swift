@@ -20,26 +20,30 @@ public struct TokenSigner: Sendable {
 
     /// Why a token is refused.
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
-        case malformed, badSignature, expired, unsupportedAlgorithm(String)
+        case malformed, badSignature, expired, notYetValid, unsupportedAlgorithm(String)
 
         public var description: String {
             switch self {
             case .malformed: return "the token is not a JWT"
             case .badSignature: return "the token's signature is not valid"
             case .expired: return "the token has expired; log in again"
+            case .notYetValid: return "the token is not valid yet (its nbf lies in the future)"
             case .unsupportedAlgorithm(let a): return "the token is signed with \(a), not HS256"
             }
         }
     }
 
-    /// What a token says: its user, when it was issued and until when it is good.
+    /// What a token says: its user, when it was issued and until when it is good, and, when it
+    /// names one, from when (`nbf`, RFC 7519 4.1.5: a token is not accepted before it).
     struct Claims: JWTPayload {
         var sub: SubjectClaim
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
+        var nbf: NotBeforeClaim?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
+            try nbf?.verifyNotBefore()
         }
     }
 
@@ -48,12 +52,14 @@ public struct TokenSigner: Sendable {
         await JWTKeyCollection().add(hmac: key, digestAlgorithm: .sha256)
     }
 
-    /// A token for `username`, issued at `now` (seconds since 1970).
-    public func token(for username: String, now: Int64 = Int64(Date().timeIntervalSince1970)) async throws -> String {
+    /// A token for `username`, issued at `now` (seconds since 1970), good from `notBefore` when
+    /// given (its `nbf`).
+    public func token(for username: String, now: Int64 = Int64(Date().timeIntervalSince1970), notBefore: Int64? = nil) async throws -> String {
         let claims = Claims(
             sub: SubjectClaim(value: username),
             iat: IssuedAtClaim(value: Date(timeIntervalSince1970: TimeInterval(now))),
-            exp: ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(now + lifetime))))
+            exp: ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(now + lifetime))),
+            nbf: notBefore.map { NotBeforeClaim(value: Date(timeIntervalSince1970: TimeInterval($0))) })
         return try await keys().sign(claims)
     }
 
@@ -75,7 +81,7 @@ public struct TokenSigner: Sendable {
         } catch let error as JWTError {
             switch error.errorType {
             case .signatureVerificationFailed: throw .badSignature
-            case .claimVerificationFailure: throw .expired
+            case .claimVerificationFailure: throw error.failedClaim is NotBeforeClaim ? .notYetValid : .expired
             default: throw .malformed
             }
         } catch {

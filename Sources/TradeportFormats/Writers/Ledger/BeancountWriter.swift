@@ -25,7 +25,7 @@ public final class BeancountSink: ConversionSink, WriterNotes {
         }
         self.output = output
         operations = try OrderedOperations()
-        book = LedgerBook(accounts: options.accounts, dates: options.dates, atCost: true, part: Beancount.accountPart)
+        book = LedgerBook(accounts: options.accounts, dates: options.dates, atCost: true, part: Beancount.accountPart, digits: Beancount.digits, target: "Beancount")
     }
 
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
@@ -77,6 +77,10 @@ public final class BeancountSink: ConversionSink, WriterNotes {
 }
 
 enum Beancount {
+    /// The significant digits Beancount's arithmetic keeps (Python's decimal context, 28): a
+    /// transaction needing more is rounded and then does not balance.
+    static let digits = 28
+
     /// A commodity per asset code, decided for all at once in the order of the codes, so that two
     /// codes that make the same name are told apart (`-2`, `-3`, …) the same way on every run.
     static func commodityNames(_ assets: [AssetCode]) -> [AssetCode: String] {

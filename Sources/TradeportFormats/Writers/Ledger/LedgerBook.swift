@@ -165,11 +165,63 @@ struct LedgerBook {
         var asset: AssetCode
     }
 
-    init(accounts: AccountNames, dates: SourceTimeZone, atCost: Bool, part: @escaping (String) -> String) {
+    /// The most significant digits the target's arithmetic keeps (Beancount: 28, Python's decimal
+    /// context), or nil for none: an operation whose numbers need more is not written but counted,
+    /// since the tool would round it and then refuse the transaction as unbalanced.
+    let digits: Int?
+    /// The target's name, for what is counted as not carried.
+    let target: String
+
+    init(accounts: AccountNames, dates: SourceTimeZone, atCost: Bool, part: @escaping (String) -> String, digits: Int? = nil, target: String = "") {
         self.accounts = accounts
         self.dates = dates
         self.atCost = atCost
         self.part = part
+        self.digits = digits
+        self.target = target
+    }
+
+    /// Whether `operation` needs more than `limit` significant digits in the target's arithmetic:
+    /// a number it writes with more, or weights the transaction adds up (a trade's quantity ×
+    /// price, its amount, fees and accrued interest; a transaction's amount and fee) whose widest
+    /// integer part and longest fraction together need more.
+    static func needsMoreDigits(than limit: Int, _ operation: PortfolioOperation) -> Bool {
+        var integer = 0
+        var fraction = 0
+        var tooLong = false
+        func digits(_ n: ExactDecimal) -> Int {
+            var m = n.mantissa.magnitude
+            var count = 0
+            while m > 0 {
+                m /= 10
+                count += 1
+            }
+            return count
+        }
+        /// A number written; `weight`: also one the transaction adds up.
+        func take(_ n: ExactDecimal?, weight: Bool = true) {
+            guard let n else { return }
+            let count = digits(n)
+            if count > limit { tooLong = true }
+            guard weight else { return }
+            integer = max(integer, count - n.scale)
+            fraction = max(fraction, n.scale)
+        }
+        switch operation {
+        case .trade(let t):
+            take(t.quantity, weight: false)
+            take(t.price, weight: false)
+            take(t.amount)
+            take(t.quantity.multiplied(by: t.price))
+            take(t.accruedInterest)
+            for fee in t.fees { take(fee.amount) }
+        case .transaction(let t):
+            take(t.amount)
+            take(t.fee?.amount)
+        case .movement(let m):
+            take(m.quantity)
+        }
+        return tooLong || integer + fraction > limit
     }
 
     // MARK: The first pass
@@ -241,6 +293,11 @@ struct LedgerBook {
     /// on past them (the lots closed, then the units beyond: Beancount books each currency of cost
     /// against the balance before the transaction, where the lots closed would still stand).
     mutating func entries(_ operation: PortfolioOperation, portfolio: String) -> [LedgerEntry] {
+        // Before any lot is touched: left out, the operation leaves the book as the file holds it.
+        if let limit = digits, Self.needsMoreDigits(than: limit, operation) {
+            counts.notCarried("\(operation.kind.rawValue)s whose numbers need more than \(limit) significant digits, which \(target) works to")
+            return []
+        }
         let date = dates.date(of: operation.time)
         var meta: [(String, String)] = [("tradeport-id", operation.id)]
         var time = OutputBuffer(capacity: 40)
