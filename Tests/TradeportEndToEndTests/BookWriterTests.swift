@@ -132,6 +132,35 @@ struct BookWriterTests {
         #expect(try Self.ledgerBalances("hledger", path, portfolioPart: "main") == Self.ownBalances(inputs), "\(inputs)")
     }
 
+    /// Names and notes holding NUL, BEL, ESC, DEL, tabs and line breaks (and text a spreadsheet
+    /// would run), read from tradeport's JSON Lines: every writer into another tool puts them on
+    /// one line without a control character (`TargetText`), and the tools accept what it wrote.
+    @Test(.enabled(if: haveBeancount && haveHledger))
+    func controlCharactersFollowOneRuleInEveryTargetsFile() throws {
+        let input = "Tests/TradeportEndToEndTests/Fixtures/control-characters.jsonl"
+        func controls(_ path: String) throws -> [UInt8] {
+            try Array(Data(contentsOf: URL(fileURLWithPath: path))).filter { ($0 < 0x20 && $0 != 0x0A) || $0 == 0x7F }
+        }
+        let (bean, _) = try convert([input], to: "beancount")
+        #expect(try controls(bean).isEmpty)
+        #expect(try CLI.shell("bean-check", [bean]).status == 0)
+        let (journal, _) = try convert([input], to: "hledger")
+        #expect(try controls(journal).isEmpty)
+        let check = try CLI.shell("hledger", ["-f", journal, "check", "--strict", "ordereddates"])
+        #expect(check.status == 0, "\(check.output)")
+        #expect(try String(contentsOfFile: journal, encoding: .utf8).contains("Bell Esc[31m Nul Tab  CR  LF  Del end"))
+        let (ghostfolio, _) = try convert([input], to: "ghostfolio")
+        let body = try String(contentsOfFile: ghostfolio, encoding: .utf8)
+        #expect(!body.contains("\\u0000") && !body.contains("\\u001b") && !body.contains("\\u0007"), "\(body)")
+        let dir = try CLI.temporaryDirectory() + "/pp"
+        let pp = try CLI.run(["convert", CLI.repositoryRoot + "/" + input, "--to", "portfolio-performance", "-o", dir])
+        #expect(pp.status == 0, "\(pp.stderr)")
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir) {
+            #expect(try controls(dir + "/" + file).filter { $0 != 0x0D }.isEmpty, "\(file)")
+            #expect(try !String(contentsOfFile: dir + "/" + file, encoding: .utf8).contains("\r LF"), "\(file)")
+        }
+    }
+
     /// Beancount works to 28 significant digits: a transaction needing more would be rounded and
     /// refused as unbalanced, so it is not written but counted; hledger, exact, writes it.
     @Test(.enabled(if: haveBeancount && haveHledger))

@@ -199,6 +199,16 @@ struct OtherCommandTests {
         #expect(lines[1] == "empty.csv: not recognized: empty.csv: the file is empty; there is nothing to convert")
     }
 
+    /// tradeport's own JSON Lines, a trade first, are its JSON: a line of JSON read as CSV is a
+    /// malformed record (`"time":"…"` has text after its closing quote), never a header line.
+    @Test func jsonLinesAreNotTakenForTheOwnCSV() throws {
+        let dir = try CLI.temporaryDirectory()
+        let written = try CLI.run(["convert", "formats/samples/kraken-trades-example.csv", "--jsonl", "-q", "-o", dir + "/ops.jsonl"])
+        #expect(written.status == 0)
+        let r = try CLI.run(["detect", dir + "/ops.jsonl", "Tests/TradeportEndToEndTests/Fixtures/control-characters.jsonl"])
+        #expect(r.stdout == "\(dir)/ops.jsonl: tradeport-json\nTests/TradeportEndToEndTests/Fixtures/control-characters.jsonl: tradeport-json\n", "\(r.stdout)")
+    }
+
     @Test func formatsListsIdsAndDescriptions() throws {
         let r = try CLI.run(["formats"])
         #expect(r.status == 0)

@@ -117,7 +117,9 @@ public struct SpecAdapter: FormatAdapter {
         return probe.opened.shared(key) {
             var lines: [[[UInt8]]] = []
             headRecords(head, resolved, csv, limit: 50) { record in
-                lines.append((0..<record.count).map { HeaderText.fold(record[$0]) })
+                // A malformed record is no header (a JSON line read as CSV: `"time":"…"` is the
+                // field `time` with text after its closing quote).
+                lines.append(record.malformation != nil ? [] : (0..<record.count).map { HeaderText.fold(record[$0]) })
             }
             return lines
         }

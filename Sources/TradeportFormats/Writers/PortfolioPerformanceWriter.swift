@@ -34,7 +34,8 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     static func row(_ fields: [String?], to out: inout OutputBuffer) {
         for (i, field) in fields.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            if let field { CSVSink.appendField(field, to: &out) }
+            // Another tool's file: its text on one line, without control characters (`TargetText`).
+            if let field { CSVSink.appendField(TargetText.oneLine(field), to: &out) }
         }
         out.append(UInt8(ascii: "\n"))
     }

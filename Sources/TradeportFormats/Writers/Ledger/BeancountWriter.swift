@@ -132,16 +132,13 @@ enum Beancount {
         return String(chars)
     }
 
-    /// A string in double quotes; quotes and backslashes escaped, line breaks as spaces.
+    /// A string in double quotes, on one line as `TargetText` has it; quotes and backslashes escaped.
     static func string(_ text: String, to out: inout OutputBuffer) {
         out.append(UInt8(ascii: "\""))
         for b in text.utf8 {
-            switch b {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(b)
-            case 0x0A, 0x0D, 0x09: out.append(UInt8(ascii: " "))
-            case 0..<0x20: continue
-            default: out.append(b)
-            }
+            guard let m = TargetText.map(b) else { continue }
+            if m == UInt8(ascii: "\"") || m == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+            out.append(m)
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -65,7 +65,7 @@ enum Hledger {
     /// end an account name), no ';' or line breaks.
     static func accountPart(_ text: String) -> String {
         var out = ""
-        for c in text {
+        for c in TargetText.oneLine(text) {
             let d: Character = c == ":" || c == ";" ? "-" : (c.isWhitespace ? " " : c)
             if d == " " && (out.isEmpty || out.last == " ") { continue }
             out.append(d)
@@ -80,12 +80,10 @@ enum Hledger {
         out.append(utf8: " " + symbol(a.asset))
     }
 
-    /// `text` on one line (breaks and tabs as spaces), each ASCII byte put through `replace`:
-    /// one pass over the bytes, no intermediate strings.
+    /// `text` on one line as `TargetText` has it (breaks and tabs as spaces, NUL, BEL, ESC and the
+    /// other controls dropped), each byte put through `replace`: one pass, no intermediate strings.
     static func appendOneLine(_ text: String, to out: inout OutputBuffer, _ replace: (UInt8) -> UInt8) {
-        for b in text.utf8 {
-            out.append(b == 0x0A || b == 0x0D || b == 0x09 ? UInt8(ascii: " ") : replace(b))
-        }
+        TargetText.append(text, to: &out, replace)
     }
 
     static func append(_ a: LedgerAssertion, to out: inout OutputBuffer) {

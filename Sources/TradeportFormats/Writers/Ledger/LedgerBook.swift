@@ -516,8 +516,9 @@ struct LedgerBook {
 }
 
 extension String {
-    /// The text on one line: line breaks and tabs as spaces (a ledger's descriptions and comments).
-    var oneLine: String { String(map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }) }
+    /// The text on one line, as `TargetText` has it: line breaks and tabs as spaces, other control
+    /// characters dropped (a ledger's descriptions and comments).
+    var oneLine: String { TargetText.oneLine(self) }
 
     /// The text with its first letter in capitals (`dividend-charge` → `Dividend-charge`).
     var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
