@@ -45,7 +45,13 @@ public enum OwnLayoutSpecs {
 
                 """
         }
-        out += "values: {decimal: \".\", thousands: none, timezone: UTC}\n"
+        switch container {
+        case .csv:
+            // A text the writer kept from being run as a formula (`SpreadsheetText`) reads back as written.
+            out += "values: {decimal: \".\", thousands: none, timezone: UTC, formula-quote: \"'\"}\n"
+        case .xlsx:
+            out += "values: {decimal: \".\", thousands: none, timezone: UTC}\n"
+        }
         out += "detect: {header: [kind, time, portfolio, externalId]}\n"
         out += "columns:\n"
         let kinds = OperationKind.allCases.filter { tables[$0] != nil }

@@ -102,6 +102,9 @@ public struct ValueRules: Sendable, Equatable {
     public var notation = NumberNotation()
     /// Texts that stand for an empty cell in every column (`-`, `N/A`).
     public var empty: [String] = []
+    /// The character a writer put before a text a spreadsheet would run as a formula (`'=1+2`,
+    /// OWASP's guidance on CSV injection): one at the start of a text or id value is taken off.
+    public var formulaQuote: UInt8?
 
     public init(decimal: UInt8, thousands: Thousands?, timeZone: String) {
         self.decimal = decimal

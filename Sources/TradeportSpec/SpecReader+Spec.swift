@@ -166,7 +166,7 @@ extension SpecReader {
     }
 
     func values(_ node: Node) -> ValueRules? {
-        guard let e = entries(node, "values", allowed: ["decimal", "thousands", "timezone", "symbols", "parentheses", "exponent", "empty"],
+        guard let e = entries(node, "values", allowed: ["decimal", "thousands", "timezone", "symbols", "parentheses", "exponent", "empty", "formula-quote"],
                               what: "how values are written") else { return nil }
         var rules = ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
         if let (_, n) = e.value("decimal") {
@@ -195,6 +195,11 @@ extension SpecReader {
             } else if let b = byte(n, "values.thousands", names: [:]) {
                 if b == rules.decimal && !rules.notation.eitherDecimal { fail(n, "values.thousands", "the thousands separator cannot be the decimal separator") }
                 rules.thousands = .byte(b)
+            }
+        }
+        if let (_, n) = e.value("formula-quote"), let b = byte(n, "values.formula-quote", names: [:]) {
+            if b == UInt8(ascii: "'") { rules.formulaQuote = b } else {
+                fail(n, "values.formula-quote", "the quote a spreadsheet takes before a formula's text is ', the only one it may be")
             }
         }
         if let zone = optionalText(e, "timezone", "an IANA zone name like Europe/Moscow") {

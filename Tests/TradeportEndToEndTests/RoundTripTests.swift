@@ -51,6 +51,44 @@ struct RoundTripTests {
         }
     }
 
+    /// Texts a spreadsheet would run as formulas (`=`, `+`, `-`, `@`, a tab, a carriage return at
+    /// the start), texts that begin with a quote, and plain negative numbers: the own CSV quotes the
+    /// formulas (OWASP's guidance; `SpreadsheetText`) and reads back every text exactly as it was.
+    @Test func formulaTextsAreQuotedAndReadBackExactly() throws {
+        let input = "Tests/TradeportEndToEndTests/Fixtures/formula-texts.jsonl"
+        let dir = try CLI.temporaryDirectory()
+        let direct = try CLI.run(["convert", input, "-o", dir + "/direct.json", "-q"])
+        #expect(direct.status == 0, "\(direct.stderr)")
+        let written = try CLI.run(["convert", input, "--to", "csv", "-o", dir + "/ops.csv", "-q"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let csv = try String(contentsOfFile: dir + "/ops.csv", encoding: .utf8)
+        // The formulas quoted, a quote before a text that had one, the numbers as they are.
+        let cells = ["'=cmd|calc", #""'=HYPERLINK(""http://example.invalid"",""x"")""#, "'+1+2", "'-2+3", "'@SUM(A1)", "'\tTabbed",
+                     "\"'\rCarriage\"", ",''quoted,", ",'''twice,", ",-5,", ",-0.25,"]
+        for cell in cells {
+            #expect(csv.contains(cell), "\(cell)")
+        }
+        for line in csv.split(separator: "\n") {
+            for field in line.split(separator: ",") {
+                #expect(!["=", "+", "@", "\t", "\r"].contains { field.hasPrefix($0) }, "\(field)")
+            }
+        }
+        let back = try CLI.run(["convert", dir + "/ops.csv", "-o", dir + "/back.json", "-q"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let a = try CLI.decode(file: dir + "/direct.json"), b = try CLI.decode(file: dir + "/back.json")
+        #expect(a.allTransactions.count == 12)
+        #expect(operations(a) == operations(b))
+        #expect(a.portfolios.map(\.name) == b.portfolios.map(\.name))
+        #expect(b.allTransactions.map { $0.note ?? "" } == a.allTransactions.map { $0.note ?? "" })
+        // Portfolio Performance's CSV quotes them too.
+        let pp = try CLI.run(["convert", input, "--to", "portfolio-performance", "-o", dir + "/pp"])
+        #expect(pp.status == 0, "\(pp.stderr)")
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir + "/pp") {
+            let text = try String(contentsOfFile: dir + "/pp/" + file, encoding: .utf8)
+            #expect(!text.contains(",=") && !text.contains(",+1") && !text.contains(",@"), "\(file)")
+        }
+    }
+
     static let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     @Test("LibreOffice opens the XLSX written, and its own re-save reads back to the same operations",

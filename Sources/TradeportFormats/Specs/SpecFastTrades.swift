@@ -135,7 +135,7 @@ final class FastTradePlan: @unchecked Sendable {
         guard case .csv(let csv) = spec.source, csv.encoding == .utf8, let m = plan.trade, !m.grouped,
               plan.rowKindColumn == nil, plan.group == nil, !plan.someRowsGiveSeveral,
               plan.plainColumns, plan.skips.isEmpty, !plan.hasLists, !plan.readsNotations, plan.assetAliases.isEmpty,
-              m.portfolio == nil
+              m.portfolio == nil, spec.values.formulaQuote == nil
         else { return nil }
         switch spec.rows {
         case .transactions, .movements, .by: return nil

@@ -52,7 +52,8 @@ public final class CSVSink: ConversionSink {
             OperationColumns.forEachField(of: operation, portfolio: portfolio) { column, value in
                 advance(to: column)
                 switch value {
-                case .text(let text): Self.appendField(text, to: &out)
+                // A text a spreadsheet would run is quoted (`SpreadsheetText`); it reads back as it was.
+                case .text(let text): Self.appendField(SpreadsheetText.guardedForReadingBack(text), to: &out)
                 // Digits, '-', '.', ':', 'T' and 'Z' never need quotes.
                 case .decimal(let d): d.appendText(to: &out)
                 case .time(let t): t.appendRFC3339(to: &out)

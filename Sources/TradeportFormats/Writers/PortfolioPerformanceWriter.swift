@@ -35,7 +35,8 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
         for (i, field) in fields.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             // Another tool's file: its text on one line, without control characters (`TargetText`).
-            if let field { CSVSink.appendField(TargetText.oneLine(field), to: &out) }
+            // and a text a spreadsheet would run quoted (`SpreadsheetText`).
+            if let field { CSVSink.appendField(SpreadsheetText.guarded(TargetText.oneLine(field)), to: &out) }
         }
         out.append(UInt8(ascii: "\n"))
     }
