@@ -93,11 +93,36 @@ public final class BalancesClient: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                throw ServerFailure(kind: .unreachable, call: callName, status: nil, message: "\(error)")
+                throw ServerFailure(kind: .unreachable, call: callName, status: nil, message: Self.plain(error, base: base))
             }
             if answer.status < 500 || answer.status == 501 { return answer }
             throw ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
         } retrying: { retrying && $0 is ServerFailure }
+    }
+
+    /// Why a call reached no answer, in plain words: `cannot connect to http://127.0.0.1:9:
+    /// connection refused (is the server running there?)`, not NIO's `connection reset (error
+    /// set): Connection refused (errno: 111)`.
+    static func plain(_ error: any Error, base: String) -> String {
+        let server = URL(string: base).map { "\($0.scheme ?? "http")://\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" } ?? base
+        if let io = error as? IOError {
+            switch io.errnoCode {
+            case ECONNREFUSED: return "cannot connect to \(server): connection refused (is the server running there?)"
+            case ECONNRESET: return "the connection to \(server) was reset"
+            case ETIMEDOUT: return "cannot connect to \(server): timed out"
+            case EHOSTUNREACH, ENETUNREACH: return "cannot connect to \(server): no route to the host"
+            default: return "cannot talk to \(server): \(String(cString: strerror(io.errnoCode))) (errno \(io.errnoCode))"
+            }
+        }
+        if let http = error as? HTTPClientError {
+            switch http {
+            case .connectTimeout: return "cannot connect to \(server): timed out"
+            case .readTimeout, .deadlineExceeded: return "\(server) did not answer in time"
+            case .remoteConnectionClosed: return "\(server) closed the connection before answering"
+            default: break
+            }
+        }
+        return "\(server): \(error)"
     }
 
     /// The server's message in an error answer (Spring's `message`, or the whole body).

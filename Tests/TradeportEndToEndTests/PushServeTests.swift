@@ -396,6 +396,9 @@ struct PushServeTests {
         let unreachable = try CLI.run(["push", "--server", "http://127.0.0.1:9/bcv", "--attempts", "2", examples[0]],
                                       environment: ["TRADEPORT_TOKEN": "x"])
         #expect(unreachable.status == 3 && unreachable.stderr.contains("could not be reached"), "\(unreachable.stderr)")
+        // In plain words, naming the server: not NIO's "connection reset (error set): … (errno: 111)".
+        #expect(unreachable.stderr.contains("cannot connect to http://127.0.0.1:9: connection refused"), "\(unreachable.stderr)")
+        #expect(!unreachable.stderr.contains("errno") && !unreachable.stderr.contains("error set"), "\(unreachable.stderr)")
         // Logging in goes on while the inputs convert: an unreadable input is still exit 2 with its
         // own message, at once (not after the retries of a server that cannot be reached).
         let started = Date()
