@@ -209,6 +209,17 @@ struct OtherCommandTests {
         #expect(r.stdout == "\(dir)/ops.jsonl: tradeport-json\nTests/TradeportEndToEndTests/Fixtures/control-characters.jsonl: tradeport-json\n", "\(r.stdout)")
     }
 
+    /// A header line past the 4 MiB a record may hold: detection (which sees the file's first
+    /// 64 KiB) names the format, and convert says which row and which limit, not "no header row".
+    @Test func aHeaderPastTheRecordLimitIsNamed() throws {
+        let path = try CLI.temporaryDirectory() + "/huge-header.csv"
+        let header = "txid,ordertxid,pair,time,type,ordertype,price,cost,fee,vol,margin,misc,ledgers," + String(repeating: "x", count: 5 << 20)
+        try (header + "\nA,B,XXBTZEUR,2024-01-01 00:00:00,buy,market,1,1,0,1,0,,L\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["convert", path, "-q"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("row 1, where the format kraken-trades expects its header, cannot be read: the record is longer than 4 MiB (5242959 bytes)"), "\(r.stderr)")
+    }
+
     @Test func formatsListsIdsAndDescriptions() throws {
         let r = try CLI.run(["formats"])
         #expect(r.status == 0)

@@ -210,6 +210,15 @@ extension SpecAdapter {
     func readRecord(_ record: CSVRecord, _ csv: CSVSource, _ dialect: CSVDialect, ordinal: Int,
                     state: inout ReadState, emit: RecordHandler) throws {
         if ordinal <= csv.skipLines || record.isEmptyLine { return }
+        if record.tooLong, !state.headerFound {
+            // Past the record limit before the header: where the header should be, the input
+            // cannot be read, and the message names the row and the limit.
+            let why = record.malformation ?? "the record is too long"
+            if case .row(let n) = csv.header, ordinal - csv.skipLines == n {
+                throw InputError(path: state.path, message: "row \(record.line), where the format \(id) expects its header, cannot be read: \(why)")
+            }
+            state.unreadableBeforeHeader = state.unreadableBeforeHeader ?? "row \(record.line) cannot be read: \(why)"
+        }
         if record.tooLong {
             let error = FieldError(column: nil, field: nil, message: record.malformation ?? "the record is too long")
             try emit(.rejected(RejectedRow(source: state.origin.at(record.line), raw: record.rawText, errors: [error])), { record.rawText })

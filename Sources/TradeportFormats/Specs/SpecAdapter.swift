@@ -281,6 +281,10 @@ public struct SpecAdapter: FormatAdapter {
             }
         }
 
+        /// The first row before the header that could not be read, and why (for the message when no
+        /// header is found).
+        var unreadableBeforeHeader: String?
+
         /// The legs of the group of rows being read (`group:`), and its key.
         var legs: [SpecLeg] = []
         var legKey: [UInt8] = []
@@ -297,7 +301,7 @@ public struct SpecAdapter: FormatAdapter {
                 case .find(let wanted, let within):
                     isHeader = wanted.allSatisfy { texts.contains(HeaderText.fold($0)) }
                     if !isHeader && ordinal >= within {
-                        throw InputError(path: path, message: "no header row with \(wanted.joined(separator: ", ")) in the first \(within) rows")
+                        throw InputError(path: path, message: "no header row with \(wanted.joined(separator: ", ")) in the first \(within) rows\(unreadableBeforeHeader.map { "; \($0)" } ?? "")")
                     }
                 case .none: isHeader = false
                 }
@@ -349,7 +353,7 @@ public struct SpecAdapter: FormatAdapter {
         mutating func finish(_ header: HeaderRule, emit: RecordHandler) throws {
             try closeGroup(emit: emit)
             if !headerFound {
-                throw InputError(path: path, message: "no header row found (the format \(adapter.spec.id) expects \(header))")
+                throw InputError(path: path, message: "no header row found (the format \(adapter.spec.id) expects \(header))\(unreadableBeforeHeader.map { "; \($0)" } ?? "")")
             }
         }
     }
