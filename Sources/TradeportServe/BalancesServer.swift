@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdBcrypt
 import Hummingbird
+import ServiceLifecycle
 import Logging
 import NIOCore
 import PostgresNIO
@@ -79,9 +80,17 @@ public enum BalancesServer {
             var storeLogger = logger
             storeLogger.logLevel = max(logger.logLevel, .error)
             let store = PostgresStore(client: client, logger: storeLogger)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await client.run() }
-                defer { group.cancelAll() }
+            // The client's run loop and the database's watcher are not awaited when the server
+            // stops: cancelled, they end on their own, and a database that is gone cannot keep
+            // `serve` from exiting.
+            let running = Task { await client.run() }
+            let health = DatabaseHealth()
+            let watcher = Task { await health.watch { try await store.ping() } }
+            defer {
+                watcher.cancel()
+                running.cancel()
+            }
+            do {
                 let secret: [UInt8]
                 do {
                     try await store.prepare()
@@ -93,17 +102,21 @@ public enum BalancesServer {
                 } catch {
                     throw ServeError("cannot open the database \(location.description): \(String(reflecting: error))")
                 }
-                try await serve(configuration, store: store, secret: secret, logger: logger, onListening: onListening)
+                try await serve(configuration, store: store, health: health, secret: secret, logger: logger, onListening: onListening)
             }
         }
     }
 
-    private static func serve(_ configuration: Configuration, store: any BalancesStorage, secret: [UInt8],
+    /// How long a stopping server waits for the requests in flight (they end within a second or
+    /// two of their database going away) before it cancels them and exits.
+    static let gracefulShutdown: Duration = .seconds(10)
+
+    private static func serve(_ configuration: Configuration, store: any BalancesStorage, health: DatabaseHealth? = nil, secret: [UInt8],
                               logger: Logger, onListening: @escaping @Sendable (Int) -> Void) async throws {
         let api = BalancesAPI(
             store: store, signer: TokenSigner(secret: secret, lifetime: configuration.tokenLifetime),
             bcryptCost: configuration.bcryptCost, compatOriginal: configuration.compatOriginal,
-            unknownUserHash: Bcrypt.hash(UUID().uuidString, cost: configuration.bcryptCost))
+            unknownUserHash: Bcrypt.hash(UUID().uuidString, cost: configuration.bcryptCost), health: health)
         let router = Router()
         api.register(on: router, contextPath: configuration.normalizedContextPath)
         let app = Application(
@@ -111,6 +124,10 @@ public enum BalancesServer {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "tradeport"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        try await app.runService()
+        // SIGTERM and SIGINT stop it gracefully, within a bound whatever the database does.
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = gracefulShutdown
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
 }

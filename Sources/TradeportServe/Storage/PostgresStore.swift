@@ -64,6 +64,27 @@ final class PostgresStore: BalancesStorage {
         "CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ]
 
+    /// Whether the database answers a trivial query.
+    func ping() async throws {
+        try await client.query("SELECT 1", logger: logger)
+    }
+
+    /// Whether `error` says the database is not there: a connection closed or refused, or the
+    /// server shutting down (SQLSTATE class 08, connection exceptions, and 57P, operator
+    /// intervention: `57P01 admin_shutdown`).
+    static func isUnreachable(_ error: any Error) -> Bool {
+        guard let e = error as? PSQLError else { return false }
+        switch e.code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed:
+            return true
+        case .server:
+            let state = e.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57P")
+        default:
+            return false
+        }
+    }
+
     /// The token secret all instances over this database share: made by the first to ask.
     func sharedSecret() async throws -> [UInt8] {
         let made = String(decoding: TokenSigner.newSecret(), as: UTF8.self)
