@@ -220,6 +220,16 @@ struct OtherCommandTests {
         #expect(r.stderr.contains("row 1, where the format kraken-trades expects its header, cannot be read: the record is longer than 4 MiB (5242959 bytes)"), "\(r.stderr)")
     }
 
+    /// A file detection calls binary says where: the offset of the NUL byte it found.
+    @Test func aBinaryRefusalNamesTheOffset() throws {
+        let path = try CLI.temporaryDirectory() + "/with-nul.csv"
+        var bytes = Array("kind,portfolio,id,externalId,time\ntransaction,main,x".utf8)
+        bytes.insert(0, at: 40)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let r = try CLI.run(["detect", path])
+        #expect(r.stdout.contains("tradeport-csv: binary data (a NUL byte at offset 40), not a text export"), "\(r.stdout)")
+    }
+
     @Test func formatsListsIdsAndDescriptions() throws {
         let r = try CLI.run(["formats"])
         #expect(r.status == 0)

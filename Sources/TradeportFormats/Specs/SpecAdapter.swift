@@ -127,8 +127,8 @@ public struct SpecAdapter: FormatAdapter {
 
     public func detect(_ probe: FormatProbe) -> Detection {
         guard let csv else { return detectWorkbook(probe) }
-        if probe.head.contains(0), csv.encoding == .utf8 || csv.encoding == .windows1251 {
-            return .noMatch("binary data, not a text export")
+        if csv.encoding == .utf8 || csv.encoding == .windows1251, let nul = probe.head.firstIndex(of: 0) {
+            return .noMatch("binary data (a NUL byte at offset \(nul)), not a text export")
         }
         // By header texts: a line among the first holds them all.
         var wanted = spec.detect?.header ?? []
