@@ -72,9 +72,11 @@ public enum BalancesServer {
             case "require": .require(.makeClientConfiguration())
             default: .prefer(.makeClientConfiguration())
             }
+            var background = logger
+            background.handler = LeaseBeforeRunFilter(logger.handler)
             let client = PostgresClient(
                 configuration: .init(host: host, port: port, username: user, password: password, database: database, tls: tlsMode),
-                backgroundLogger: logger)
+                backgroundLogger: background)
             // The store's queries log only errors: a lease before the client's run loop has
             // started (at start-up) is expected, not a warning for the user.
             var storeLogger = logger
@@ -129,5 +131,36 @@ public enum BalancesServer {
         group.maximumGracefulShutdownDuration = gracefulShutdown
         group.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: group).run()
+    }
+}
+
+/// The client's background log, less the one warning every start gave: a lease asked for before
+/// the client's run loop (started just before, on another task) has marked itself running. The
+/// lease waits for the loop and is served; nothing is wrong, so nothing is said.
+struct LeaseBeforeRunFilter: LogHandler {
+    private var inner: any LogHandler
+
+    init(_ inner: any LogHandler) { self.inner = inner }
+
+    static let dropped = "hasn't been called yet"
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        if level == .warning, message.description.contains("PostgresClient.run()"), message.description.contains(Self.dropped) { return }
+        inner.log(level: level, message: message, metadata: metadata, source: source, file: file, function: function, line: line)
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
     }
 }

@@ -93,6 +93,8 @@ struct DatabaseOutageTests {
         defer { server.kill() }
         let token = try await server.register("alice")
         #expect(Self.status(server, "/ready", token: nil)?.status == 200)
+        // A start says nothing false: no warning of a lease before the client's run loop.
+        #expect(!server.log.contains("hasn't been called yet"), "\(server.log)")
         let count = 20_000
         let input = try Self.trades(count)
 
