@@ -144,9 +144,9 @@ struct LeaseBeforeRunFilter: LogHandler {
 
     static let dropped = "hasn't been called yet"
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        if level == .warning, message.description.contains("PostgresClient.run()"), message.description.contains(Self.dropped) { return }
-        inner.log(level: level, message: message, metadata: metadata, source: source, file: file, function: function, line: line)
+    func log(event: LogEvent) {
+        if event.level == .warning, event.message.description.contains("PostgresClient.run()"), event.message.description.contains(Self.dropped) { return }
+        inner.log(event: event)
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {

@@ -95,7 +95,6 @@ extension TinkoffReportReader {
         if !map.missing.isEmpty {
             return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
         }
-        tally(movedMoney(row, map), row: row.number, into: currency!)
         holdCashRow(row, map: cashMapIndex!, currency: cashCurrencyIndex(currency!))
     }
 

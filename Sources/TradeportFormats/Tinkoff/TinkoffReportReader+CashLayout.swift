@@ -68,6 +68,8 @@ extension TinkoffReportReader {
         case .string:
             if content.count >= 10, content[2] == UInt8(ascii: "."), probe.date(at, "date", required: false) != nil { return .date }
             if content.contains(UInt8(ascii: ":")), content.count <= 8, probe.timeOfDay(at) != nil, probe.errors.isEmpty { return .time }
+            // Only what starts with a digit is tried as a number: a text's failed parse makes a message.
+            guard content[0] &- 48 < 10 else { return .text }
             probe.errors.removeAll()
             if probe.number(at, "amount", .nonNegative, required: false) != nil { return .number }
             return .text
@@ -101,18 +103,23 @@ extension TinkoffReportReader {
         return sawCode
     }
 
+    /// The shape of each cell of `row` that is not blank: its place in the row's cells, its column.
+    func shapes(_ row: XLSXRow) -> [(index: Int, column: Int, shape: Shape)] {
+        row.cells.indices.compactMap { i in shape(row.cells[i]).map { (i, row.cells[i].column, $0) } }
+    }
+
     /// The layout of an operation row printed with no header row over it, found from its cells:
     /// one or two dates and at most one time, the operation's name, one or two amounts (credit,
     /// then debit; one alone is placed by `block`'s columns), then at most a note. Nil when the
     /// row is not of that shape.
-    func headerlessLayout(_ row: XLSXRow, _ block: HeaderlessBlock?) -> HeaderlessLayout? {
+    func headerlessLayout(_ shapes: [(index: Int, column: Int, shape: Shape)], _ block: HeaderlessBlock?) -> HeaderlessLayout? {
         var dates: [Int] = []
         var times: [Int] = []
         var operation: Int?
         var amounts: [Int] = []
         var note: Int?
-        for cell in row.cells {
-            guard let shape = shape(cell) else { continue }
+        for cell in shapes {
+            let shape = cell.shape
             if note != nil { return nil }
             guard let _ = operation else {
                 switch shape {
@@ -175,7 +182,7 @@ extension TinkoffReportReader {
     /// Reads `row` as an operation row with no header over it, if it is one: held like any cash
     /// row, its currency the label's or its run's. False when the row is not of that shape.
     func headerlessOperation(_ row: XLSXRow) throws -> Bool {
-        guard let layout = headerlessLayout(row, headerless) else { return false }
+        guard let layout = headerlessLayout(shapes(row), headerless) else { return false }
         var block = headerless ?? HeaderlessBlock()
         if headerless == nil {
             // The label printed before the rows, if any, is theirs.
@@ -192,11 +199,10 @@ extension TinkoffReportReader {
         if block.credit == nil { (block.credit, block.debit) = (layout.credit, layout.debit) }
         headerless = block
         let mapIndex = headerlessMapIndex(layout, row: row.number)
-        let moved = movedMoney(row, cashMaps[mapIndex])
         if let label = block.label {
-            tally(moved, row: row.number, into: label)
             holdCashRow(row, map: mapIndex, currency: cashCurrencyIndex(label))
         } else if let r = block.run {
+            let moved = movedMoney(row, cashMaps[mapIndex])
             unlabelledRuns[r].last = row.number
             unlabelledRuns[r].count += 1
             if let moved, let net = unlabelledRuns[r].net {
@@ -224,19 +230,38 @@ extension TinkoffReportReader {
         return credit.subtracting(debit)
     }
 
-    /// Adds what a labelled block's row moved to its currency's sum.
-    func tally(_ moved: ExactDecimal?, row: Int, into currency: AssetCode) {
-        guard !labelledUnreadable.contains(currency) else { return }
-        if let moved, let sum = (labelledNet[currency] ?? .zero).adding(moved) {
-            labelledNet[currency] = sum
-        } else {
-            labelledUnreadable.insert(currency)
+    /// What the rows of each currency's labelled blocks moved (credit − debit, planned rows
+    /// aside), and the currencies some of whose rows cannot be read: read again from the held
+    /// rows, and only when a run has no label, so a report of the usual layout reads its amounts
+    /// once.
+    func labelledNets() throws -> (net: [AssetCode: ExactDecimal], unreadable: Set<AssetCode>) {
+        var net: [AssetCode: ExactDecimal] = [:]
+        var unreadable: Set<AssetCode> = []
+        var entryCursor = SpooledBytes.Cursor()
+        var cashCursor = SpooledBytes.Cursor()
+        var cells: [XLSXCell] = []
+        for offset in stride(from: 0, to: heldEntries.count, by: HeldEntry.size) {
+            guard let entry = try entryCursor.withBytes(of: heldEntries, from: offset, count: HeldEntry.size, { HeldEntry($0) }),
+                  entry.kind == .cashRow, entry.currency >= 0 else { continue }
+            let code = cashCurrencies[entry.currency]
+            guard !unreadable.contains(code) else { continue }
+            let moved = try cashCursor.withBytes(of: heldCashRows, from: entry.start, count: Int(entry.length)) {
+                HeldRow.withRow(in: $0, cells: &cells) { movedMoney($0, cashMaps[entry.map]) }
+            }
+            if let moved, let sum = (net[code] ?? .zero).adding(moved) {
+                net[code] = sum
+            } else {
+                unreadable.insert(code)
+            }
         }
+        return (net, unreadable)
     }
 
     /// Decides each unlabelled run's currency from the balances of section 2's summary; the
     /// warnings say which and why.
-    func decideUnlabelledRuns() -> [ConversionWarning] {
+    func decideUnlabelledRuns() throws -> [ConversionWarning] {
+        guard !unlabelledRuns.isEmpty else { return [] }
+        let (labelledNet, labelledUnreadable) = try labelledNets()
         var warnings: [ConversionWarning] = []
         let stated = balances.filter { $0.kind == .cash }
         for i in unlabelledRuns.indices {
@@ -285,7 +310,8 @@ extension TinkoffReportReader {
     /// Продажа, numbers). A row skipped as a reference row (a balance, a position, a security's
     /// description, a reference table's entry) must not look like either: it is rejected instead.
     func operationLookalike(_ row: XLSXRow) -> String? {
-        if let layout = headerlessLayout(row, nil), let cell = row.cells.first(where: { $0.column == layout.operation }) {
+        let shaped = shapes(row)
+        if let layout = headerlessLayout(shaped, nil), let cell = row.cells.first(where: { $0.column == layout.operation }) {
             let name = HeaderText.fold(cell.bytes)
             if Self.cashTypes[name] != nil || Self.tradeLegs.contains(name) || name == Self.corporateActionPayout {
                 return "a cash operation («\(cell.text.trimmedOfSpaces)»)"
@@ -293,15 +319,15 @@ extension TinkoffReportReader {
         }
         var dates = 0, times = 0, numbers = 0
         var side: String?
-        for cell in row.cells {
-            switch shape(cell) {
-            case .date?: dates += 1
-            case .time?: times += 1
-            case .number?: numbers += 1
-            case .text?:
+        for shaped in shaped {
+            switch shaped.shape {
+            case .date: dates += 1
+            case .time: times += 1
+            case .number: numbers += 1
+            case .text:
+                let cell = row.cells[shaped.index]
                 let name = HeaderText.fold(cell.bytes)
                 if name == Self.buy || name == Self.sell { side = cell.text.trimmedOfSpaces }
-            case nil: break
             }
         }
         if let side, dates > 0, times > 0, numbers >= 2 { return "a deal («\(side)»)" }
@@ -311,9 +337,16 @@ extension TinkoffReportReader {
     /// Skips `row` as a reference row of `place` — unless it looks like an operation, which is a
     /// reject naming what it looks like: never an operation lost as a skip.
     func skipReference(_ row: XLSXRow, _ reason: String, place: String) throws {
-        if let what = operationLookalike(row) {
-            return try reject(row, [FieldError(column: nil, field: nil, message: "\(what) in \(place), where the report prints no operations: a layout tradeport does not know, not skipped")])
-        }
+        if try rejectOperation(row, place: place) { return }
         try skip(row, reason)
+    }
+
+    /// Rejects `row` when it looks like an operation (`cashOnly`: a cash operation) where `place`
+    /// prints none; whether it did.
+    func rejectOperation(_ row: XLSXRow, place: String, cashOnly: Bool = false) throws -> Bool {
+        guard let what = operationLookalike(row), !cashOnly || what.hasPrefix("a cash") else { return false }
+        let prints = cashOnly ? "deals" : "no operations"
+        try reject(row, [FieldError(column: nil, field: nil, message: "\(what) in \(place), where the report prints \(prints): a layout tradeport does not know, not skipped")])
+        return true
     }
 }

@@ -44,9 +44,7 @@ extension TinkoffReportReader {
     /// Skips a row of 1.2–1.4, where deals are printed but not read — unless it is a cash
     /// operation, which is a reject.
     private func skipDealLike(_ row: XLSXRow, _ reason: String, place: String) throws {
-        if let what = operationLookalike(row), what.hasPrefix("a cash") {
-            return try reject(row, [FieldError(column: nil, field: nil, message: "\(what) in \(place), where the report prints deals: a layout tradeport does not know, not skipped")])
-        }
+        if try rejectOperation(row, place: place, cashOnly: true) { return }
         try skip(row, reason)
     }
 

@@ -11,15 +11,6 @@ import TradeportCore
 /// row of both codes less what moved between the codes (what came in under the ISIN, at most what
 /// went out under the ticker); its other rows are skipped, naming the row that counts them.
 extension TinkoffReportReader {
-    /// What a 3.1 row is held under.
-    struct PositionKey {
-        var row: Int
-        var code: String
-        var isin: String?
-        var credited: ExactDecimal
-        var debited: ExactDecimal
-    }
-
     /// A security 3.1 prints under its ticker and under its ISIN.
     struct Rekeyed {
         var ticker: String
@@ -35,15 +26,15 @@ extension TinkoffReportReader {
 
     /// Finds the securities 3.1 prints under a ticker and under their ISIN.
     func findRekeyed() {
-        var byIsin: [String: [PositionKey]] = [:]
-        for key in positionKeys {
+        var byIsin: [String: [HeldPosition]] = [:]
+        for key in positionsSeen {
             if let isin = key.isin, looksLikeISIN(isin) { byIsin[isin, default: []].append(key) }
         }
         for (isin, keys) in byIsin {
             let underIsin = keys.filter { $0.code == isin }
             let tickers = Set(keys.filter { $0.code != isin }.map(\.code))
             guard !underIsin.isEmpty, tickers.count == 1, let ticker = tickers.first, !looksLikeISIN(ticker), let asset = AssetCode(ticker) else { continue }
-            let sum = { (rows: [PositionKey], value: KeyPath<PositionKey, ExactDecimal>) in
+            let sum = { (rows: [HeldPosition], value: KeyPath<HeldPosition, ExactDecimal>) in
                 rows.reduce(ExactDecimal.zero) { $0.adding($1[keyPath: value]) ?? $0 }
             }
             let intoIsin = sum(underIsin, \.credited)

@@ -24,9 +24,7 @@ extension TinkoffReportReader {
             positionMap = TableMap(fields: PositionColumn.table, header: row)
             return
         }
-        if let what = operationLookalike(row) {
-            return try reject(row, [FieldError(column: nil, field: nil, message: "\(what) in section 3.1 (positions), where the report prints no operations: a layout tradeport does not know, not skipped")])
-        }
+        if try rejectOperation(row, place: "section 3.1 (positions)") { return }
         if let map = positionMap, map.missing.isEmpty {
             var cells = TableRow<PositionColumn>()
             cells.read(row, map)
@@ -47,7 +45,7 @@ extension TinkoffReportReader {
                     let position = HeldPosition(row: row.number, code: code, asset: asset, isin: isin.flatMap { $0.isEmpty ? nil : $0 },
                                                 name: name.flatMap { $0.isEmpty ? nil : $0 }, credited: credited, debited: debited,
                                                 rawEnd: keepRaw(row))
-                    positionKeys.append(PositionKey(row: position.row, code: code, isin: position.isin, credited: credited, debited: debited))
+                    positionsSeen.append(position)
                     heldPositions.append(position)
                     HeldEntry(kind: .position).append(to: &heldEntries)
                     return

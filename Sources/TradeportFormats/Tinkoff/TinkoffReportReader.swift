@@ -190,10 +190,6 @@ final class TinkoffReportReader {
     var headerless: HeaderlessBlock?
     /// The runs of operation rows printed with no currency label, whose currency the balances decide.
     var unlabelledRuns: [UnlabelledRun] = []
-    /// What each currency's labelled rows moved (credit − debit, planned rows aside), and the
-    /// currencies some of whose rows cannot be read: what a run's currency is decided against.
-    var labelledNet: [AssetCode: ExactDecimal] = [:]
-    var labelledUnreadable: Set<AssetCode> = []
     var currency: AssetCode?
     var positionMap: TableMap?
     var securitiesMap: TableMap?
@@ -209,9 +205,9 @@ final class TinkoffReportReader {
     var heldRecords = ChunkedList<(record: SourceRecord, rawEnd: Int)>()
     var dealsOnHeapHeld = ChunkedList<HeldDeal>()
     var heldPositions = ChunkedList<HeldPosition>()
-    /// What each position of 3.1 is held under (few: one a security and place), for finding the
-    /// securities printed under a ticker and under their ISIN (`+Rekeyed`).
-    var positionKeys: [PositionKey] = []
+    /// The positions of 3.1 again, for finding the securities printed under a ticker and under
+    /// their ISIN before any is emitted (`+Rekeyed`): few, one a security and place of custody.
+    var positionsSeen: [HeldPosition] = []
     /// Those securities, by ISIN, found at the end.
     var rekeyed: [String: Rekeyed] = [:]
     /// The currencies of the held cash rows (a cash row's entry names one by its place here), and
@@ -430,7 +426,7 @@ final class TinkoffReportReader {
         try withoutActuallyEscaping(emit) { emit in
             self.emit = emit
             defer { self.emit = nil }
-            let warnings = decideUnlabelledRuns()
+            let warnings = try decideUnlabelledRuns()
             findRekeyed()
             for var statement in balances {
                 // One security, one asset: a position under its ISIN counts with its ticker's.
