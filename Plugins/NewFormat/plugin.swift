@@ -101,8 +101,8 @@ struct NewFormat: CommandPlugin {
                 .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/\(name)-example.csv").path
 
             @Test func convertsItsSample() throws {
-                let adapter = try #require(FormatRegistry.builtIn.adapter(id: "\(name)"))
-                let doc = try TestKit.convert(paths: [Self.sample], with: adapter)
+                let reader = try #require(FormatRegistry.builtIn.reader(id: "\(name)"))
+                let doc = try TestKit.convert(paths: [Self.sample], with: reader)
                 #expect(doc.rejected.isEmpty, "\\(doc.rejected.map(\\.errors))")
                 #expect(doc.allTrades.count == 2)
                 #expect(doc.allTrades.first?.base.text == "BTC")

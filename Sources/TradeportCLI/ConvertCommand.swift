@@ -26,7 +26,7 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Write JSON Lines: one object per operation, then skipped, rejected, warnings and a summary line (--to jsonl).")
     var jsonl = false
 
-    @Option(help: ArgumentHelp("What to write: \(FormatCatalog.writers.ids.joined(separator: ", ")) (see 'tradeport formats'; json, the canonical document, by default).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("What to write: \(FormatRegistry.builtIn.writerIDs.joined(separator: ", ")) (see 'tradeport formats'; json, the canonical document, by default).", valueName: "FORMAT"))
     var to: String?
 
     @OptionGroup var source: SourceOptions
@@ -48,10 +48,10 @@ struct ConvertCommand: ParsableCommand {
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given once") }
         if files.contains("-") && source.format == nil { throw ValidationError("reading standard input ('-') needs --format") }
         if jsonl, let to, to != "jsonl" { throw ValidationError("--jsonl and --to \(to) ask for different outputs") }
-        if let to, FormatCatalog.writers.writer(id: to) == nil {
-            throw ValidationError("--to \(to): unknown; tradeport writes \(FormatCatalog.writers.ids.joined(separator: ", "))")
+        if let to, FormatRegistry.builtIn.writer(id: to) == nil {
+            throw ValidationError("--to \(to): unknown; tradeport writes \(FormatRegistry.builtIn.writerIDs.joined(separator: ", "))")
         }
-        if let to, let writer = FormatCatalog.writers.writer(id: to), !writer.files.isEmpty, output == nil || output == "-" {
+        if let to, let writer = FormatRegistry.builtIn.writer(id: to), !writer.files.isEmpty, output == nil || output == "-" {
             throw ValidationError("--to \(to) writes \(writer.files.joined(separator: " and ")): give the directory to write them in with -o DIR")
         }
         _ = try writing.writeOptions()
@@ -59,13 +59,13 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let registry = try formats.catalog().registry
-        let writer = FormatCatalog.writers.writer(id: to ?? (jsonl ? "jsonl" : "json"))!
+        let writer = FormatRegistry.builtIn.writer(id: to ?? (jsonl ? "jsonl" : "json"))!
         // Every input is opened and recognized before anything is written.
         let inputs: [PreparedInput]
         let read: ReadOptions
         do {
-            read = try Converter.readOptions(timezone: source.timezone)
-            inputs = try Converter.prepare(files.map { InputRequest(path: $0, format: source.format) }, registry: registry)
+            read = try Inputs.readOptions(timezone: source.timezone)
+            inputs = try Inputs.prepare(files.map { InputRequest(path: $0, format: source.format) }, registry: registry)
         } catch {
             throw CommandFailure(message: error.message)
         }
@@ -102,7 +102,7 @@ struct ConvertCommand: ParsableCommand {
             let sink = try writer.files.isEmpty
                 ? writer.makeSink(output: outs[0], options: try writing.writeOptions())
                 : writer.makeSink(outputs: outs, options: try writing.writeOptions())
-            report = try Converter.run(inputs, options: options, into: sink)
+            report = try Inputs.convert(inputs, options: options, into: sink)
             notes = (sink as? any WriterNotes)?.notes ?? []
         } catch {
             for out in outs { out.discard() }

@@ -20,15 +20,15 @@ struct DetectCommand: ParsableCommand {
         for path in files {
             let input: SourceInput
             do {
-                input = try Converter.open(path)
+                input = try Inputs.open(path)
             } catch {
                 failed = true
                 print("\(path): not recognized: \(error.message)")
                 continue
             }
             switch registry.detect(input.probe) {
-            case .detected(let adapter):
-                print("\(path): \(adapter.id)")
+            case .detected(let reader):
+                print("\(path): \(reader.id)")
             case .none(let reasons):
                 failed = true
                 print("\(path): not recognized: " + reasons.map { "\($0.id): \($0.reason)" }.joined(separator: "; "))

@@ -20,13 +20,13 @@ struct FormatsCommand: ParsableCommand {
 
         func run() throws {
             let entries = try formats.catalog().entries
-            let width = entries.map(\.adapter.id.count).max() ?? 0
+            let width = entries.map(\.reader.id.count).max() ?? 0
             for entry in entries {
-                print(entry.adapter.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.adapter.summary + "  [\(entry.origin)]")
+                print(entry.reader.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.reader.summary + "  [\(entry.origin)]")
             }
             print("")
             print("written (--to):")
-            let writers = FormatCatalog.writers.writers
+            let writers = FormatCatalog.writers
             let writerWidth = writers.map(\.id.count).max() ?? 0
             for writer in writers {
                 print("  " + writer.id.padding(toLength: writerWidth + 2, withPad: " ", startingAt: 0) + writer.summary)
@@ -61,7 +61,7 @@ struct FormatsCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the spec of format ID (a code adapter has none).")
+        static let configuration = CommandConfiguration(abstract: "Print the spec of format ID (a code reader has none).")
 
         @Argument(help: ArgumentHelp("The format's id.", valueName: "ID"))
         var id: String
@@ -71,7 +71,7 @@ struct FormatsCommand: ParsableCommand {
         func run() throws {
             let catalog = try formats.catalog()
             guard let entry = catalog.entry(id: id) else {
-                throw CommandFailure(message: "unknown format '\(id)'; known formats: \(catalog.entries.map(\.adapter.id).joined(separator: ", "))")
+                throw CommandFailure(message: "unknown format '\(id)'; known formats: \(catalog.entries.map(\.reader.id).joined(separator: ", "))")
             }
             guard let text = entry.specText else {
                 throw CommandFailure(message: "\(id) is written in Swift (\(entry.origin)), not as a spec")

@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
             already holds is answered 409 with the held record and not stored again; and \
             POST /trades/batch and /transactions/batch take an array and answer \
             {"created": […], "existing": […]}. --compat-original turns both off, to behave as the \
-            original. …/uploadFile reads DSX exports with tradeport's adapters.
+            original. …/uploadFile reads DSX exports with tradeport's readers.
 
             The data is an SQLite file (created 0600, with its directory, on first start), or a \
             PostgreSQL database several instances share: --database \

@@ -3,13 +3,13 @@ import TradeportBuiltInSpecs
 import TradeportCore
 import TradeportSpec
 
-/// Every format tradeport can read, and where each comes from: the code adapters, the specs built
+/// Every format tradeport can read, and where each comes from: the code readers, the specs built
 /// into the binary (from `formats/`), then the specs of `./formats/`, of the user's config
 /// directory (`$XDG_CONFIG_HOME/tradeport/formats/`, else `~/.config/tradeport/formats/`), of each
 /// `--formats-dir`, and each `--spec` file. A later spec with an id already known replaces it.
 public struct FormatCatalog: Sendable {
     public struct Entry: Sendable {
-        public let adapter: any FormatAdapter
+        public let reader: any FormatReader
         /// `built-in`, `built-in spec`, or the spec file's path.
         public let origin: String
         /// The spec's YAML, for specs.
@@ -18,11 +18,11 @@ public struct FormatCatalog: Sendable {
 
     public let entries: [Entry]
 
-    public var registry: FormatRegistry { FormatRegistry(entries.map(\.adapter)) }
+    public var registry: FormatRegistry { FormatRegistry(readers: entries.map(\.reader), writers: Self.writers) }
 
-    public func entry(id: String) -> Entry? { entries.first { $0.adapter.id == id } }
+    public func entry(id: String) -> Entry? { entries.first { $0.reader.id == id } }
 
-    /// The code adapters and the built-in specs.
+    /// The code readers and the built-in specs.
     public static let builtIn: FormatCatalog = {
         var entries: [Entry] = []
         for file in BuiltInSpecs.files {
@@ -30,20 +30,20 @@ public struct FormatCatalog: Sendable {
             guard let spec = try? SpecLoader.load(text: file.text, file: "formats/" + file.name) else {
                 preconditionFailure("the built-in spec \(file.name) was checked at build time and must load")
             }
-            entries.append(Entry(adapter: SpecAdapter(spec), origin: "built-in spec", specText: file.text))
+            entries.append(Entry(reader: SpecReader(spec), origin: "built-in spec", specText: file.text))
         }
-        for adapter in codeAdapters { entries.append(Entry(adapter: adapter, origin: "built-in", specText: nil)) }
+        for reader in codeReaders { entries.append(Entry(reader: reader, origin: "built-in", specText: nil)) }
         return FormatCatalog(entries: entries)
     }()
 
     /// The formats written as Swift code: one line each.
-    static let codeAdapters: [any FormatAdapter] = [
-        TinkoffReportAdapter(),
-        TradeportJSONAdapter(),
+    static let codeReaders: [any FormatReader] = [
+        TinkoffReportReader(),
+        TradeportJSONReader(),
     ]
 
     /// The formats tradeport writes (`--to`): one line each, the first the default.
-    public static let writers = WriterRegistry([
+    public static let writers: [any FormatWriter] = [
         CanonicalJSONWriter(),
         JSONLinesWriter(),
         OwnCSVWriter(),
@@ -52,7 +52,7 @@ public struct FormatCatalog: Sendable {
         HledgerWriter(),
         GhostfolioWriter(),
         PortfolioPerformanceWriter(),
-    ])
+    ]
 
     /// The built-in formats and the specs found in the usual places and the ones given.
     /// Throws `SpecErrors` (every problem of every spec) when a spec is wrong.
@@ -84,8 +84,8 @@ public struct FormatCatalog: Sendable {
         for path in files {
             do {
                 let (spec, text) = try SpecLoader.load(contentsOfFile: path)
-                let entry = Entry(adapter: SpecAdapter(spec), origin: path, specText: text)
-                if let i = entries.firstIndex(where: { $0.adapter.id == spec.id }) { entries[i] = entry } else { entries.append(entry) }
+                let entry = Entry(reader: SpecReader(spec), origin: path, specText: text)
+                if let i = entries.firstIndex(where: { $0.reader.id == spec.id }) { entries[i] = entry } else { entries.append(entry) }
             } catch let errors as SpecErrors {
                 problems += errors.errors
             }

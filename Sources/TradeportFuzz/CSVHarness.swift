@@ -223,10 +223,10 @@ enum CSVHarness {
     /// The built-in formats' detection on the input, and a read by the one detected.
     static func detectAndRead(_ body: UnsafeRawBufferPointer) {
         let input = SourceInput(bytes: Array(body), name: "input.csv")
-        guard case .detected(let adapter) = registry.detect(input.probe) else { return }
+        guard case .detected(let reader) = registry.detect(input.probe) else { return }
         var records = 0
         do {
-            try adapter.read(input, options: ReadOptions()) { record, rawText in
+            try reader.read(input, options: ReadOptions()) { record, rawText in
                 records += 1
                 switch record {
                 case .rejected(let row): precondition(!row.errors.isEmpty, "a rejected row without errors")

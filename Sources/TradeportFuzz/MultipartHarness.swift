@@ -64,10 +64,10 @@ enum MultipartHarness {
     /// The upload endpoint's reading: the file as a DSX export, its operations as the server's records.
     static func readUpload(_ content: [UInt8], transactions: Bool) {
         let id = transactions ? "dsx-transactions" : "dsx-trades"
-        guard let adapter = registry.adapter(id: id) else { preconditionFailure("no built-in format \(id)") }
+        guard let reader = registry.reader(id: id) else { preconditionFailure("no built-in format \(id)") }
         let input = SourceInput(bytes: content, name: "upload.csv")
         do {
-            let (document, _) = try Converter.document([PreparedInput(input: input, reader: adapter)],
+            let (document, _) = try Inputs.document([PreparedInput(input: input, reader: reader)],
                                                         options: ConversionOptions(portfolio: "upload"))
             for portfolio in document.portfolios {
                 let records = BalancesMapping.records(of: portfolio)

@@ -190,7 +190,7 @@ enum NumbersHarness {
     // MARK: Through a spec
 
     /// Specs of a transaction a row, in the notations specs allow: values and time pattern.
-    static let probes: [SpecAdapter] = [
+    static let probes: [SpecReader] = [
         (#"{decimal: ",", thousands: none, timezone: UTC}"#, "yyyy-MM-dd H:mm:ss"),
         (#"{decimal: ".", thousands: ",", timezone: UTC, symbols: ["€", "$", "£"]}"#, "yyyy-MM-dd'T'HH:mm:ss[.F]Z"),
         (#"{decimal: either, parentheses: true, timezone: UTC}"#, "dd/MM/yyyy HH:mm:ss"),
@@ -223,7 +223,7 @@ enum NumbersHarness {
               fee: {amount: fee, currency: asset}
             """
         do {
-            return SpecAdapter(try SpecLoader.load(text: text, file: "numbers-probe.yaml"))
+            return SpecReader(try SpecLoader.load(text: text, file: "numbers-probe.yaml"))
         } catch {
             fatalError("the numbers harness's probe spec does not load: \(error)")
         }
@@ -243,11 +243,11 @@ enum NumbersHarness {
         row.append(UInt8(ascii: ";"))
         row += quoted
         row += Array(";Complete;1\n".utf8)
-        let adapter = probes[input.count % probes.count]
+        let reader = probes[input.count % probes.count]
         let source = SourceInput(bytes: row, name: "numbers.csv")
         var records = 0
         do {
-            try adapter.read(source, options: ReadOptions()) { record, rawText in
+            try reader.read(source, options: ReadOptions()) { record, rawText in
                 records += 1
                 switch record {
                 case .operation(let operation):

@@ -7,7 +7,7 @@ import TradeportTestKit
 
 /// `prepared`: a CSV source cut into pieces and read on several threads, its operations prepared
 /// there (`OperationPreparation`: ids, index keys, balance changes and the sink's bytes, and for
-/// DSX's layout the plan compiled from the spec, `FastTradePlan`), writes exactly what the same
+/// DSX's layout the plan compiled from the spec, `CompiledTradePlan`), writes exactly what the same
 /// source read in one go writes, operation by operation and count by count: a differential check
 /// of the fast path against the reading it replaces.
 ///
@@ -23,8 +23,8 @@ enum PreparedHarness {
 
     /// Every built-in CSV spec, DSX's trades first, then DSX's layout quoted (its quoted cells with
     /// `""` inside are unescaped outside the row's raw text, where the plan must find them).
-    static let formats: [SpecAdapter] = {
-        var all = FormatRegistry.builtIn.adapters.compactMap { $0 as? SpecAdapter }.filter {
+    static let formats: [SpecReader] = {
+        var all = FormatRegistry.builtIn.readers.compactMap { $0 as? SpecReader }.filter {
             if case .csv = $0.spec.source { return true } else { return false }
         }
         all.sort { ($0.id == "dsx-trades" ? 0 : 1, $0.id) < ($1.id == "dsx-trades" ? 0 : 1, $1.id) }
@@ -34,7 +34,7 @@ enum PreparedHarness {
             .replacingOccurrences(of: "id: dsx-trades", with: "id: dsx-quoted")
         precondition(quoted != dsx.text, "dsx-trades.yaml no longer says 'quote: none'")
         do {
-            all.append(SpecAdapter(try SpecLoader.load(text: quoted, file: "dsx-quoted.yaml")))
+            all.append(SpecReader(try SpecLoader.load(text: quoted, file: "dsx-quoted.yaml")))
         } catch {
             preconditionFailure("DSX's layout quoted does not load: \(error)")
         }
@@ -45,18 +45,18 @@ enum PreparedHarness {
         guard input.count >= 2 else { return }
         let pick = input[0], reading = input[1]
         let body = Array(UnsafeRawBufferPointer(rebasing: input[2...]))
-        var adapter = formats[Int(pick) % formats.count]
+        var reader = formats[Int(pick) % formats.count]
         if pick >= 240, case .detected(let found) = FormatRegistry.builtIn.detect(SourceInput(bytes: body, name: "fuzz.csv").probe),
-           let spec = found as? SpecAdapter, case .csv = spec.spec.source {
-            adapter = spec
+           let spec = found as? SpecReader, case .csv = spec.spec.source {
+            reader = spec
         }
         let size = sizes[Int(reading % 8)]
         let options = ConversionOptions(portfolio: "main", splitAccounts: reading & 8 != 0, keepFailed: reading & 64 != 0)
         let document = reading & 16 != 0, twice = reading & 32 != 0, rendered = reading & 128 != 0
 
-        var whole = adapter
+        var whole = reader
         whole.pieceSize = 0
-        var pieces = adapter
+        var pieces = reader
         pieces.pieceSize = size
         let expected = written(whole, body, options: options, document: document, twice: twice, rendered: rendered)
         let got = written(pieces, body, options: options, document: document, twice: twice, rendered: rendered)
@@ -64,7 +64,7 @@ enum PreparedHarness {
             blackHole(got.output.count)
             return
         }
-        let what = "\(adapter.id), pieces of \(size) bytes, split accounts \(options.splitAccounts), document \(document), twice \(twice), "
+        let what = "\(reader.id), pieces of \(size) bytes, split accounts \(options.splitAccounts), document \(document), twice \(twice), "
             + "keep failed \(options.keepFailed), rendered \(rendered)"
         guard got.report == expected.report else {
             preconditionFailure("\(what): read in pieces, \(got.report)\nin one go, \(expected.report)")
@@ -82,26 +82,26 @@ enum PreparedHarness {
         var report = ""
     }
 
-    static func written(_ adapter: SpecAdapter, _ body: [UInt8], options: ConversionOptions, document: Bool, twice: Bool,
+    static func written(_ reader: SpecReader, _ body: [UInt8], options: ConversionOptions, document: Bool, twice: Bool,
                         rendered: Bool) -> Outcome {
         let path = Scratch.path("prepared.out")
         var outcome = Outcome()
         do {
-            let input = { PreparedInput(input: SourceInput(bytes: body, name: "fuzz.csv"), reader: adapter) }
+            let input = { PreparedInput(input: SourceInput(bytes: body, name: "fuzz.csv"), reader: reader) }
             let report: ConversionReport
             if rendered {
                 let sink = TestKit.RenderedLines()
-                report = try Converter.run(twice ? [input(), input()] : [input()], options: options, into: sink)
+                report = try Inputs.convert(twice ? [input(), input()] : [input()], options: options, into: sink)
                 outcome.output = sink.lines
             } else {
                 let file = try OutputFile.atomic(path: path)
                 let sink: any ConversionSink = document ? try JSONDocumentSink(output: file) : try JSONLinesSink(output: file)
-                report = try Converter.run(twice ? [input(), input()] : [input()], options: options, into: sink)
+                report = try Inputs.convert(twice ? [input(), input()] : [input()], options: options, into: sink)
                 try file.commit()
                 outcome.output = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             }
             for source in report.sources {
-                precondition(source.addsUp, "\(adapter.id): the counts of \(source.path) do not add up: \(source)")
+                precondition(source.addsUp, "\(reader.id): the counts of \(source.path) do not add up: \(source)")
                 outcome.report += "\(source.rows) rows, \(source.operations) operations, \(source.skipped) skipped, \(source.rejected) rejected, "
                     + "\(source.duplicates) duplicates, \(source.merged) merged, \(source.extra) extra; "
             }

@@ -4,7 +4,7 @@ import TradeportSpec
 
 /// `spec`: the format spec language, from YAML to a reader.
 ///
-/// The input is a spec's text (invalid UTF-8 replaced). A spec that loads becomes a `SpecAdapter`,
+/// The input is a spec's text (invalid UTF-8 replaced). A spec that loads becomes a `SpecReader`,
 /// which detects and reads, for a CSV source, a small file made from the spec itself (a header of
 /// its header texts, a row of its examples or of values of each column's type, a row of empty
 /// cells) and then a fixed DSX-like file.
@@ -35,24 +35,24 @@ enum SpecHarness {
         }
         precondition(FormatSpec.isValidID(spec.id), "a spec loaded with the id '\(spec.id)'")
         precondition(spec.file == "fuzz.yaml", "a spec loaded from \(spec.file)")
-        let adapter = SpecAdapter(spec)
-        precondition(adapter.id == spec.id)
+        let reader = SpecReader(spec)
+        precondition(reader.id == spec.id)
         guard case .csv(let csv) = spec.source else {
             // A workbook format: a probe that is no workbook is not one.
             let probe = FormatProbe(name: "x.xlsx", head: fixedCSV, isWholeInput: true)
-            if case .match = adapter.detect(probe) { preconditionFailure("a workbook spec detected a CSV file") }
+            if case .match = reader.detect(probe) { preconditionFailure("a workbook spec detected a CSV file") }
             return
         }
-        read(sample(spec, csv), with: adapter)
-        read(fixedCSV, with: adapter)
+        read(sample(spec, csv), with: reader)
+        read(fixedCSV, with: reader)
     }
 
-    static func read(_ bytes: [UInt8], with adapter: SpecAdapter) {
+    static func read(_ bytes: [UInt8], with reader: SpecReader) {
         let input = SourceInput(bytes: bytes, name: "sample.csv")
-        blackHole(adapter.detect(input.probe))
+        blackHole(reader.detect(input.probe))
         var records = 0
         do {
-            try adapter.read(input, options: ReadOptions()) { record, rawText in
+            try reader.read(input, options: ReadOptions()) { record, rawText in
                 records += 1
                 if case .rejected(let row) = record { precondition(!row.errors.isEmpty, "a rejected row without errors") }
                 blackHole(rawText().utf8.count)

@@ -14,7 +14,7 @@ enum WorkbookHarness {
     /// inflating for long; the ratio checks are the defaults'.
     static let limits = XLSXLimits(maxEntryBytes: 64 << 20, maxTotalBytes: 128 << 20, maxRatio: 400,
                                    ratioGrace: 8 << 20, maxSmallPartBytes: 16 << 20)
-    static let tinkoff = TinkoffReportAdapter()
+    static let tinkoff = TinkoffReportReader()
 
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = [UInt8](input)

@@ -98,7 +98,7 @@ public struct PushPlan: @unchecked Sendable {
     /// Opens every input and gives it its reader: a problem here stops the push before anything is sent.
     private static func prepare(_ inputs: [InputRequest], timezone: String?, registry: FormatRegistry) throws(PushPlanError) -> (ReadOptions, [PreparedInput]) {
         do {
-            return (try Converter.readOptions(timezone: timezone), try Converter.prepare(inputs, registry: registry))
+            return (try Inputs.readOptions(timezone: timezone), try Inputs.prepare(inputs, registry: registry))
         } catch {
             throw PushPlanError(error.message)
         }
@@ -125,7 +125,7 @@ public struct PushPlan: @unchecked Sendable {
             let router = PushRouter(route: job.route, batchSize: batchSize, emit: emit)
             let report: ConversionReport
             do {
-                report = try Converter.run(job.inputs, options: job.options, into: router)
+                report = try Inputs.convert(job.inputs, options: job.options, into: router)
             } catch {
                 count(router, paths: job.paths)
                 var failure: PushPlanError
@@ -231,7 +231,7 @@ public struct PushConversion: Sendable {
 /// routed to its portfolios' batches, handed over as each fills. A reader that prepares
 /// operations on its own threads maps and writes them there (`ServerRecordRenderer`); the
 /// router then only routes their bytes.
-final class PushRouter: ConversionSink {
+final class PushRouter: PreparedOperationSink {
     struct Stopped: Error {}
 
     /// A portfolio operations go to: its tally and the records waiting to be handed over.
@@ -242,7 +242,7 @@ final class PushRouter: ConversionSink {
         var transactions = EncodedRecords()
     }
 
-    var preparedForm: PreparedForm? { .rendered(ServerRecordRenderer()) }
+    var preparedForm: PreparedForm { .rendered(ServerRecordRenderer()) }
 
     private let route: PushPlan.Route
     private let batchSize: Int

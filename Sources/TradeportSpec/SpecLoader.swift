@@ -10,7 +10,7 @@ public enum SpecLoader {
 
     /// The spec in `text`, read from `file` (for messages); throws `SpecErrors`.
     public static func load(text: String, file: String) throws -> FormatSpec {
-        let reader = SpecReader(file: file)
+        let reader = SpecParser(file: file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text, .basic)  // no implicit typing: values are read as written, and no regex runs per scalar
@@ -35,7 +35,7 @@ public enum SpecLoader {
 }
 
 /// The walk over one spec's nodes, collecting errors.
-final class SpecReader {
+final class SpecParser {
     let file: String
     var errors: [SpecError] = []
 

@@ -6,7 +6,7 @@ extension TestKit {
     /// lines too, in the order they come. Read in one go (nothing prepared) it writes every
     /// operation from its model value here: so a reading that prepares operations must give the
     /// same text, or its model values differ.
-    public final class RenderedLines: ConversionSink {
+    public final class RenderedLines: PreparedOperationSink {
         struct Renderer: OperationRenderer {
             func append(_ operation: PortfolioOperation, portfolio: String, to out: inout OutputBuffer) {
                 CanonicalJSON.appendLine(operation, portfolio: portfolio, to: &out)
@@ -14,7 +14,7 @@ extension TestKit {
         }
 
         public private(set) var lines: [UInt8] = []
-        public var preparedForm: PreparedForm? { .rendered(Renderer()) }
+        public var preparedForm: PreparedForm { .rendered(Renderer()) }
 
         public init() {}
 

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// Helpers that let a format's tests be a few lines each: write a small input, run it through an
-/// adapter and the whole conversion, and look at the canonical document that comes out.
+/// reader and the whole conversion, and look at the canonical document that comes out.
 public enum TestKit {
     /// A new empty directory for a test: under this process's own root in the system's temporary
     /// directory, which is removed when the process exits.
@@ -59,25 +59,25 @@ public enum TestKit {
         return path
     }
 
-    /// Converts `text` (written to a temporary file) with `adapter`.
+    /// Converts `text` (written to a temporary file) with `reader`.
     public static func convert(
-        _ text: String, with adapter: any FormatAdapter, name: String = "input.csv",
+        _ text: String, with reader: any FormatReader, name: String = "input.csv",
         options: ConversionOptions = ConversionOptions()
     ) throws -> CanonicalDocument {
-        try convert(paths: [try writeTemporaryFile(text, name: name)], with: adapter, options: options)
+        try convert(paths: [try writeTemporaryFile(text, name: name)], with: reader, options: options)
     }
 
-    /// Converts files with `adapter`, into a document as `convert` would write it.
+    /// Converts files with `reader`, into a document as `convert` would write it.
     public static func convert(
-        paths: [String], with adapter: any FormatAdapter, options: ConversionOptions = ConversionOptions()
+        paths: [String], with reader: any FormatReader, options: ConversionOptions = ConversionOptions()
     ) throws -> CanonicalDocument {
-        try Converter.document(try paths.map { PreparedInput(input: try SourceInput(path: $0), reader: adapter) }, options: options).0
+        try Inputs.document(try paths.map { PreparedInput(input: try SourceInput(path: $0), reader: reader) }, options: options).0
     }
 
-    /// Whether `probe`-sized head of `text` is claimed by `adapter`.
-    public static func detects(_ adapter: any FormatAdapter, _ text: String, name: String = "input.csv") -> Bool {
+    /// Whether `probe`-sized head of `text` is claimed by `reader`.
+    public static func detects(_ reader: any FormatReader, _ text: String, name: String = "input.csv") -> Bool {
         let head = Array(text.utf8.prefix(FormatProbe.size))
-        return adapter.detect(FormatProbe(name: name, head: head, isWholeInput: head.count == text.utf8.count)) == .match
+        return reader.detect(FormatProbe(name: name, head: head, isWholeInput: head.count == text.utf8.count)) == .match
     }
 }
 

@@ -64,8 +64,8 @@ struct BookWriterTests {
             func finish(_ report: ConversionReport) throws {}
         }
         let registry = try FormatCatalog.load(workingDirectory: CLI.repositoryRoot).registry
-        let prepared = try Converter.prepare(inputs.map { InputRequest(path: path($0), format: nil) }, registry: registry)
-        return try Converter.run(prepared, options: ConversionOptions(), into: Nothing())
+        let prepared = try Inputs.prepare(inputs.map { InputRequest(path: path($0), format: nil) }, registry: registry)
+        return try Inputs.convert(prepared, options: ConversionOptions(), into: Nothing())
     }
 
     /// What a ledger holds in portfolio main's assets, plus its opening entries taken back out:

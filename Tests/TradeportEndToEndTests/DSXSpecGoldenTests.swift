@@ -2,14 +2,14 @@ import Crypto
 import Foundation
 import Testing
 
-/// The DSX formats are specs (`formats/dsx-*.yaml`). Before the DSX code adapters were removed,
-/// their output was recorded: these documents, byte for byte, are what the code adapters wrote
+/// The DSX formats are specs (`formats/dsx-*.yaml`). Before the DSX code readers were removed,
+/// their output was recorded: these documents, byte for byte, are what the code readers wrote
 /// (`expected/examples.json` since the core issue; `expected/corrupted-trades.json` and the digest
 /// of the real exports' document at `c1d769e`). The specs must keep writing exactly them.
-@Suite("DSX specs reproduce the DSX code adapters' documents")
+@Suite("DSX specs reproduce the DSX code readers' documents")
 struct DSXSpecGoldenTests {
     /// SHA-256 of `tradeport convert ../shared/samples/dsx-trades.csv ../shared/samples/dsx-transactions.csv`
-    /// as the DSX code adapters wrote it (58,546 bytes: 35 trades, 103 transactions, 14 skipped).
+    /// as the DSX code readers wrote it (58,546 bytes: 35 trades, 103 transactions, 14 skipped).
     static let realExportsDigest = "215fb59611c45538c5d09f7e31c5f24b29575f627bf75660afddc4bc315f504d"
 
     @Test func theCorruptedExportGivesTheRecordedDocument() throws {

@@ -3,10 +3,10 @@ import TradeportFormats
 
 /// The built-in formats these tests read with, as the CLI finds them (the DSX formats are specs).
 enum BuiltIn {
-    static func adapter(_ id: String) -> any FormatAdapter {
-        guard let adapter = FormatRegistry.builtIn.adapter(id: id) else { fatalError("no built-in format \(id)") }
-        return adapter
+    static func reader(_ id: String) -> any FormatReader {
+        guard let reader = FormatRegistry.builtIn.reader(id: id) else { fatalError("no built-in format \(id)") }
+        return reader
     }
-    static var dsxTrades: any FormatAdapter { adapter("dsx-trades") }
-    static var dsxTransactions: any FormatAdapter { adapter("dsx-transactions") }
+    static var dsxTrades: any FormatReader { reader("dsx-trades") }
+    static var dsxTransactions: any FormatReader { reader("dsx-transactions") }
 }

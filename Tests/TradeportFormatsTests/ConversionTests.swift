@@ -69,7 +69,7 @@ struct ConversionTests {
     }
 
     @Test func registryListsAndDetects() {
-        // The built-in specs in file-name order, then the code adapters.
+        // The built-in specs in file-name order, then the code readers.
         let ids = ["binance", "coinbase", "coinbasepro", "cryptocom", "degiro", "dsx-trades", "dsx-transactions", "etoro", "ibkr-trades", "kraken-ledger", "kraken-trades", "revolut-invest", "schwab", "tradeport-csv", "tradeport-xlsx", "trading212", "xtb", "tinkoff-report", "tradeport-json"]
         #expect(FormatRegistry.builtIn.ids == ids)
         let probe = FormatProbe(name: "x.csv", head: Array("hello, world\n".utf8), isWholeInput: true)
@@ -81,8 +81,8 @@ struct ConversionTests {
     }
 }
 
-/// An adapter that claims every input, to make detection ambiguous.
-struct ClaimsEverything: FormatAdapter {
+/// An reader that claims every input, to make detection ambiguous.
+struct ClaimsEverything: FormatReader {
     let id = "claims-everything"
     let summary = "claims every input"
     func detect(_ probe: FormatProbe) -> Detection { .match }
@@ -92,7 +92,7 @@ struct ClaimsEverything: FormatAdapter {
 @Suite("Detection across the registry")
 struct DetectionTests {
     @Test func aTieNamesTheFormatsThatMatched() {
-        let registry = FormatRegistry([BuiltIn.dsxTrades, ClaimsEverything(), BuiltIn.dsxTransactions])
+        let registry = FormatRegistry(readers: [BuiltIn.dsxTrades, ClaimsEverything(), BuiltIn.dsxTransactions])
         let probe = FormatProbe(name: "t.csv", head: Array(goodTrade.utf8), isWholeInput: true)
         guard case .ambiguous(let ids) = registry.detect(probe) else {
             Issue.record("expected a tie")
@@ -102,8 +102,8 @@ struct DetectionTests {
     }
 }
 
-/// A minimal adapter without venue ids: each line `seconds;asset;amount` is a deposit.
-struct DepositsWithoutIds: FormatAdapter {
+/// A minimal reader without venue ids: each line `seconds;asset;amount` is a deposit.
+struct DepositsWithoutIds: FormatReader {
     let id = "plain-deposits"
     let summary = "deposits without ids, for tests"
     func detect(_ probe: FormatProbe) -> Detection { .noMatch("tests only") }

@@ -7,10 +7,10 @@ let goodTrade = "2019-11-25 8:08:44;eosbtc;Buy;1;EOS;0,0003597;BTC;0,0003597;BTC
 
 @Suite("DSX trades")
 struct DSXTradesTests {
-    let adapter = BuiltIn.dsxTrades
+    let reader = BuiltIn.dsxTrades
 
     @Test func readsARow() throws {
-        let doc = try TestKit.convert(goodTrade, with: adapter)
+        let doc = try TestKit.convert(goodTrade, with: reader)
         let t = try #require(doc.allTrades.first)
         #expect(t.id == "dsx-trades:37605094")
         #expect(t.externalId == "37605094")
@@ -26,13 +26,13 @@ struct DSXTradesTests {
 
     @Test func codesLongerThanThreeLettersComeFromTheirColumns() throws {
         let doc = try TestKit.convert(
-            "2021-03-02 14:05:09;eursusdt;Buy;250;EURS;1,2034;USDT;300,85;USDT;0,625;EURS;Main;1;2", with: adapter)
+            "2021-03-02 14:05:09;eursusdt;Buy;250;EURS;1,2034;USDT;300,85;USDT;0,625;EURS;Main;1;2", with: reader)
         #expect(doc.allTrades.first.map { "\($0.base)/\($0.quote)" } == "EURS/USDT")
     }
 
     /// The errors of the single rejected row of `row`.
     func errors(_ row: String) throws -> [FieldError] {
-        let doc = try TestKit.convert(goodTrade + "\n" + row, with: adapter)
+        let doc = try TestKit.convert(goodTrade + "\n" + row, with: reader)
         #expect(doc.allTrades.count == 1)
         #expect(doc.rejected.count == 1)
         let rejected = try #require(doc.rejected.first)
@@ -75,17 +75,17 @@ struct DSXTradesTests {
     @Test func theSourceZoneCanBeGiven() throws {
         var options = ConversionOptions()
         options.read.timeZone = SourceTimeZone(identifier: "Europe/Moscow")
-        let doc = try TestKit.convert(goodTrade, with: adapter, options: options)
+        let doc = try TestKit.convert(goodTrade, with: reader, options: options)
         #expect(doc.allTrades.first?.time.description == "2019-11-25T05:08:44Z")
     }
 
     @Test func detection() {
-        #expect(TestKit.detects(adapter, goodTrade))
+        #expect(TestKit.detects(reader, goodTrade))
         #expect(!TestKit.detects(BuiltIn.dsxTransactions, goodTrade))
-        #expect(!TestKit.detects(adapter, "time,instrument,side\n1,2,3\n"))
-        #expect(!TestKit.detects(adapter, "\u{0}\u{1}binary"))
+        #expect(!TestKit.detects(reader, "time,instrument,side\n1,2,3\n"))
+        #expect(!TestKit.detects(reader, "\u{0}\u{1}binary"))
         // A file with a bad row still detects by its other rows.
-        #expect(TestKit.detects(adapter, goodTrade + "\nbroken;row\n" + goodTrade + "\n" + goodTrade))
+        #expect(TestKit.detects(reader, goodTrade + "\nbroken;row\n" + goodTrade + "\n" + goodTrade))
     }
 }
 

@@ -9,10 +9,10 @@ let failedDeposit = "2019-11-19 8:11:53;Deposit;USD;0;0;ePayments wallet;Trade;F
 
 @Suite("DSX transactions")
 struct DSXTransactionsTests {
-    let adapter = BuiltIn.dsxTransactions
+    let reader = BuiltIn.dsxTransactions
 
     @Test func readsDepositsAndWithdrawals() throws {
-        let doc = try TestKit.convert([deposit, withdrawal].joined(separator: "\n"), with: adapter)
+        let doc = try TestKit.convert([deposit, withdrawal].joined(separator: "\n"), with: reader)
         let byId = Dictionary(uniqueKeysWithValues: doc.allTransactions.map { ($0.externalId!, $0) })
         let d = try #require(byId["3765477"])
         #expect(d.type == .deposit && d.asset.text == "BTC" && d.amount == ExactDecimal("0.00028643") && d.fee == nil)
@@ -24,12 +24,12 @@ struct DSXTransactionsTests {
     }
 
     @Test func failedTransactionsAreSkippedUnlessKept() throws {
-        let skipped = try TestKit.convert(failedDeposit, with: adapter)
+        let skipped = try TestKit.convert(failedDeposit, with: reader)
         #expect(skipped.allTransactions.isEmpty)
         #expect(skipped.skipped.map(\.reason) == ["failed transaction: it moved no money (--keep-failed outputs it)"])
         #expect(skipped.sources[0].rows == 1 && skipped.sources[0].skipped == 1)
 
-        let kept = try TestKit.convert(failedDeposit, with: adapter, options: ConversionOptions(keepFailed: true))
+        let kept = try TestKit.convert(failedDeposit, with: reader, options: ConversionOptions(keepFailed: true))
         #expect(kept.allTransactions.map(\.status) == [.failed])
         #expect(kept.allTransactions.first?.amount == .zero)
         // A failed transaction moves no money: no balance warning.
@@ -42,21 +42,21 @@ struct DSXTransactionsTests {
     func aBadValueRejectsItsRow(column: Int, value: String) throws {
         var fields = deposit.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         fields[column - 1] = value
-        let doc = try TestKit.convert(fields.joined(separator: ";"), with: adapter)
+        let doc = try TestKit.convert(fields.joined(separator: ";"), with: reader)
         #expect(doc.allTransactions.isEmpty)
         #expect(doc.rejected.first?.errors.map(\.column) == [column])
     }
 
     @Test func splitAccountsUsesToForDepositsAndFromForWithdrawals() throws {
         let doc = try TestKit.convert(
-            [deposit, withdrawal].joined(separator: "\n"), with: adapter, options: ConversionOptions(splitAccounts: true))
+            [deposit, withdrawal].joined(separator: "\n"), with: reader, options: ConversionOptions(splitAccounts: true))
         #expect(doc.portfolios.map(\.name) == ["Invest", "Trade"])
         #expect(doc.portfolio("Invest")?.transactions.map(\.externalId) == ["3765477"])
         #expect(doc.portfolio("Trade")?.transactions.map(\.externalId) == ["3756656"])
     }
 
     @Test func detection() {
-        #expect(TestKit.detects(adapter, deposit + "\n" + withdrawal))
+        #expect(TestKit.detects(reader, deposit + "\n" + withdrawal))
         #expect(!TestKit.detects(BuiltIn.dsxTrades, deposit))
     }
 }

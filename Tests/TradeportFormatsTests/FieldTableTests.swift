@@ -85,7 +85,7 @@ struct FieldTableTests {
         #expect(spec.contains("  - {name: pricePercent, header: pricePercent, type: decimal, check: positive, required: false}\n"))
         #expect(spec.contains("\n  pricePercent: pricePercent\n"))
         // The spec language's vocabulary.
-        #expect(SpecReader.mappable(BondField.table).contains("pricePercent"))
+        #expect(SpecParser.mappable(BondField.table).contains("pricePercent"))
         // The JSON Schema.
         #expect(CanonicalSchema.properties(BondField.table)["pricePercent"]
                 == .object([("anyOf", .array([.object([("type", .string("null"))]), .object([("$ref", .string("#/$defs/positiveDecimal"))])]))]))
@@ -119,7 +119,7 @@ struct FieldTableTests {
         let movement = Movement(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), direction: .in, asset: AssetCode("A")!,
                                 quantity: ExactDecimal(1), reason: .transfer, source: source)
         #expect(Mirror(reflecting: movement.fields).children.map(\.label) == MovementField.allCases.map(\.rawValue))
-        #expect(SpecReader.tradeFields == TradeField.allCases.filter { $0 != .source }.map(\.rawValue) + ["portfolio"])
+        #expect(SpecParser.tradeFields == TradeField.allCases.filter { $0 != .source }.map(\.rawValue) + ["portfolio"])
     }
 
     @Test("the README's list of what the server does not carry is the derived one")

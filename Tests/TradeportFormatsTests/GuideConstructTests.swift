@@ -12,7 +12,7 @@ struct GuideConstructTests {
     /// The guide's spec `id` converted on the `csv` block that follows it.
     static func run(_ id: String) throws -> CanonicalDocument {
         let spec = try SpecLoader.load(text: Guide.spec(id), file: id + ".yaml")
-        return try TestKit.convert(Guide.sample(after: id), with: SpecAdapter(spec), name: id + ".csv")
+        return try TestKit.convert(Guide.sample(after: id), with: SpecReader(spec), name: id + ".csv")
     }
 
     static func text(_ t: Trade) -> String {
@@ -38,7 +38,7 @@ struct GuideConstructTests {
     func groupIncomplete() throws {
         let spec = try SpecLoader.load(text: Guide.spec("guide-ledger"), file: "g.yaml")
         let doc = try TestKit.convert("refid,time,type,asset,amount,fee\nT1,2024-01-15 10:30:45,spend,ZEUR,-420,\nT2,2024-01-16 10:00:00,spend,ZEUR,-1,\nT2,2024-01-16 10:00:00,receive,XXBT,0.0001,\nT3,2024-01-17 10:00:00,receive,XXBT,0.01,\n",
-                                      with: SpecAdapter(spec))
+                                      with: SpecReader(spec))
         #expect(doc.allTrades.count == 1)
         #expect(doc.rejected.map(\.source.row) == [2, 5])
         #expect(doc.rejected.first?.errors.first?.message.contains("row 2 make no trade: 0 in (+), 1 out (−)") == true)
@@ -54,10 +54,10 @@ struct GuideConstructTests {
         ])
         // Ambiguous with either separator; and without notations, the message names what reads it.
         let spec = try SpecLoader.load(text: Guide.spec("guide-numbers"), file: "n.yaml")
-        let ambiguous = try TestKit.convert("Date,Amount,Units\n2024-01-02,\"1,234\",-\n", with: SpecAdapter(spec))
+        let ambiguous = try TestKit.convert("Date,Amount,Units\n2024-01-02,\"1,234\",-\n", with: SpecReader(spec))
         #expect(ambiguous.rejected.first?.errors.first?.message.contains("ambiguous") == true)
         let plain = try SpecLoader.load(text: Guide.spec("guide-numbers").replacingOccurrences(of: "values: {decimal: either, symbols: [$, €], parentheses: true, exponent: true, empty: ['-']}", with: "values: {empty: ['-']}"), file: "p.yaml")
-        let errors = try TestKit.convert("Date,Amount,Units\n2024-01-02,$420.10,-\n2024-01-03,(6.97),-\n2024-01-04,4.615E-06,-\n", with: SpecAdapter(plain))
+        let errors = try TestKit.convert("Date,Amount,Units\n2024-01-02,$420.10,-\n2024-01-03,(6.97),-\n2024-01-04,4.615E-06,-\n", with: SpecReader(plain))
             .rejected.map { $0.errors.first?.message ?? "" }
         #expect(errors == [
             "'$420.10' is not a number: '$' at position 1: a currency symbol is read with values: {symbols: ['$']}",

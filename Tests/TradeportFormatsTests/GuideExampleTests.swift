@@ -13,10 +13,10 @@ struct GuideExampleTests {
 
     @Test func krakenTrades() throws {
         let spec = try SpecLoader.load(text: try String(contentsOfFile: Self.docs + "/kraken-trades.yaml", encoding: .utf8), file: "kraken-trades.yaml")
-        let adapter = SpecAdapter(spec)
+        let reader = SpecReader(spec)
         let sample = Self.docs + "/kraken-trades.csv"
-        #expect(adapter.detect(try SourceInput(path: sample).probe) == .match)
-        let doc = try TestKit.convert(paths: [sample], with: adapter)
+        #expect(reader.detect(try SourceInput(path: sample).probe) == .match)
+        let doc = try TestKit.convert(paths: [sample], with: reader)
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
         let trades = doc.allTrades
         #expect(trades.count == 5)

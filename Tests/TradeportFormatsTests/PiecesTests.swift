@@ -10,33 +10,33 @@ import TradeportTestKit
 @Suite("CSV sources read in pieces")
 struct PiecesTests {
     static let sizes = [64, 97, 128, 211, 256, 1000, 4096]
-    static var dsx: SpecAdapter { BuiltIn.adapter("dsx-trades") as! SpecAdapter }
+    static var dsx: SpecReader { BuiltIn.reader("dsx-trades") as! SpecReader }
 
     /// The document of `bytes` read in one go, and the piece sizes that read it otherwise.
-    func differences(_ adapter: SpecAdapter, _ bytes: [UInt8]) throws -> [Int] {
+    func differences(_ reader: SpecReader, _ bytes: [UInt8]) throws -> [Int] {
         let path = try TestKit.writeTemporaryFile(Data(bytes))
-        var whole = adapter
+        var whole = reader
         whole.pieceSize = 0
         let expected = try TestKit.convert(paths: [path], with: whole)
         var differing: [Int] = []
         for size in Self.sizes {
-            var pieces = adapter
+            var pieces = reader
             pieces.pieceSize = size
             if try TestKit.convert(paths: [path], with: pieces) != expected { differing.append(size) }
         }
         return differing
     }
 
-    /// What the file at `path` converts to with `adapter`: JSON Lines (`JSONLinesSink`), or the
+    /// What the file at `path` converts to with `reader`: JSON Lines (`JSONLinesSink`), or the
     /// canonical document (`JSONDocumentSink`), both of which take operations the workers prepare
     /// (`OperationPreparation`); twice over when `twice` (the second time all duplicates).
-    func written(_ adapter: SpecAdapter, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false,
+    func written(_ reader: SpecReader, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false,
                    document: Bool = false) throws -> [UInt8] {
         let out = try TestKit.makeTemporaryDirectory() + "/out.jsonl"
         let file = try OutputFile.atomic(path: out)
         let sink: any ConversionSink = document ? try JSONDocumentSink(output: file) : try JSONLinesSink(output: file)
-        let input = { PreparedInput(input: try SourceInput(path: path), reader: adapter) }
-        _ = try Converter.run(twice ? [try input(), try input()] : [try input()], options: options, into: sink)
+        let input = { PreparedInput(input: try SourceInput(path: path), reader: reader) }
+        _ = try Inputs.convert(twice ? [try input(), try input()] : [try input()], options: options, into: sink)
         try file.commit()
         return Array(try Data(contentsOf: URL(fileURLWithPath: out)))
     }
@@ -80,42 +80,42 @@ struct PiecesTests {
     /// reader unescapes outside the row's raw text.
     @Test func everySampleWritesTheSameJSONLinesThroughPieces() throws {
         var checked: [String] = [], planned: [String] = []
-        for adapter in FormatRegistry.builtIn.adapters.compactMap({ $0 as? SpecAdapter }) where adapter.csv != nil {
-            guard let text = try? Self.sample("\(adapter.id)-example.csv") else { continue }
+        for reader in FormatRegistry.builtIn.readers.compactMap({ $0 as? SpecReader }) where reader.csv != nil {
+            guard let text = try? Self.sample("\(reader.id)-example.csv") else { continue }
             var texts = [text]
-            if adapter.csv?.quote != nil {
+            if reader.csv?.quote != nil {
                 // An escaped quote at the end of every quoted field followed by another: a text
                 // then holds a quote (a number or a date no longer reads, and is rejected).
                 texts.append(text.replacingOccurrences(of: "\",\"", with: "\"\"\",\""))
             }
             for text in texts {
                 let path = try TestKit.writeTemporaryFile(Data(text.utf8))
-                var whole = adapter
+                var whole = reader
                 whole.pieceSize = 0
                 // What was written, or the error that stopped it (a header the change spoilt).
-                func outcome(_ adapter: SpecAdapter, _ document: Bool) -> String {
-                    do { return String(decoding: try written(adapter, path, document: document), as: UTF8.self) } catch { return "error: \(error)" }
+                func outcome(_ reader: SpecReader, _ document: Bool) -> String {
+                    do { return String(decoding: try written(reader, path, document: document), as: UTF8.self) } catch { return "error: \(error)" }
                 }
                 for document in [false, true] {
                     let expected = outcome(whole, document)
                     for size in Self.sizes {
-                        var pieces = adapter
+                        var pieces = reader
                         pieces.pieceSize = size
-                        #expect(outcome(pieces, document) == expected, "\(adapter.id), pieces of \(size) bytes, document: \(document)")
+                        #expect(outcome(pieces, document) == expected, "\(reader.id), pieces of \(size) bytes, document: \(document)")
                     }
                 }
             }
-            checked.append(adapter.id)
-            if adapter.fastTrades != nil { planned.append(adapter.id) }
+            checked.append(reader.id)
+            if reader.compiledTrades != nil { planned.append(reader.id) }
         }
         #expect(checked.count >= 10, "samples checked: \(checked)")
         #expect(planned.contains("dsx-trades"), "formats read by a compiled plan: \(planned)")
     }
 
-    func rendered(_ adapter: SpecAdapter, _ path: String, options: ConversionOptions = ConversionOptions()) -> String {
+    func rendered(_ reader: SpecReader, _ path: String, options: ConversionOptions = ConversionOptions()) -> String {
         let sink = TestKit.RenderedLines()
         do {
-            _ = try Converter.run([PreparedInput(input: try SourceInput(path: path), reader: adapter)], options: options, into: sink)
+            _ = try Inputs.convert([PreparedInput(input: try SourceInput(path: path), reader: reader)], options: options, into: sink)
         } catch {
             return "error: \(error)"
         }
@@ -126,29 +126,29 @@ struct PiecesTests {
     /// operations read in one go: the compiled plan makes the same trade from a row's cells as
     /// the reading before (every sample, and DSX's lines with bad rows and duplicates).
     @Test func operationsRenderedOnTheWorkersAreTheModelValuesReadInOneGo() throws {
-        var paths: [(SpecAdapter, String)] = []
-        for adapter in FormatRegistry.builtIn.adapters.compactMap({ $0 as? SpecAdapter }) where adapter.csv != nil {
-            guard let text = try? Self.sample("\(adapter.id)-example.csv") else { continue }
-            paths.append((adapter, try TestKit.writeTemporaryFile(Data(text.utf8))))
+        var paths: [(SpecReader, String)] = []
+        for reader in FormatRegistry.builtIn.readers.compactMap({ $0 as? SpecReader }) where reader.csv != nil {
+            guard let text = try? Self.sample("\(reader.id)-example.csv") else { continue }
+            paths.append((reader, try TestKit.writeTemporaryFile(Data(text.utf8))))
         }
         let dsx = try Self.dsxLines().joined(separator: "\n") + "\n"
         paths.append((Self.dsx, try TestKit.writeTemporaryFile(Data(dsx.utf8))))
         #expect(paths.count >= 11)
         var planned = 0
-        for (adapter, path) in paths {
+        for (reader, path) in paths {
             for split in [false, true] {
                 let options = ConversionOptions(portfolio: "main", splitAccounts: split)
-                var whole = adapter
+                var whole = reader
                 whole.pieceSize = 0
                 let expected = rendered(whole, path, options: options)
-                #expect(!expected.hasPrefix("error"), "\(adapter.id): \(expected)")
+                #expect(!expected.hasPrefix("error"), "\(reader.id): \(expected)")
                 for size in Self.sizes {
-                    var pieces = adapter
+                    var pieces = reader
                     pieces.pieceSize = size
-                    #expect(rendered(pieces, path, options: options) == expected, "\(adapter.id), pieces of \(size) bytes, split accounts: \(split)")
+                    #expect(rendered(pieces, path, options: options) == expected, "\(reader.id), pieces of \(size) bytes, split accounts: \(split)")
                 }
             }
-            if adapter.fastTrades != nil { planned += 1 }
+            if reader.compiledTrades != nil { planned += 1 }
         }
         #expect(planned >= 2, "the compiled plan's reading is among them")
     }
@@ -158,8 +158,8 @@ struct PiecesTests {
     @Test func quotedCellsWithEscapedQuotesWriteTheSameJSONLines() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../formats/dsx-trades.yaml").standardized
         let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "quote: none", with: "quote: '\"'")
-        let adapter = SpecAdapter(try SpecLoader.load(text: text.replacingOccurrences(of: "id: dsx-trades", with: "id: dsx-quoted"), file: "q.yaml"))
-        #expect(adapter.fastTrades != nil)
+        let reader = SpecReader(try SpecLoader.load(text: text.replacingOccurrences(of: "id: dsx-trades", with: "id: dsx-quoted"), file: "q.yaml"))
+        #expect(reader.compiledTrades != nil)
         var lines: [String] = []
         for (k, line) in try Self.dsxLines().enumerated() {
             var fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
@@ -171,13 +171,13 @@ struct PiecesTests {
         let path = try TestKit.writeTemporaryFile(Data((lines.joined(separator: "\n") + "\n").utf8))
         for split in [false, true] {
             let options = ConversionOptions(portfolio: "main", splitAccounts: split)
-            var whole = adapter
+            var whole = reader
             whole.pieceSize = 0
             for document in [false, true] {
                 let expected = try written(whole, path, options: options, document: document)
                 #expect(String(decoding: expected, as: UTF8.self).contains(#"Main \"0\""#))
                 for size in Self.sizes {
-                    var pieces = adapter
+                    var pieces = reader
                     pieces.pieceSize = size
                     #expect(try written(pieces, path, options: options, document: document) == expected,
                             "pieces of \(size) bytes, split accounts: \(split), document: \(document)")
@@ -247,7 +247,7 @@ struct PiecesTests {
                 text += row + "\n"
             }
         }
-        let adapter = try #require(BuiltIn.adapter("coinbase") as? SpecAdapter)
-        #expect(try differences(adapter, Array(text.utf8)) == [])
+        let reader = try #require(BuiltIn.reader("coinbase") as? SpecReader)
+        #expect(try differences(reader, Array(text.utf8)) == [])
     }
 }

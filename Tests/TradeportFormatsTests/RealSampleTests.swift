@@ -18,7 +18,7 @@ enum RealSamples {
 
     static var available: Bool { path("dsx-trades.csv") != nil && path("dsx-transactions.csv") != nil }
 
-    /// The file's rows split into fields, for computing expectations independently of the adapters.
+    /// The file's rows split into fields, for computing expectations independently of the readers.
     static func rows(_ name: String) throws -> [[String]] {
         try String(contentsOfFile: path(name)!, encoding: .utf8)
             .split(whereSeparator: \.isNewline).map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
@@ -44,8 +44,8 @@ struct RealSampleTests {
     func convertBoth(_ options: ConversionOptions = ConversionOptions()) throws -> CanonicalDocument {
         let collector = DocumentCollector()
         let conversion = Conversion(options: options, sink: collector)
-        try conversion.add(try SourceInput(path: RealSamples.path("dsx-trades.csv")!), adapter: BuiltIn.dsxTrades)
-        try conversion.add(try SourceInput(path: RealSamples.path("dsx-transactions.csv")!), adapter: BuiltIn.dsxTransactions)
+        try conversion.add(try SourceInput(path: RealSamples.path("dsx-trades.csv")!), reader: BuiltIn.dsxTrades)
+        try conversion.add(try SourceInput(path: RealSamples.path("dsx-transactions.csv")!), reader: BuiltIn.dsxTransactions)
         try conversion.finish()
         return collector.document
     }

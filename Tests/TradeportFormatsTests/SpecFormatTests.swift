@@ -25,7 +25,7 @@ struct SpecFormatTests {
         let spec = try SpecLoader.load(text: Self.brokerSpec, file: "example-broker.yaml")
         let data = try #require(Self.brokerCSV.data(using: .windowsCP1251))
         let path = try TestKit.writeTemporaryFile(data, name: "statement.csv")
-        let doc = try TestKit.convert(paths: [path], with: SpecAdapter(spec))
+        let doc = try TestKit.convert(paths: [path], with: SpecReader(spec))
         let trade = try #require(doc.allTrades.first)
         #expect(trade.externalId == "1" && trade.side == .buy && trade.base.text == "SBER" && trade.quote.text == "RUB")
         #expect(trade.quantity == ExactDecimal("1000") && trade.price == ExactDecimal("270.5") && trade.amount == ExactDecimal("270500"))
@@ -56,7 +56,7 @@ struct SpecFormatTests {
             3;06.02.2021;09:00:00;Пополнение;;RUB;;;1 000;ИИС
             """
         let path = try TestKit.writeTemporaryFile(csv, name: "p.csv")
-        let doc = try TestKit.convert(paths: [path], with: SpecAdapter(spec), options: ConversionOptions(portfolio: "default"))
+        let doc = try TestKit.convert(paths: [path], with: SpecReader(spec), options: ConversionOptions(portfolio: "default"))
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
         #expect(doc.portfolios.map { "\($0.name): \($0.trades.compactMap(\.externalId)) \($0.transactions.compactMap(\.externalId))" }.sorted() == [
             "Cash: [] [\"3\"]", "default: [\"2\"] []", "ИИС: [\"1\"] []",
@@ -87,7 +87,7 @@ struct SpecFormatTests {
             2024-01-02 10:00:02,sol-eur,buy,3,90
             2024-01-02 10:00:03,SOLEUR,buy,3,90
             """
-        let doc = try TestKit.convert(csv, with: SpecAdapter(spec), name: "pairs.csv")
+        let doc = try TestKit.convert(csv, with: SpecReader(spec), name: "pairs.csv")
         #expect(doc.allTrades.map { "\($0.base)/\($0.quote)" } == ["BTC/USD", "ETH/EUR", "SOL/EUR"])
         let reject = try #require(doc.rejected.first)
         #expect(reject.source.row == 5)
@@ -114,7 +114,7 @@ struct SpecFormatTests {
               asset: currency
             """, file: "signed.yaml")
         let csv = "Date;Amount;Currency\n01.02.2021;1 500,25;EUR\n02.02.2021;-200;EUR\n03.02.2021;-x;EUR\n"
-        let doc = try TestKit.convert(csv, with: SpecAdapter(spec), name: "signed.csv")
+        let doc = try TestKit.convert(csv, with: SpecReader(spec), name: "signed.csv")
         #expect(doc.allTransactions.map { "\($0.type.rawValue) \($0.amount) \($0.asset)" } == ["deposit 1500.25 EUR", "withdrawal 200 EUR"])
         #expect(doc.rejected.map { $0.errors.map { "\($0.column ?? 0) \($0.field ?? "")" } } == [["2 amount"]])
         #expect(Specs.errorsOf(spec: "type: {sign-of: amount, positive: deposit}").contains { $0.contains("negative") })
@@ -123,10 +123,10 @@ struct SpecFormatTests {
     @Test("detection by header reads the source as its spec does: Windows-1251, UTF-16, quoted headers")
     func detectionTranscodes() throws {
         let detecting = Self.brokerSpec.replacingOccurrences(of: "values:", with: "detect: {header: [Номер, Дата, Операция]}\nvalues:")
-        let cp1251 = SpecAdapter(try SpecLoader.load(text: detecting, file: "d.yaml"))
+        let cp1251 = SpecReader(try SpecLoader.load(text: detecting, file: "d.yaml"))
         let data = try #require(Self.brokerCSV.data(using: .windowsCP1251))
         #expect(cp1251.detect(try SourceInput(path: try TestKit.writeTemporaryFile(data, name: "s.csv")).probe) == .match)
-        let utf16 = SpecAdapter(try SpecLoader.load(text: detecting.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "d.yaml"))
+        let utf16 = SpecReader(try SpecLoader.load(text: detecting.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "d.yaml"))
         var u16 = Data([0xFF, 0xFE])
         u16.append(try #require(Self.brokerCSV.replacingOccurrences(of: "Номер;Дата", with: "\"Номер\";\"Дата\"").data(using: .utf16LittleEndian)))
         #expect(utf16.detect(try SourceInput(path: try TestKit.writeTemporaryFile(u16, name: "u.csv")).probe) == .match)
@@ -138,9 +138,9 @@ struct SpecFormatTests {
         let spec = try SpecLoader.load(text: Self.brokerSpec
             .replacingOccurrences(of: "delimiter: \";\"", with: "delimiter: auto")
             .replacingOccurrences(of: "windows-1251", with: "utf-8"), file: "a.yaml")
-        let doc = try TestKit.convert(Self.brokerCSV, with: SpecAdapter(spec), name: "a.csv")
+        let doc = try TestKit.convert(Self.brokerCSV, with: SpecReader(spec), name: "a.csv")
         #expect(doc.allTrades.count == 1 && doc.allTransactions.count == 1)
-        let tabs = try TestKit.convert(Self.brokerCSV.replacingOccurrences(of: ";", with: "\t"), with: SpecAdapter(spec), name: "t.csv")
+        let tabs = try TestKit.convert(Self.brokerCSV.replacingOccurrences(of: ";", with: "\t"), with: SpecReader(spec), name: "t.csv")
         #expect(tabs.allTrades.count == 1 && tabs.allTransactions.count == 1)
     }
 
@@ -167,7 +167,7 @@ struct SpecFormatTests {
             2021-01-03 00:00:00,,0,0,failed
             2021-01-04 00:00:00,,0,0,ok
             """
-        let doc = try TestKit.convert(csv, with: SpecAdapter(spec), name: "o.csv", options: ConversionOptions(keepFailed: true))
+        let doc = try TestKit.convert(csv, with: SpecReader(spec), name: "o.csv", options: ConversionOptions(keepFailed: true))
         #expect(doc.allTransactions.map(\.source.row) == [2, 4])
         #expect(doc.rejected.map { "\($0.source.row) \($0.errors.map { $0.field ?? "" })" } == ["3 [\"feeCurrency\"]", "5 [\"amount\"]"])
     }
@@ -177,7 +177,7 @@ struct SpecFormatTests {
         let spec = try SpecLoader.load(text: Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-16"), file: "x.yaml")
         var data = Data([0xFF, 0xFE])
         data.append(try #require(Self.brokerCSV.data(using: .utf16LittleEndian)))
-        let doc = try TestKit.convert(paths: [try TestKit.writeTemporaryFile(data, name: "u16.csv")], with: SpecAdapter(spec))
+        let doc = try TestKit.convert(paths: [try TestKit.writeTemporaryFile(data, name: "u16.csv")], with: SpecReader(spec))
         #expect(doc.allTrades.count == 1 && doc.allTransactions.count == 1)
     }
 
@@ -186,7 +186,7 @@ struct SpecFormatTests {
         let spec = try SpecLoader.load(text: Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-8"), file: "x.yaml")
         let path = try TestKit.writeTemporaryFile("x\nНомер;Дата;Время;Операция;Сумма\n", name: "h.csv")
         do {
-            _ = try TestKit.convert(paths: [path], with: SpecAdapter(spec))
+            _ = try TestKit.convert(paths: [path], with: SpecReader(spec))
             Issue.record("a missing required column was accepted")
         } catch let e as InputError {
             #expect(e.message.contains("the header has no column 'Валюта'"))
@@ -215,10 +215,10 @@ struct SpecWorkbookTests {
         data += "<c r=\"E7\" t=\"inlineStr\"><is><t>Sell</t></is></c><c r=\"F7\"><v>2</v></c><c r=\"G7\"><v>1600.1000000000001</v></c></row>"
         let book = TestWorkbook.make(sheets: [("Сделки", "sheet1.xml", data)], stylesXML: styles)
         let path = try book.writeTemporary(name: "trades.xlsx")
-        let adapter = SpecAdapter(try SpecLoader.load(text: Self.spec, file: "w.yaml"))
+        let reader = SpecReader(try SpecLoader.load(text: Self.spec, file: "w.yaml"))
         let input = try SourceInput(path: path)
-        #expect(adapter.detect(input.probe) == .match)
-        let doc = try TestKit.convert(paths: [path], with: adapter)
+        #expect(reader.detect(input.probe) == .match)
+        let doc = try TestKit.convert(paths: [path], with: reader)
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
         let trades = doc.allTrades
         #expect(trades.map { "\($0.externalId ?? "") \($0.side.rawValue) \($0.base)/\($0.quote) \($0.quantity) @ \($0.price) \($0.time)" } == [
@@ -260,8 +260,8 @@ struct OwnLayoutTests {
 
     @Test("the spec language's type and fee-kind lists are the model's")
     func listsAreTheModels() {
-        #expect(SpecReader.transactionTypes == CashTransactionType.allCases.map(\.rawValue))
-        #expect(SpecReader.feeKinds == FeeKind.allCases.map(\.rawValue))
+        #expect(SpecParser.transactionTypes == CashTransactionType.allCases.map(\.rawValue))
+        #expect(SpecParser.feeKinds == FeeKind.allCases.map(\.rawValue))
     }
 
     static let header = "kind,portfolio,id,externalId,time,side,base,quote,quantity,price,amount,type,asset"
@@ -275,7 +275,7 @@ struct OwnLayoutTests {
             transaction,main,,,2021-03-03T10:00:00Z,,,,,,5,withdrawal,RUB
             trade,main,not an id,7,2021-03-02T14:05:09Z,buy,EURS,USD,1,1,1,,
             """
-        let doc = try TestKit.convert(csv, with: BuiltIn.adapter("tradeport-csv"), name: "own.csv")
+        let doc = try TestKit.convert(csv, with: BuiltIn.reader("tradeport-csv"), name: "own.csv")
         #expect(doc.allTrades.map(\.id) == ["dsx-trades:41000012"])
         #expect(doc.allTransactions.map(\.id).first == "tinkoff-report:~0a1b2c3d4e5f60718293.1")
         #expect(doc.allTransactions.last?.id.hasPrefix("tradeport-csv:~") == true)
@@ -292,7 +292,7 @@ struct OwnLayoutTests {
             trade,main,2021-03-02T14:05:10Z,buy,SU26238,RUB,2,990.5,,0.1;0.2,RUB,,
             trade,main,2021-03-02T14:05:11Z,buy,SU26238,RUB,2,990.5,,0.1;x,RUB;RUB,,
             """
-        let doc = try TestKit.convert(csv, with: BuiltIn.adapter("tradeport-csv"), name: "own.csv")
+        let doc = try TestKit.convert(csv, with: BuiltIn.reader("tradeport-csv"), name: "own.csv")
         let trade = try #require(doc.allTrades.first)
         #expect(doc.allTrades.count == 1)
         #expect(trade.accruedInterest == ExactDecimal("-1.25"))

@@ -9,7 +9,7 @@ import TradeportTestKit
 @Suite("T-Bank report, 2026 layout")
 struct TBankLayout2026Tests {
     static func convert(_ rows: [[Int: Any]]) throws -> CanonicalDocument {
-        try TestKit.convert(paths: [try TBankReport2026.write(rows)], with: TinkoffReportAdapter())
+        try TestKit.convert(paths: [try TBankReport2026.write(rows)], with: TinkoffReportReader())
     }
 
     @Test("section 2 with no label and no header: every operation read, in RUB, the currency inferred and said so")

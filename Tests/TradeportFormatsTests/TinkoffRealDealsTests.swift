@@ -1,7 +1,7 @@
 // The deals of the real Tinkoff / T-Bank reports in ../shared, checked against what this file works
 // out from each workbook's own cells.
 //
-// What is independent of the adapter: the expectations are read with the low-level XLSX reader only
+// What is independent of the reader: the expectations are read with the low-level XLSX reader only
 // (rows, cells, a number cell's value rounded to the 15 significant digits a double holds, date
 // serials) and computed with Foundation's Decimal and Calendar. Nothing of TradeportFormats' Tinkoff
 // reader is used: not its tables, header aliases, value parsing or bond arithmetic. The document is
@@ -39,9 +39,9 @@ struct TinkoffRealDealsTests {
         guard FileManager.default.fileExists(atPath: path) else { return }  // this one file is absent: nothing to check
 
         let deals = try TinkoffSheet.deals(in: path)
-        let prepared = try Converter.prepare([InputRequest(path: path)], registry: .builtIn)
+        let prepared = try Inputs.prepare([InputRequest(path: path)], registry: .builtIn)
         #expect(prepared.map { $0.reader.id } == ["tinkoff-report"], "\(file): detection picked another format")
-        let (doc, _) = try Converter.document(prepared, options: ConversionOptions())
+        let (doc, _) = try Inputs.document(prepared, options: ConversionOptions())
 
         let rejects = doc.rejected.prefix(5).map { "row \($0.source.row): \($0.errors.map(\.message))" }
         #expect(doc.rejected.isEmpty, "\(file): \(doc.rejected.count) rejected, first \(rejects)")

@@ -78,7 +78,7 @@ enum TinkoffFixture {
 
     static func convert(_ rows: [[Int: Any]], options: ConversionOptions = ConversionOptions()) throws -> CanonicalDocument {
         let path = try TestWorkbook.rows(rows, sheetName: "broker_rep").writeTemporary(name: "report.xlsx")
-        return try TestKit.convert(paths: [path], with: TinkoffReportAdapter(), options: options)
+        return try TestKit.convert(paths: [path], with: TinkoffReportReader(), options: options)
     }
 }
 
@@ -224,11 +224,11 @@ struct TinkoffReportTests {
 
     @Test("detection reads the workbook's content; other workbooks and files are not claimed")
     func detection() throws {
-        let adapter = TinkoffReportAdapter()
+        let reader = TinkoffReportReader()
         func probe(_ path: String, filePath: Bool = true) throws -> Detection {
             let input = try SourceInput(path: path)
             let p = input.probe
-            return adapter.detect(filePath ? p : FormatProbe(name: p.name, head: p.head, isWholeInput: p.isWholeInput))
+            return reader.detect(filePath ? p : FormatProbe(name: p.name, head: p.head, isWholeInput: p.isWholeInput))
         }
         let report = try TestWorkbook.rows(TinkoffFixture.report, sheetName: "broker_rep").writeTemporary(name: "r.xlsx")
         #expect(try probe(report) == .match)
@@ -242,7 +242,7 @@ struct TinkoffReportTests {
         let encrypted = try TestKit.writeTemporaryFile(HostileWorkbooks.compoundFile(encrypted: true), name: "secret.xlsx")
         guard case .noMatch(let encryptedReason) = try probe(encrypted) else { Issue.record("claimed an encrypted workbook"); return }
         #expect(encryptedReason.contains("encrypted"))
-        #expect(FormatRegistry.builtIn.adapter(id: "tinkoff-report") != nil)
+        #expect(FormatRegistry.builtIn.reader(id: "tinkoff-report") != nil)
     }
 }
 
@@ -286,7 +286,7 @@ struct TinkoffLayoutTests {
         #expect(doc.rejected.first?.errors.first?.message.contains("before any section heading") == true)
 
         let plain = try TestWorkbook.rows([[0: "Date", 1: "Amount"], [0: "01.01.2021", 1: 5]]).writeTemporary()
-        #expect(throws: InputError.self) { _ = try TestKit.convert(paths: [plain], with: TinkoffReportAdapter()) }
+        #expect(throws: InputError.self) { _ = try TestKit.convert(paths: [plain], with: TinkoffReportReader()) }
     }
 
     @Test("a currency block's heading may carry spaces or lower case; the balance summary ends at the block's header")
@@ -363,7 +363,7 @@ struct TBankReportTests {
     @Test("detected under the T-Bank name; payouts typed by their note's «Тип КД», with the security; unknown kinds are rejects naming them")
     func corporateActionPayouts() throws {
         let path = try TestWorkbook.rows(Self.report, sheetName: "broker_rep").writeTemporary(name: "tbank.xlsx")
-        #expect(TinkoffReportAdapter().detect(try SourceInput(path: path).probe) == .match)
+        #expect(TinkoffReportReader().detect(try SourceInput(path: path).probe) == .match)
         let doc = try TinkoffFixture.convert(Self.report)
         let cash = doc.allTransactions
         #expect(cash.map(\.type) == [.coupon, .redemption, .dividend, .tax])
@@ -447,11 +447,11 @@ struct TBankReportTests {
         if FileManager.default.fileExists(atPath: shared + "/samples/tinkoff-broker-report.xlsx") {
             paths.append(shared + "/samples/tinkoff-broker-report.xlsx")
         }
-        var spooling = TinkoffReportAdapter()
+        var spooling = TinkoffReportReader()
         spooling.dealsOnHeap = 0
         var deals = 0
         for path in paths {
-            let onHeap = try TestKit.convert(paths: [path], with: TinkoffReportAdapter())
+            let onHeap = try TestKit.convert(paths: [path], with: TinkoffReportReader())
             let spooled = try TestKit.convert(paths: [path], with: spooling)
             #expect(spooled == onHeap, "\(path)")
             deals += onHeap.allTrades.count
@@ -468,8 +468,8 @@ struct TBankReportTests {
         for (file, expected) in [("tbank-2021-full-year.xlsx", ["dividend": 7]),
                                  ("tbank-2024-full-year.xlsx", ["coupon": 177, "dividend": 53, "redemption": 16])] {
             let path = Self.realworld + "/" + file
-            #expect(TinkoffReportAdapter().detect(try SourceInput(path: path).probe) == .match, "\(file)")
-            let doc = try TestKit.convert(paths: [path], with: TinkoffReportAdapter())
+            #expect(TinkoffReportReader().detect(try SourceInput(path: path).probe) == .match, "\(file)")
+            let doc = try TestKit.convert(paths: [path], with: TinkoffReportReader())
             var counts: [String: Int] = [:]
             for t in doc.allTransactions where [.coupon, .dividend, .redemption].contains(t.type) {
                 counts[t.type.rawValue, default: 0] += 1
@@ -518,7 +518,7 @@ struct TinkoffReconciliationTests {
         let e = Self.expected[index]
         let path = Self.shared + "/" + e.file
         guard FileManager.default.fileExists(atPath: path) else { return }
-        let doc = try TestKit.convert(paths: [path], with: TinkoffReportAdapter())
+        let doc = try TestKit.convert(paths: [path], with: TinkoffReportReader())
         #expect(doc.rejected.isEmpty, "\(e.file)")
         #expect(doc.reconciliation.count == e.checks, "\(e.file)")
         var differences: [String: String] = [:]
@@ -532,7 +532,7 @@ struct TinkoffReconciliationTests {
     @Test("a bond redeemed in full leaves at its redemption; securities no deal touches move at the period's end",
           .enabled(if: FileManager.default.fileExists(atPath: shared + "/realworld/tinkoff/tbank-2024-full-year.xlsx"), "../shared/realworld is absent"))
     func movementsInDetail() throws {
-        let doc = try TestKit.convert(paths: [Self.shared + "/realworld/tinkoff/tbank-2024-full-year.xlsx"], with: TinkoffReportAdapter())
+        let doc = try TestKit.convert(paths: [Self.shared + "/realworld/tinkoff/tbank-2024-full-year.xlsx"], with: TinkoffReportReader())
         let bond = try #require(doc.portfolios.flatMap(\.movements).first { $0.asset.text == "RU000A100YD8" })
         #expect(bond.time.description == "2024-09-26T21:00:00Z")  // the payout's date, 27.09.2024 in Moscow
         #expect(bond.isin == "RU000A100YD8" && bond.name == "Нафтатранс плюс-БО-02")

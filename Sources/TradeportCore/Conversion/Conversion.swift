@@ -8,7 +8,7 @@ public struct ConversionOptions: Sendable {
     public var splitAccounts: Bool
     /// Output failed and rejected transactions (with their status) instead of skipping them.
     public var keepFailed: Bool
-    /// Options for the adapters.
+    /// Options for the readers.
     public var read: ReadOptions
 
     public init(portfolio: String = "main", splitAccounts: Bool = false, keepFailed: Bool = false, read: ReadOptions = ReadOptions()) {
@@ -91,28 +91,7 @@ public struct ConversionReport: Sendable {
     public var extra: Int { sources.reduce(0) { $0 + $1.extra } }
 }
 
-/// Consumes a conversion's output as it is made (pandoc's writers): operations in input order,
-/// skips and rejects as they come, then the report.
-public protocol ConversionSink: AnyObject {
-    func write(_ operation: PortfolioOperation, portfolio: String) throws
-    func write(_ skipped: SkippedRow) throws
-    func write(_ rejected: RejectedRow) throws
-    func finish(_ report: ConversionReport) throws
-    /// The form in which the sink takes operations a reader made ready on its own threads
-    /// (`OperationPreparation`), or nil when it takes model values only (the default).
-    var preparedForm: PreparedForm? { get }
-    /// An operation a reader made ready, its bytes in `preparedForm`, in the order operations come.
-    func write(prepared operation: PreparedOperation) throws
-}
-
-extension ConversionSink {
-    public var preparedForm: PreparedForm? { nil }
-    public func write(prepared operation: PreparedOperation) throws {
-        preconditionFailure("\(Self.self) takes no prepared operations (its preparedForm is nil)")
-    }
-}
-
-/// Runs sources through their adapters into a sink: assigns ids and portfolios, drops
+/// Runs sources through their readers into a sink: assigns ids and portfolios, drops
 /// duplicates, rejects conflicts, skips failed transactions, counts every row, and at the end
 /// replays balances for warnings; checks a source that prints its balances against them.
 public final class Conversion<Sink: ConversionSink> {
@@ -133,9 +112,13 @@ public final class Conversion<Sink: ConversionSink> {
     /// How many rejects the report keeps for display.
     public static var rejectsShown: Int { 10 }
 
+    /// The sink, when it takes operations prepared on the reader's threads.
+    private let preparedSink: (any PreparedOperationSink)?
+
     public init(options: ConversionOptions, sink: Sink) {
         self.options = options
         self.sink = sink
+        preparedSink = sink as? any PreparedOperationSink
     }
 
     /// Sizes the tables for about `count` operations in all, so large inputs do not rehash.
@@ -143,19 +126,19 @@ public final class Conversion<Sink: ConversionSink> {
         index.reserve(count)
     }
 
-    /// Reads one source to the end with `adapter`. Throws when the source cannot be read as a
-    /// whole (the adapter's or the sink's error); its rows so far have then reached the sink.
+    /// Reads one source to the end with `reader`. Throws when the source cannot be read as a
+    /// whole (the reader's or the sink's error); its rows so far have then reached the sink.
     ///
     /// Two threads share the work: one reads and parses the source, assigns ids and drops
     /// duplicates; this one keeps the balances and feeds the sink, in the source's order.
     @discardableResult
-    public func add(_ input: SourceInput, adapter: any FormatAdapter) throws -> SourceSummary {
-        let reader = SourceReader(
-            input: input, adapter: adapter, options: options, sourceIndex: sources.count,
-            earlierPaths: sources.map(\.path), index: index, preparedForm: sink.preparedForm)
+    public func add(_ input: SourceInput, reader: any FormatReader) throws -> SourceSummary {
+        let stage = IdentityStage(
+            input: input, reader: reader, options: options, sourceIndex: sources.count,
+            earlierPaths: sources.map(\.path), index: index, preparedForm: preparedSink?.preparedForm)
         index = OperationIndex()
-        let channel = BatchChannel<SourceReader.Decision>(capacity: 8)
-        let thread = Thread { reader.run(into: channel) }
+        let channel = BatchChannel<IdentityStage.Decision>(capacity: 8)
+        let thread = Thread { stage.run(into: channel) }
         thread.stackSize = 8 << 20
         thread.start()
 
@@ -188,7 +171,7 @@ public final class Conversion<Sink: ConversionSink> {
                     case .prepared(let operation):
                         count(operation.kind, operation.portfolio)
                         ledger.record(operation)
-                        try sink.write(prepared: operation)
+                        try preparedSink!.write(prepared: operation)
                     case .skipped(let row):
                         try sink.write(row)
                     case .rejected(let row):
@@ -201,19 +184,19 @@ public final class Conversion<Sink: ConversionSink> {
                 channel.cancel()
             }
         }
-        // The channel is closed: the reader is done and its results are visible here.
+        // The channel is closed: the stage is done and its results are visible here.
         // A source's opening balances seed the replay of the portfolio its operations go to.
-        for statement in reader.statements { ledger.state(statement, portfolio: options.portfolio) }
+        for statement in stage.statements { ledger.state(statement, portfolio: options.portfolio) }
         self.ledger = ledger
-        index = reader.index
+        index = stage.index
         // The summary is kept even when the source failed part-way: its operations are in the
         // index and reached the sink, and later sources number themselves after it.
-        var summary = reader.summary
+        var summary = stage.summary
         summary.sha256 = input.sha256Hex()
         sources.append(summary)
-        reconciliation += reader.checks
-        sourceWarnings += reader.warnings
-        if let error = reader.failure ?? failure { throw error }
+        reconciliation += stage.checks
+        sourceWarnings += stage.warnings
+        if let error = stage.failure ?? failure { throw error }
         return summary
     }
 

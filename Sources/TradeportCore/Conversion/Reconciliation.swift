@@ -1,6 +1,6 @@
 /// Checks one source's reading against the balances it prints: per asset, the sum of what every
 /// operation read from it did (duplicates of earlier sources included: they are in this source
-/// too), against the stated opening and closing. Kept only for adapters that print balances.
+/// too), against the stated opening and closing. Kept only for readers that print balances.
 struct Reconciliation {
     private struct Moved {
         var sum: ExactDecimal? = .zero

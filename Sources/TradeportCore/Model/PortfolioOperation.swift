@@ -172,7 +172,7 @@ public struct ConversionWarning: Sendable, Hashable, Decodable {
     }
 }
 
-/// What an adapter makes of one data row: exactly one of these per row.
+/// What an reader makes of one data row: exactly one of these per row.
 public enum SourceRecord: Sendable {
     case operation(PortfolioOperation)
     /// An operation whose source names its portfolio (a spec's `portfolio` mapping): it goes
@@ -188,13 +188,10 @@ public enum SourceRecord: Sendable {
     case rejected(RejectedRow)
     /// A balance the source prints (an opening and a closing balance of one asset): not a row of
     /// its own (the row that prints it is also handed on, as a skip), but what the operations read
-    /// are checked against. Only from an adapter whose `printsBalances` is true.
+    /// are checked against. Only from an reader whose `printsBalances` is true.
     case statement(StatedBalance)
     /// Something the reader found true of the whole source that a user should look at (a currency
     /// a report left unprinted and the reader inferred): not a row; it joins the conversion's
     /// warnings.
     case warning(ConversionWarning)
-    /// An operation made ready on the reader's threads (`ReadOptions.preparation`): a row, as
-    /// `operation` or `placed` is.
-    case prepared(PreparedOperation)
 }

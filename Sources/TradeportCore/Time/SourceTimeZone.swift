@@ -49,7 +49,7 @@ public struct SourceTimeZone: Sendable, Hashable, CustomStringConvertible {
         public var zoneName: String { zone?.identifier ?? "UTC" }
 
         /// The instant of `local`, or nil when it falls outside what the model can write
-        /// (`Timestamp.writableRange`): what every adapter reading a source's times should use.
+        /// (`Timestamp.writableRange`): what every reader reading a source's times should use.
         public mutating func writableTimestamp(for local: LocalDateTime) -> Timestamp? {
             let instant = timestamp(for: local)
             return instant.isWritable ? instant : nil

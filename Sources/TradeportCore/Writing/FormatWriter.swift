@@ -1,6 +1,6 @@
 /// The one seam a target format plugs into (pandoc's writers): it names itself and makes the sink
 /// that writes a conversion's output in its format. A writer knows nothing of readers; adding one
-/// is one type conforming to this protocol and one line in the registry (`FormatCatalog.writers`).
+/// is one type conforming to this protocol and one line in the registry (`FormatCatalog.writers`, which `FormatRegistry.builtIn` lists).
 public protocol FormatWriter: Sendable {
     /// A stable identifier, used in `--to`.
     var id: String { get }
@@ -42,21 +42,6 @@ public struct WriteOptions: Sendable {
         self.accounts = accounts
         self.dates = dates
         self.dataSource = dataSource
-    }
-}
-
-/// The writers a conversion can write with, by id.
-public struct WriterRegistry: Sendable {
-    public let writers: [any FormatWriter]
-
-    public init(_ writers: [any FormatWriter]) {
-        self.writers = writers
-    }
-
-    public var ids: [String] { writers.map(\.id) }
-
-    public func writer(id: String) -> (any FormatWriter)? {
-        writers.first { $0.id == id }
     }
 }
 

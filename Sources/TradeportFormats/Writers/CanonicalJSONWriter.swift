@@ -3,7 +3,7 @@ import TradeportCore
 /// disk with a small index entry each; at the end the index is sorted (portfolio, kind, time,
 /// input order) and the document written from the spool, so memory holds 32 bytes an operation,
 /// not the operations.
-public final class JSONDocumentSink: ConversionSink {
+public final class JSONDocumentSink: PreparedOperationSink {
     /// 24 bytes an operation: what sorting needs, and where its JSON is in the spool.
     private struct Entry {
         var time: Int64
@@ -48,7 +48,7 @@ public final class JSONDocumentSink: ConversionSink {
     }
 
     /// Objects a reader made on its threads (`OperationPreparation.appendBytes`, as `write` makes them).
-    public var preparedForm: PreparedForm? { .documentObject }
+    public var preparedForm: PreparedForm { .documentObject }
 
     public func write(prepared operation: PreparedOperation) throws {
         try add(operation.kind, portfolio: operation.portfolio, time: operation.time, nanoseconds: operation.nanoseconds) { out in

@@ -2,7 +2,7 @@ import TradeportCore
 /// Writes JSON Lines as operations arrive: each operation as one object with `kind` and
 /// `portfolio`, then the skipped rows, the rejected rows (both held on disk meanwhile), the
 /// warnings, and a last `summary` line.
-public final class JSONLinesSink: ConversionSink {
+public final class JSONLinesSink: PreparedOperationSink {
     private let output: OutputFile
     private let skippedLines: Spool
     private let rejectedLines: Spool
@@ -18,7 +18,7 @@ public final class JSONLinesSink: ConversionSink {
     }
 
     /// Lines a reader made on its threads (`CanonicalJSON.appendLine`, as `write` makes them).
-    public var preparedForm: PreparedForm? { .jsonLine }
+    public var preparedForm: PreparedForm { .jsonLine }
 
     public func write(prepared operation: PreparedOperation) throws {
         try operation.withBytes { try output.write($0) }

@@ -173,7 +173,7 @@ struct BalancesAPI: Sendable {
             }
         }
         // The original's upload of a DSX export (multipart part `file`), read by tradeport's
-        // adapters; with the uniqueness rule a re-upload stores nothing twice.
+        // readers; with the uniqueness rule a re-upload stores nothing twice.
         api.post(RouterPath("\(resource)/uploadFile")) { request, _ in
             await respond(request) {
                 let portfolio = try await requestPortfolio(request)

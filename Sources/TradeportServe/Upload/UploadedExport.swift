@@ -3,7 +3,7 @@ import TradeportBalances
 import TradeportCore
 import TradeportFormats
 
-/// A DSX export uploaded to `…/uploadFile`, read by tradeport's own adapters and mapped to the
+/// A DSX export uploaded to `…/uploadFile`, read by tradeport's own readers and mapped to the
 /// server's records as `push` maps them.
 struct UploadedExport {
     var trades: [TradeRecord] = []
@@ -14,11 +14,11 @@ struct UploadedExport {
     /// Reads `bytes` as the export of `resource` (`trades` or `transactions`).
     init(bytes: [UInt8], resource: String, filename: String?) throws {
         let formatId = resource == "trades" ? "dsx-trades" : "dsx-transactions"
-        guard let adapter = FormatRegistry.builtIn.adapter(id: formatId) else { throw ServeError("no \(formatId) adapter") }
+        guard let reader = FormatRegistry.builtIn.reader(id: formatId) else { throw ServeError("no \(formatId) reader") }
         // Read from memory: nothing of the upload stays once it is answered.
         let name = (filename.map { ($0 as NSString).lastPathComponent }).flatMap { $0.isEmpty ? nil : $0 } ?? "upload.csv"
         let input = SourceInput(bytes: bytes, name: name)
-        let (document, _) = try Converter.document([PreparedInput(input: input, reader: adapter)], options: ConversionOptions(portfolio: "upload"))
+        let (document, _) = try Inputs.document([PreparedInput(input: input, reader: reader)], options: ConversionOptions(portfolio: "upload"))
         for r in document.rejected {
             problems.append("row \(r.source.row): " + r.errors.map(\.message).joined(separator: "; "))
         }

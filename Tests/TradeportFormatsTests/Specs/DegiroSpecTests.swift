@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import TradeportCore
+import TradeportFormats
+import TradeportTestKit
+
+/// The degiro format (formats/degiro.yaml) over its own sample
+/// (formats/samples/degiro-example.csv): a Dutch header row, then 14 lines (2-15) with decimal
+/// commas, dates and times in Europe/Amsterdam, a currency exchange over two lines (`group:`) and
+/// a long Order Id wrapped onto a line of its own.
+@Suite struct DegiroSpecTests {
+    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/degiro-example.csv").path
+
+    static func convert() throws -> CanonicalDocument {
+        let reader = try #require(FormatRegistry.builtIn.reader(id: "degiro"))
+        return try TestKit.convert(paths: [sample], with: reader)
+    }
+
+    // Counts read from the raw sample: 14 lines. Skipped: line 9 (empty Datum: the wrapped rest of
+    // line 8's Order Id) and line 11 (Overboeking). Lines 6+7 (Valuta Creditering / Debitering,
+    // 05-10-2023 15:42) are one currency exchange, line 7 merged. Trades: lines 5, 6, 10, 14;
+    // transactions: 2, 3, 4, 8, 12, 13, 15. 14 rows = 11 operations + 1 merged + 2 skipped.
+    @Test func accountsForEveryRow() throws {
+        let doc = try Self.convert()
+        #expect(doc.sources.count == 1)
+        let s = try #require(doc.sources.first)
+        #expect(s.format == "degiro")
+        #expect(s.rows == 14)
+        #expect(s.operations == 11)
+        #expect(s.merged == 1)
+        #expect(s.skipped == 2)
+        #expect(s.rejected == 0)
+        #expect(s.duplicates == 0)
+        #expect(s.extra == 0)
+        #expect(s.addsUp)
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.skipped.map(\.source.row).sorted() == [9, 11])
+        let wrapped = try #require(doc.skipped.first { $0.source.row == 9 })
+        #expect(wrapped.reason.contains("Order Id"))
+        let transfer = try #require(doc.skipped.first { $0.source.row == 11 })
+        #expect(transfer.reason.contains("Cash Sweep"))
+    }
+
+    @Test func operationsByKind() throws {
+        let doc = try Self.convert()
+        #expect(doc.allTrades.count == 4)
+        #expect(doc.allTransactions.count == 7)
+        #expect(doc.portfolios.flatMap(\.movements).count == 0)
+        #expect(doc.allTrades.map(\.source.row).sorted() == [5, 6, 10, 14])
+        #expect(doc.allTransactions.map(\.source.row).sorted() == [2, 3, 4, 8, 12, 13, 15])
+        #expect(doc.allTransactions.filter { $0.type == .fee }.map(\.source.row).sorted() == [4, 8, 13])
+    }
+
+    // Values read from the sample's raw lines 2 and 3: a dividend of "1,50" USD and its
+    // Dividendbelasting "-0,23"; 16-11-2023 07:31 in Amsterdam is CET (UTC+1).
+    @Test func dividendAndItsWithholdingTax() throws {
+        let doc = try Self.convert()
+        let dividend = try #require(doc.allTransactions.first { $0.source.row == 2 })
+        #expect(dividend.externalId == nil)
+        #expect(dividend.time.description == "2023-11-16T06:31:00Z")
+        #expect(dividend.type == .dividend)
+        #expect(dividend.asset.text == "USD")
+        #expect(dividend.amount.description == "1.5")
+        #expect(dividend.security == "US5949181045")
+        #expect(dividend.note == "Dividend")
+        let tax = try #require(doc.allTransactions.first { $0.source.row == 3 })
+        #expect(tax.time.description == "2023-11-16T06:31:00Z")
+        #expect(tax.type == .tax)
+        #expect(tax.asset.text == "USD")
+        #expect(tax.amount.description == "0.23")
+        #expect(tax.security == "US5949181045")
+        #expect(tax.note == "Dividendbelasting")
+    }
+
+    // Values read from the sample's raw line 5: "Verkoop 3 @ 84,12 EUR", Mutatie EUR "252,36";
+    // 12-10-2023 10:07 in Amsterdam is CEST (UTC+2); price 252.36 / 3 = 84.12.
+    @Test func sellFromTheDescription() throws {
+        let doc = try Self.convert()
+        let t = try #require(doc.allTrades.first { $0.source.row == 5 })
+        #expect(t.externalId == nil)
+        #expect(t.time.description == "2023-10-12T08:07:00Z")
+        #expect(t.side == .sell)
+        #expect(t.base.text == "IE00B4L5Y983")
+        #expect(t.quote.text == "EUR")
+        #expect(t.quantity.description == "3")
+        #expect(t.price.description == "84.12")
+        #expect(t.amount?.description == "252.36")
+        #expect(t.fees.isEmpty)
+        #expect(t.isin == "IE00B4L5Y983")
+        #expect(t.name == "ISHARES CORE MSCI WORLD UCITS ETF")
+        #expect(t.settlementDate?.description == "2023-10-12")
+        #expect(t.orderId == "a7c41e09-5b3d-4f82-9e6a-20d8b7f35c91")
+        #expect(t.venue == "DEGIRO")
+    }
+
+    // Values read from the sample's raw lines 6 and 7: Valuta Creditering USD "637,20" and Valuta
+    // Debitering EUR "-606,16". EUR ranks before USD in `quotes`: a buy of 637.2 USD for 606.16 EUR,
+    // price 606.16 / 637.2 rounded to 12 digits (the group's default) = 0.9512868801; the other
+    // fields from line 6, the group's first.
+    @Test func currencyExchangeOverTwoLines() throws {
+        let doc = try Self.convert()
+        let t = try #require(doc.allTrades.first { $0.source.row == 6 })
+        #expect(t.time.description == "2023-10-05T13:42:00Z")
+        #expect(t.side == .buy)
+        #expect(t.base.text == "USD")
+        #expect(t.quote.text == "EUR")
+        #expect(t.quantity.description == "637.2")
+        #expect(t.price.description == "0.9512868801")
+        #expect(t.amount?.description == "606.16")
+        #expect(t.fees.isEmpty)
+        #expect(t.settlementDate?.description == "2023-10-05")
+        #expect(t.orderId == "3f8a2c6e-91d4-4b7a-8e05-c1d92f6ab347")
+        #expect(t.venue == "DEGIRO")
+    }
+
+    // Values read from the sample's raw lines 10 and 8: "Koop 2 @ 318,6 USD" for "-637,20" USD, and
+    // its transaction fee "-2,00" EUR at the same minute.
+    @Test func buyAndItsFee() throws {
+        let doc = try Self.convert()
+        let t = try #require(doc.allTrades.first { $0.source.row == 10 })
+        #expect(t.time.description == "2023-10-05T13:42:00Z")
+        #expect(t.side == .buy)
+        #expect(t.base.text == "US5949181045")
+        #expect(t.quote.text == "USD")
+        #expect(t.quantity.description == "2")
+        #expect(t.price.description == "318.6")
+        #expect(t.amount?.description == "637.2")
+        #expect(t.name == "MICROSOFT CORPORATION")
+        #expect(t.orderId == "3f8a2c6e-91d4-4b7a-8e05-c1d92f6ab347")
+        let fee = try #require(doc.allTransactions.first { $0.source.row == 8 })
+        #expect(fee.time.description == "2023-10-05T13:42:00Z")
+        #expect(fee.type == .fee)
+        #expect(fee.asset.text == "EUR")
+        #expect(fee.amount.description == "2")
+        #expect(fee.security == "US5949181045")
+        #expect(fee.note == "DEGIRO Transactiekosten en/of kosten van derden")
+    }
+
+    // Values read from the sample's raw lines 12, 14 and 15: the Cash Sweep Transfer "150,00" (a
+    // deposit by its sign), "Koop 5 @ 79,4 EUR" for "-397,00", an iDEAL Deposit "1000,00".
+    @Test func depositsAndAnotherBuy() throws {
+        let doc = try Self.convert()
+        let sweep = try #require(doc.allTransactions.first { $0.source.row == 12 })
+        #expect(sweep.time.description == "2023-10-05T07:02:00Z")
+        #expect(sweep.type == .deposit)
+        #expect(sweep.asset.text == "EUR")
+        #expect(sweep.amount.description == "150")
+        #expect(sweep.note == "Degiro Cash Sweep Transfer")
+        let buy = try #require(doc.allTrades.first { $0.source.row == 14 })
+        #expect(buy.time.description == "2023-10-03T09:26:00Z")
+        #expect(buy.side == .buy)
+        #expect(buy.base.text == "IE00B4L5Y983" && buy.quote.text == "EUR")
+        #expect(buy.quantity.description == "5")
+        #expect(buy.price.description == "79.4")
+        #expect(buy.amount?.description == "397")
+        let ideal = try #require(doc.allTransactions.first { $0.source.row == 15 })
+        #expect(ideal.time.description == "2023-10-02T18:14:00Z")
+        #expect(ideal.type == .deposit)
+        #expect(ideal.asset.text == "EUR")
+        #expect(ideal.amount.description == "1000")
+        #expect(ideal.security == nil)
+        #expect(ideal.note == "iDEAL Deposit")
+    }
+}
