@@ -152,6 +152,13 @@ let package = Package(
         ),
         .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit", "TradeportSpec", "TradeportBalances"]),
         .testTarget(name: "TradeportBalancesTests", dependencies: ["TradeportBalances", "TradeportCore"]),
+        // The complete minimal Swift reader and writer of the manual, compiled and run where they stand.
+        .testTarget(
+            name: "TradeportExamplesTests",
+            dependencies: ["TradeportCore", "TradeportCSV", "TradeportFormats"],
+            path: "docs/examples/swift",
+            exclude: ["example-trades.csv"]
+        ),
         .testTarget(
             name: "TradeportEndToEndTests",
             dependencies: [

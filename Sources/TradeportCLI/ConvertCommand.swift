@@ -67,7 +67,7 @@ struct ConvertCommand: ParsableCommand {
             read = try Inputs.readOptions(timezone: source.timezone)
             inputs = try Inputs.prepare(files.map { InputRequest(path: $0, format: source.format) }, registry: registry)
         } catch {
-            throw CommandFailure(message: error.message)
+            throw CommandFailure(message: error.description)
         }
 
         // A writer of several files writes them into the directory -o names, each atomically;
@@ -132,7 +132,7 @@ struct ConvertCommand: ParsableCommand {
 
     private func describe(_ error: any Error) -> String {
         switch error {
-        case let e as InputError: return "cannot read \(e)"
+        case let e as InputError: return e.description
         case let e as OutputError: return "cannot write \(e)"
         default: return "\(error)"
         }

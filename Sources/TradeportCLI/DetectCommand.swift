@@ -23,7 +23,7 @@ struct DetectCommand: ParsableCommand {
                 input = try Inputs.open(path)
             } catch {
                 failed = true
-                print("\(path): not recognized: \(error.message)")
+                print("\(path): not recognized: \(error.description)")
                 continue
             }
             switch registry.detect(input.probe) {

@@ -23,60 +23,52 @@ public struct PreparedInput {
     }
 }
 
-/// Why inputs cannot be converted at all (so nothing is written): an input that cannot be opened,
-/// is empty, or whose format is unknown or not recognized. The message names the input.
-public struct InputProblem: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// Turning inputs into canonical operations: what `convert`, `push`, `serve`'s uploads and the
 /// test kit all do, written once. Every input is opened and given its reader before any is read,
 /// so a bad input stops the run before anything is written.
 public enum Inputs {
     /// Opens `path` (`-` for standard input), refusing a missing file, a directory or an empty file.
-    public static func open(_ path: String) throws(InputProblem) -> SourceInput {
+    public static func open(_ path: String) throws(InputError) -> SourceInput {
         let input: SourceInput
         do {
             input = try SourceInput(path: path)
         } catch let error as InputError {
-            throw InputProblem("cannot read \(error)")
+            throw error
         } catch {
-            throw InputProblem("cannot read \(path): \(error)")
+            throw InputError(path: path, message: "\(error)")
         }
-        if input.isEmpty { throw InputProblem("\(path): the file is empty; there is nothing to convert") }
+        if input.isEmpty { throw InputError(.empty, path: path, message: "the file is empty; there is nothing to convert") }
         return input
     }
 
     /// The reader named `id`, or a problem listing the known ones.
-    public static func reader(named id: String, in registry: FormatRegistry) throws(InputProblem) -> any FormatReader {
+    public static func reader(named id: String, in registry: FormatRegistry) throws(InputError) -> any FormatReader {
         guard let reader = registry.reader(id: id) else {
-            throw InputProblem("unknown format '\(id)'; known formats: \(registry.ids.joined(separator: ", "))")
+            throw InputError(.unknownFormat, path: "", message: "unknown format '\(id)'; known formats: \(registry.ids.joined(separator: ", "))")
         }
         return reader
     }
 
     /// The reader for `input`: the one named, or the one detection finds.
-    public static func reader(for input: SourceInput, named id: String?, in registry: FormatRegistry) throws(InputProblem) -> any FormatReader {
+    public static func reader(for input: SourceInput, named id: String?, in registry: FormatRegistry) throws(InputError) -> any FormatReader {
         if let id { return try reader(named: id, in: registry) }
         switch registry.detect(input.probe) {
         case .detected(let reader):
             return reader
         case .none(let reasons):
             let considered = reasons.map { "  \($0.id): \($0.reason)" }.joined(separator: "\n")
-            throw InputProblem("\(input.path): no format recognized; considered:\n\(considered)\nname one with --format")
+            throw InputError(.notRecognized, path: input.path, message: "no format recognized; considered:\n\(considered)\nname one with --format")
         case .ambiguous(let ids):
-            throw InputProblem("\(input.path): more than one format matches (\(ids.joined(separator: ", "))); name one with --format")
+            throw InputError(.ambiguous, path: input.path, message: "more than one format matches (\(ids.joined(separator: ", "))); name one with --format")
         }
     }
 
     /// Read options for a zone named by the user (`--timezone`), or each format's own default.
-    public static func readOptions(timezone: String?) throws(InputProblem) -> ReadOptions {
+    public static func readOptions(timezone: String?) throws(InputError) -> ReadOptions {
         var read = ReadOptions()
         if let timezone {
             guard let zone = SourceTimeZone(identifier: timezone) else {
-                throw InputProblem("unknown time zone '\(timezone)' (use an IANA name like Europe/Moscow or UTC)")
+                throw InputError(.unknownTimeZone, path: "", message: "unknown time zone '\(timezone)' (use an IANA name like Europe/Moscow or UTC)")
             }
             read.timeZone = zone
         }
@@ -84,7 +76,7 @@ public enum Inputs {
     }
 
     /// Opens every input and gives it its reader; named formats are checked before any file is opened.
-    public static func prepare(_ requests: [InputRequest], registry: FormatRegistry) throws(InputProblem) -> [PreparedInput] {
+    public static func prepare(_ requests: [InputRequest], registry: FormatRegistry) throws(InputError) -> [PreparedInput] {
         for request in requests { if let id = request.format { _ = try reader(named: id, in: registry) } }
         var prepared: [PreparedInput] = []
         for request in requests {

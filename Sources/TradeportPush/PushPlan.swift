@@ -100,7 +100,7 @@ public struct PushPlan: @unchecked Sendable {
         do {
             return (try Inputs.readOptions(timezone: timezone), try Inputs.prepare(inputs, registry: registry))
         } catch {
-            throw PushPlanError(error.message)
+            throw PushPlanError(error.description)
         }
     }
 
@@ -131,7 +131,7 @@ public struct PushPlan: @unchecked Sendable {
                 var failure: PushPlanError
                 switch error {
                 case is PushRouter.Stopped: failure = PushPlanError("stopped")
-                case let e as InputError: failure = PushPlanError("cannot read \(e)")
+                case let e as InputError: failure = PushPlanError(e.description)
                 default: failure = PushPlanError("cannot read \(job.paths): \(error)")
                 }
                 failure.partial = conversion

@@ -9,7 +9,7 @@ import TradeportFormats
 /// everything else derives from it. A new case in a table without its stored property fails the
 /// build (`Trade.Fields`'s accessor switches are exhaustive); what follows shows that a field added
 /// to a table and nowhere else reaches every place a field is used, and that the published
-/// artefacts (the JSON Schema, the own-layout specs, the README's balances list) are the derived ones.
+/// artefacts (the JSON Schema, the own-layout specs, the manual's balances list) are the derived ones.
 @Suite("One field table")
 struct FieldTableTests {
     /// A kind like a trade with one field more than any real one: a bond's price quoted in percent.
@@ -122,9 +122,9 @@ struct FieldTableTests {
         #expect(SpecParser.tradeFields == TradeField.allCases.filter { $0 != .source }.map(\.rawValue) + ["portfolio"])
     }
 
-    @Test("the README's list of what the server does not carry is the derived one")
-    func theReadmeListsWhatIsNotCarried() throws {
-        let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
-        #expect(readme.contains(BalancesMapping.notCarriedSummary), "README should say: \(BalancesMapping.notCarriedSummary)")
+    @Test("the manual's list of what the server does not carry is the derived one")
+    func theManualListsWhatIsNotCarried() throws {
+        let manual = try String(contentsOfFile: Self.root + "/docs/push-and-serve.md", encoding: .utf8)
+        #expect(manual.contains(BalancesMapping.notCarriedSummary), "docs/push-and-serve.md should say: \(BalancesMapping.notCarriedSummary)")
     }
 }

@@ -189,22 +189,47 @@ public final class SourceInput {
     }
 }
 
-/// An input that cannot be opened or read.
+/// An input that cannot be converted: one that cannot be opened or read, is empty, or whose
+/// format is unknown or not recognized; its kind, the input's path and what is wrong.
 public struct InputError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The file cannot be opened or read (I/O), or not as its format (a reader's refusal of
+        /// the source as a whole).
+        case unreadable
+        /// The file holds nothing to convert.
+        case empty
+        /// `--format` names no format (`path` is empty).
+        case unknownFormat
+        /// No format claims the file; `message` lists each one's reason.
+        case notRecognized
+        /// Several formats claim the file.
+        case ambiguous
+        /// `--timezone` names no zone (`path` is empty).
+        case unknownTimeZone
+    }
+
+    public let kind: Kind
+    /// The input's path; empty for an option that names nothing known.
     public let path: String
     public let message: String
 
-    public init(path: String, message: String) {
+    public init(_ kind: Kind = .unreadable, path: String, message: String) {
+        self.kind = kind
         self.path = path
         self.message = message
     }
 
     init(path: String, errno code: Int32) {
-        self.path = path
-        self.message = describeErrno(code)
+        self.init(path: path, message: describeErrno(code))
     }
 
-    public var description: String { "\(path): \(message)" }
+    public var description: String {
+        switch kind {
+        case .unreadable: "cannot read \(path): \(message)"
+        case .unknownFormat, .unknownTimeZone: message
+        case .empty, .notRecognized, .ambiguous: "\(path): \(message)"
+        }
+    }
 }
 
 /// The system's message for an `errno` value, in lower case (`no such file or directory`).

@@ -27,7 +27,7 @@ public final class JSONDocumentSink: PreparedOperationSink {
     private let skipped: Spool
     private let rejected: Spool
     private var entries: [Entry] = []
-    private var portfolios = PortfolioNumbers()
+    private var portfolios = PortfolioNumbering()
     private var skippedCount = 0
     private var rejectedCount = 0
 

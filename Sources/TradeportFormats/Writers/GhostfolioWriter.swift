@@ -20,7 +20,7 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
     private var accountIds: [String: String] = [:]
     /// Per portfolio: activities per currency, to pick the account's currency.
     private var currencies: [String: [String: Int]] = [:]
-    private var counts = TargetCounts()
+    private var counts = WriterNoteCounts()
     public private(set) var notes: [String] = []
 
     public init(output: OutputFile, options: WriteOptions) throws {

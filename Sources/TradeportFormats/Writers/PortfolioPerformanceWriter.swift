@@ -20,7 +20,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     private let portfolio: OutputFile
     private let account: OutputFile
     private let dates: SourceTimeZone
-    private var counts = TargetCounts()
+    private var counts = WriterNoteCounts()
     public private(set) var notes: [String] = []
 
     public init(outputs: [OutputFile], options: WriteOptions) throws {

@@ -2,8 +2,10 @@ import Hummingbird
 import TradeportBalances
 
 /// A refusal with its status and a message, answered as a Spring-like error body
-/// (`{"status": 404, "error": "Not Found", "message": "…", "path": "/bcv/…"}`).
-struct APIError: Error {
+/// (`{"status": 404, "error": "Not Found", "message": "…", "path": "/bcv/…"}`): Hummingbird's
+/// `HTTPResponseError`, which `BalancesAPI.respond` also answers itself (it races the database's
+/// health).
+struct APIError: HTTPResponseError {
     let status: HTTPResponse.Status
     let message: String
     /// A record to answer with instead of an error body (a duplicate's existing record).
@@ -12,6 +14,10 @@ struct APIError: Error {
     static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, message: message) }
     static func unauthorized(_ message: String) -> APIError { APIError(status: .unauthorized, message: message) }
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, message: message) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        response(path: request.uri.path)
+    }
 
     func response(path: String) -> Response {
         if let body { return jsonResponse(status, body) }

@@ -1,120 +1,5 @@
 import TradeportCore
 
-/// An amount in one commodity.
-struct LedgerAmount {
-    var number: ExactDecimal
-    var asset: AssetCode
-}
-
-/// How a posting's units are valued.
-enum LedgerCost {
-    case none
-    /// At a total price, without lots (hledger's `@@`).
-    case totalPrice(LedgerAmount)
-    /// A new lot at a cost per unit (beancount's `{x CUR}`).
-    case lot(LedgerAmount)
-    /// A new lot at a total cost (beancount's `{{x CUR}}`), when the cost per unit is not a
-    /// finite decimal.
-    case lotTotal(LedgerAmount)
-    /// Closing lots held, first in first out, sold or bought back at `price` per unit
-    /// (beancount's `{} @ x CUR`).
-    case closing(price: LedgerAmount)
-    /// Closing lots held, first in first out, whose cost is in `currency`, another than the
-    /// trade's (beancount's `{CUR}`, with no price: Beancount wants a price in the cost's
-    /// currency, and infers the cost's currency from the price's when it is not named).
-    case closingCostIn(AssetCode)
-}
-
-/// The lots of one asset held in one portfolio (beancount), first in first out: runs of units
-/// bought (or sold short) at a cost in one currency, oldest first, a run merged into the one before
-/// it when their currencies are the same (so an asset always bought in one currency is one run).
-struct HeldLots {
-    /// Units held, signed: negative for lots sold short.
-    private(set) var total = ExactDecimal.zero
-    /// Unsigned units and the currency of their cost, from `head` on.
-    private var runs: [(units: ExactDecimal, currency: AssetCode)] = []
-    private var head = 0
-
-    /// Opens a lot of `units` (signed) at a cost in `currency`.
-    mutating func open(_ units: ExactDecimal, costIn currency: AssetCode) {
-        guard let sum = total.adding(units) else { return }
-        total = sum
-        let magnitude = units.isNegative ? units.negated : units
-        if runs.count > head, runs[runs.count - 1].currency == currency,
-           let merged = runs[runs.count - 1].units.adding(magnitude) {
-            runs[runs.count - 1].units = merged
-        } else {
-            runs.append((magnitude, currency))
-        }
-    }
-
-    /// Closes `units` (unsigned, at most what is held) of the oldest lots: what was closed per
-    /// currency of cost, in the order the currencies were first met.
-    mutating func close(_ units: ExactDecimal) -> [(units: ExactDecimal, currency: AssetCode)] {
-        var closed: [(units: ExactDecimal, currency: AssetCode)] = []
-        var left = units
-        while left.isPositive, head < runs.count {
-            let run = runs[head]
-            let taken = run.units < left ? run.units : left
-            if let i = closed.firstIndex(where: { $0.currency == run.currency }) {
-                closed[i].units = closed[i].units.adding(taken) ?? closed[i].units
-            } else {
-                closed.append((taken, run.currency))
-            }
-            left = left.subtracting(taken) ?? .zero
-            if taken == run.units {
-                head += 1
-            } else {
-                runs[head].units = run.units.subtracting(taken) ?? run.units
-            }
-        }
-        if head > 32, head * 2 > runs.count {
-            runs.removeFirst(head)
-            head = 0
-        }
-        // Closing moves the total towards zero by `units`.
-        total = (total.isNegative ? total.adding(units) : total.subtracting(units)) ?? .zero
-        return closed
-    }
-}
-
-struct LedgerPosting {
-    var account: String
-    /// Nil: the tool fills it in (the gain of lots closed).
-    var amount: LedgerAmount?
-    var cost: LedgerCost = .none
-}
-
-/// One double-entry transaction.
-struct LedgerEntry {
-    var date: CalendarDate
-    var narration: String
-    /// Key and value, in order.
-    var meta: [(String, String)]
-    var postings: [LedgerPosting]
-}
-
-/// A balance a source prints, as a ledger asserts it.
-struct LedgerAssertion {
-    var date: CalendarDate
-    var account: String
-    var amount: LedgerAmount
-    var comment: String
-}
-
-/// An opening entry or an assertion, placed among the operations by its date.
-enum DatedStatement {
-    case entry(LedgerEntry)
-    case assertion(LedgerAssertion)
-
-    var date: CalendarDate {
-        switch self {
-        case .entry(let e): return e.date
-        case .assertion(let a): return a.date
-        }
-    }
-}
-
 /// What the ledger writers share: which assets are money, the accounts, each operation as a
 /// balanced transaction, and the balances a source prints as opening entries and assertions.
 ///
@@ -152,7 +37,7 @@ struct LedgerBook {
     /// Accounts used, with the first date each is used on.
     private(set) var opened: [String: CalendarDate] = [:]
     /// What is not written: transactions that moved nothing, trades whose value is beyond 38 digits.
-    private(set) var counts = TargetCounts()
+    private(set) var counts = WriterNoteCounts()
 
     private struct Key: Hashable {
         var portfolio: String

@@ -17,7 +17,7 @@ final class OrderedOperations {
 
     private let spool: Spool
     private var entries: [Entry] = []
-    private var portfolios = PortfolioNumbers()
+    private var portfolios = PortfolioNumbering()
     private var scratch: [UInt8] = []
 
     init() throws {

@@ -1,6 +1,6 @@
 /// What a writer's target cannot hold, or holds another way, counted by what it is: the notes a
 /// sink gives after the summary (`WriterNotes`), so nothing is dropped in silence.
-struct TargetCounts {
+struct WriterNoteCounts {
     private var notCarried: [String: Int] = [:]
     private var writtenAs: [String: Int] = [:]
 

@@ -3,7 +3,7 @@ import TradeportCore
 /// Numbers for portfolio names, in the order they first come, for writers that keep a small entry
 /// per operation; the last name looked up is kept at hand, as operations of one portfolio come in
 /// runs.
-struct PortfolioNumbers {
+struct PortfolioNumbering {
     private(set) var names: [String] = []
     private var index: [String: UInt32] = [:]
     private var last: (name: String, number: UInt32)?
