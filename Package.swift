@@ -23,7 +23,7 @@ let package = Package(
         .library(name: "TradeportTestKit", targets: ["TradeportTestKit"]),
         // The balances server's API as values, and a client for it (networking: not in `Tradeport`).
         .library(name: "TradeportPush", targets: ["TradeportBalances", "TradeportPush"]),
-        .executable(name: "tradeport", targets: ["TradeportCLI"]),
+        .executable(name: "tradeport", targets: ["TradeportCLI"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,7 +39,7 @@ let package = Package(
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0")
     ],
     targets: [
         // What Core and the XLSX reader (which do not see each other) share: a bounded hand-over
@@ -70,7 +70,9 @@ let package = Package(
             dependencies: ["CXLSXSupport", "TradeportPrimitives", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: fuzzSwift
         ),
-        .target(name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportBuiltInSpecs"], swiftSettings: fuzzSwift),
+        .target(
+            name: "TradeportFormats", dependencies: ["TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportBuiltInSpecs"],
+            swiftSettings: fuzzSwift),
         // Declarative format specs (YAML): the language, loaded with every error's file, line and key.
         .target(name: "TradeportSpec", dependencies: ["TradeportFields", .product(name: "Yams", package: "Yams")], swiftSettings: fuzzSwift),
         // Checks specs and embeds them (run by the build-tool plugin below).
@@ -96,7 +98,7 @@ let package = Package(
                 "TradeportBalances", "TradeportCore", "TradeportFormats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
             ],
             swiftSettings: fuzzSwift
         ),
@@ -116,15 +118,16 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio")
             ],
             swiftSettings: fuzzSwift
         ),
         .executableTarget(
             name: "TradeportCLI",
             dependencies: [
-                "TradeportPrimitives", "TradeportCore", "TradeportFormats", "TradeportXLSX", "TradeportSpec", "TradeportBalances", "TradeportPush", "TradeportServe",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TradeportPrimitives", "TradeportCore", "TradeportFormats", "TradeportXLSX", "TradeportSpec", "TradeportBalances", "TradeportPush",
+                "TradeportServe",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         // The libFuzzer harnesses (fuzz/run.sh builds them with -DFUZZING and the fuzzer sanitizer;
@@ -133,7 +136,7 @@ let package = Package(
             name: "TradeportFuzz",
             dependencies: [
                 "TradeportCore", "TradeportCSV", "TradeportXLSX", "TradeportSpec", "TradeportFormats", "TradeportBuiltInSpecs", "TradeportBalances",
-                "TradeportServe", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "TradeportServe", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")
             ],
             swiftSettings: fuzzHarness,
             linkerSettings: fuzzLink
@@ -150,7 +153,8 @@ let package = Package(
             name: "TradeportXLSXTests",
             dependencies: ["TradeportXLSX", "TradeportPrimitives", "TradeportTestKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .testTarget(name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit", "TradeportSpec", "TradeportBalances"]),
+        .testTarget(
+            name: "TradeportFormatsTests", dependencies: ["TradeportFormats", "TradeportCore", "TradeportTestKit", "TradeportSpec", "TradeportBalances"]),
         .testTarget(name: "TradeportBalancesTests", dependencies: ["TradeportBalances", "TradeportCore"]),
         // The complete minimal Swift reader and writer of the manual, compiled and run where they stand.
         .testTarget(
@@ -167,10 +171,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation")
             ],
             exclude: ["Fixtures"]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,7 @@ struct NewFormat: CommandPlugin {
         let files: [(URL, String)] = [
             (root.appending(path: "formats/\(name).yaml"), Self.spec(name)),
             (root.appending(path: "formats/samples/\(name)-example.csv"), Self.sample),
-            (root.appending(path: "Tests/TradeportFormatsTests/Specs/\(camel)SpecTests.swift"), Self.test(name, camel)),
+            (root.appending(path: "Tests/TradeportFormatsTests/Specs/\(camel)SpecTests.swift"), Self.test(name, camel))
         ]
         for (url, _) in files where FileManager.default.fileExists(atPath: url.path) {
             Diagnostics.error("\(url.path) exists already; new-format writes only new files")
@@ -44,7 +44,9 @@ struct NewFormat: CommandPlugin {
             Diagnostics.error("the new spec does not check; see the messages above")
             return
         }
-        print("next: edit formats/\(name).yaml to the export's real columns, replace the sample with a few real rows, and run swift test --filter \(camel)SpecTests")
+        print(
+            "next: edit formats/\(name).yaml to the export's real columns, replace the sample with a few real rows, and run swift test --filter \(camel)SpecTests"
+        )
     }
 
     static func spec(_ name: String) -> String {

@@ -68,8 +68,10 @@ public enum BalancesMapping {
             commissionCurrency = first.currency
             guard fees.allSatisfy({ $0.currency == first.currency }) else {
                 let currencies = Set(fees.map(\.currency.text)).sorted().joined(separator: ", ")
-                return .failure(Refusal(operationId: trade.id, source: trade.source,
-                                        reason: "fees in more than one currency (\(currencies)); the server holds one commission in one currency"))
+                return .failure(
+                    Refusal(
+                        operationId: trade.id, source: trade.source,
+                        reason: "fees in more than one currency (\(currencies)); the server holds one commission in one currency"))
             }
             for fee in fees {
                 guard let sum = commission.adding(fee.amount) else {
@@ -78,14 +80,15 @@ public enum BalancesMapping {
                 commission = sum
             }
         }
-        return .success(TradeRecord(
-            dateTime: ServerDateTime(utc: trade.time),
-            instrument: "\(trade.base.text.lowercased())-\(trade.quote.text.lowercased())",
-            tradeType: trade.side == .buy ? .buy : .sell,
-            tradedQuantity: trade.quantity, tradedQuantityCurrency: trade.base.text.lowercased(),
-            tradedPrice: trade.price, tradedPriceCurrency: trade.quote.text.lowercased(),
-            commission: commission, commissionCurrency: commissionCurrency.text.lowercased(),
-            tradeValueId: valueId(.trade(trade))))
+        return .success(
+            TradeRecord(
+                dateTime: ServerDateTime(utc: trade.time),
+                instrument: "\(trade.base.text.lowercased())-\(trade.quote.text.lowercased())",
+                tradeType: trade.side == .buy ? .buy : .sell,
+                tradedQuantity: trade.quantity, tradedQuantityCurrency: trade.base.text.lowercased(),
+                tradedPrice: trade.price, tradedPriceCurrency: trade.quote.text.lowercased(),
+                commission: commission, commissionCurrency: commissionCurrency.text.lowercased(),
+                tradeValueId: valueId(.trade(trade))))
     }
 
     /// The record for a complete transaction; `nil` for one that is not complete (never sent).
@@ -97,24 +100,28 @@ public enum BalancesMapping {
         var commission = ExactDecimal.zero
         if let fee = transaction.fee {
             guard fee.currency == transaction.asset || fee.amount.isZero else {
-                return .failure(Refusal(operationId: transaction.id, source: transaction.source,
-                                        reason: "its fee is in \(fee.currency), not in \(transaction.asset); the server's commission has no currency of its own"))
+                return .failure(
+                    Refusal(
+                        operationId: transaction.id, source: transaction.source,
+                        reason: "its fee is in \(fee.currency), not in \(transaction.asset); the server's commission has no currency of its own"))
             }
             commission = fee.amount
         }
-        return .success(TransactionRecord(
-            dateTime: ServerDateTime(utc: transaction.time),
-            transactionType: transaction.type.isIncoming ? .deposit : .withdraw,
-            currency: transaction.asset.text.lowercased(), amount: transaction.amount, commission: commission,
-            transactionValueId: valueId(.transaction(transaction))))
+        return .success(
+            TransactionRecord(
+                dateTime: ServerDateTime(utc: transaction.time),
+                transactionType: transaction.type.isIncoming ? .deposit : .withdraw,
+                currency: transaction.asset.text.lowercased(), amount: transaction.amount, commission: commission,
+                transactionValueId: valueId(.transaction(transaction))))
     }
 
     /// The refusal of a code with punctuation (`BRK.B`, `TGLD@`): the server's codes are letters
     /// and digits, and its instrument is two of them joined by `-`. Dropping or replacing the
     /// punctuation could make one security's code another's, so the operation is not sent.
     static func plainCodesOnly(_ code: AssetCode, _ id: String, _ source: SourceLocation) -> Refusal {
-        Refusal(operationId: id, source: source,
-                reason: "its asset code '\(code)' has characters other than letters and digits, which the server's codes do not take")
+        Refusal(
+            operationId: id, source: source,
+            reason: "its asset code '\(code)' has characters other than letters and digits, which the server's codes do not take")
     }
 
     /// A portfolio's operations as the server's records.

@@ -9,12 +9,14 @@ public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// `Buy` or `Sell`, spelled as the server spells them.
 public enum ServerTradeType: String, Sendable, Hashable, CaseIterable {
-    case buy = "Buy", sell = "Sell"
+    case buy = "Buy"
+    case sell = "Sell"
 }
 
 /// `Deposit` or `Withdraw`.
 public enum ServerTransactionType: String, Sendable, Hashable, CaseIterable {
-    case deposit = "Deposit", withdraw = "Withdraw"
+    case deposit = "Deposit"
+    case withdraw = "Withdraw"
 }
 
 /// A portfolio as the server answers it.
@@ -35,8 +37,10 @@ public struct PortfolioRecord: Sendable, Hashable {
 
     public func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.key("id"); w.number(id)
-        w.key("name"); w.string(name)
+        w.key("id")
+        w.number(id)
+        w.key("name")
+        w.string(name)
         w.endObject()
     }
 }

@@ -22,8 +22,8 @@ public struct ServerDateTime: Sendable, Hashable, Comparable, CustomStringConver
     public init?(_ text: String) {
         let b = Array(text.utf8)
         guard b.count >= 16, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
-              let date = CalendarDate(iso: Array(b[0..<10])),
-              let h = Self.twoDigits(b, 11), let m = Self.twoDigits(b, 14)
+            let date = CalendarDate(iso: Array(b[0..<10])),
+            let h = Self.twoDigits(b, 11), let m = Self.twoDigits(b, 14)
         else { return nil }
         var second = 0
         if b.count > 16 {
@@ -55,7 +55,8 @@ public struct ServerDateTime: Sendable, Hashable, Comparable, CustomStringConver
 
     private static func twoDigits(_ b: [UInt8], _ i: Int) -> Int? {
         guard i + 1 < b.count else { return nil }
-        let a = b[i] &- 48, c = b[i + 1] &- 48
+        let a = b[i] &- 48
+        let c = b[i + 1] &- 48
         guard a < 10, c < 10 else { return nil }
         return Int(a) * 10 + Int(c)
     }

@@ -6,7 +6,8 @@ import TradeportFormats
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert exports into canonical JSON, JSON Lines, tradeport's own CSV or XLSX, or the books of Beancount, hledger, Ghostfolio and Portfolio Performance.",
+        abstract:
+            "Convert exports into canonical JSON, JSON Lines, tradeport's own CSV or XLSX, or the books of Beancount, hledger, Ghostfolio and Portfolio Performance.",
         discussion: """
             Each FILE's format is detected from its first bytes and name, or given with --format \
             (which then applies to every FILE). '-' reads standard input and needs --format. A \
@@ -26,7 +27,10 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Write JSON Lines: one object per operation, then skipped, rejected, warnings and a summary line (--to jsonl).")
     var jsonl = false
 
-    @Option(help: ArgumentHelp("What to write: \(FormatRegistry.builtIn.writerIDs.joined(separator: ", ")) (see 'tradeport formats'; json, the canonical document, by default).", valueName: "FORMAT"))
+    @Option(
+        help: ArgumentHelp(
+            "What to write: \(FormatRegistry.builtIn.writerIDs.joined(separator: ", ")) (see 'tradeport formats'; json, the canonical document, by default).",
+            valueName: "FORMAT"))
     var to: String?
 
     @OptionGroup var source: SourceOptions
@@ -77,7 +81,9 @@ struct ConvertCommand: ParsableCommand {
             if !writer.files.isEmpty, let output {
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
-                    guard isDirectory.boolValue else { throw OutputError(path: output, message: "--to \(writer.id) writes several files: -o names a directory, and this is a file") }
+                    guard isDirectory.boolValue else {
+                        throw OutputError(path: output, message: "--to \(writer.id) writes several files: -o names a directory, and this is a file")
+                    }
                 } else {
                     do {
                         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -99,7 +105,8 @@ struct ConvertCommand: ParsableCommand {
         let report: ConversionReport
         var notes: [String] = []
         do {
-            let sink = try writer.files.isEmpty
+            let sink =
+                try writer.files.isEmpty
                 ? writer.makeSink(output: outs[0], options: try writing.writeOptions())
                 : writer.makeSink(outputs: outs, options: try writing.writeOptions())
             report = try Inputs.convert(inputs, options: options, into: sink)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TradeportServe
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port (0: any free one, reported when listening).", valueName: "PORT"))
     var port = Self.defaults.port
 
-    @Option(help: ArgumentHelp("The SQLite file (created, with its directory, on first start), or a postgres:// URL (default: TRADEPORT_DATABASE, else \(Self.defaults.database)).", valueName: "FILE|URL"))
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite file (created, with its directory, on first start), or a postgres:// URL (default: TRADEPORT_DATABASE, else \(Self.defaults.database)).",
+            valueName: "FILE|URL"))
     var database = ProcessInfo.processInfo.environment["TRADEPORT_DATABASE"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaults.database
 
     @Option(help: ArgumentHelp("The path every call is under.", valueName: "PATH"))
@@ -88,7 +92,9 @@ struct ServeCommand: AsyncParsableCommand {
         let listening = configuration
         do {
             try await BalancesServer.run(configuration) { port in
-                printStandardError("tradeport serve: listening on \(listening.url(port: port)) (database \(listening.databaseDescription)\(listening.compatOriginal ? ", original's behaviour" : ""))\n")
+                printStandardError(
+                    "tradeport serve: listening on \(listening.url(port: port)) (database \(listening.databaseDescription)\(listening.compatOriginal ? ", original's behaviour" : ""))\n"
+                )
             }
         } catch let error as ServeError {
             throw CommandFailure(message: error.message)

@@ -5,16 +5,23 @@ enum SummaryText {
     static func make(_ report: ConversionReport, output: String, written: Bool, strict: Bool) -> String {
         var lines: [String] = []
         for s in report.sources {
-            lines.append("\(s.path) (\(s.format)): \(counts(rows: s.rows, operations: s.operations, skipped: s.skipped, rejected: s.rejected, duplicates: s.duplicates, merged: s.merged, extra: s.extra))")
+            lines.append(
+                "\(s.path) (\(s.format)): \(counts(rows: s.rows, operations: s.operations, skipped: s.skipped, rejected: s.rejected, duplicates: s.duplicates, merged: s.merged, extra: s.extra))"
+            )
             lines += reconciliation(report.reconciliation.filter { $0.path == s.path })
         }
         if report.sources.count > 1 {
-            lines.append("total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates, merged: report.merged, extra: report.extra))")
+            lines.append(
+                "total: \(counts(rows: report.rows, operations: report.operations, skipped: report.skipped, rejected: report.rejected, duplicates: report.duplicates, merged: report.merged, extra: report.extra))"
+            )
         }
         let portfolios = report.portfolios.count == 1 ? "portfolio \(report.portfolios[0])" : "\(report.portfolios.count) portfolios"
-        let trades = Wording.count(report.trades, "trade"), transactions = Wording.count(report.transactions, "transaction")
-        lines.append(report.movements == 0 ? "\(trades) and \(transactions) in \(portfolios)"
-                     : "\(trades), \(transactions) and \(Wording.count(report.movements, "movement")) in \(portfolios)")
+        let trades = Wording.count(report.trades, "trade")
+        let transactions = Wording.count(report.transactions, "transaction")
+        lines.append(
+            report.movements == 0
+                ? "\(trades) and \(transactions) in \(portfolios)"
+                : "\(trades), \(transactions) and \(Wording.count(report.movements, "movement")) in \(portfolios)")
         if !report.warnings.isEmpty {
             lines.append("warnings (\(report.warnings.count)):")
             for w in report.warnings {
@@ -48,7 +55,10 @@ enum SummaryText {
         guard !checks.isEmpty else { return [] }
         let agree = checks.filter(\.reconciles).count
         let positions = checks.filter { $0.kind == .position }
-        var lines = ["  checked against the balances it prints: \(agree) of \(checks.count) reconcile" + (agree == checks.count ? "" : ", \(checks.count - agree) do not")]
+        var lines = [
+            "  checked against the balances it prints: \(agree) of \(checks.count) reconcile"
+                + (agree == checks.count ? "" : ", \(checks.count - agree) do not")
+        ]
         for c in checks where c.kind == .cash { lines.append("    \(c.sentence)") }
         let positionsAgree = positions.filter(\.reconciles).count
         if !positions.isEmpty { lines.append("    securities: \(positionsAgree) of \(positions.count) positions reconcile") }
@@ -62,6 +72,7 @@ enum SummaryText {
     private static func counts(rows: Int, operations: Int, skipped: Int, rejected: Int, duplicates: Int, merged: Int = 0, extra: Int = 0) -> String {
         let left = Wording.count(rows, "row") + (extra == 0 ? "" : " + \(extra) extra (from rows giving two operations)")
         let merging = merged == 0 ? "" : ", \(merged) merged (read into an operation of several rows)"
-        return "\(left): \(Wording.count(operations, "operation"))\(merging), \(skipped) skipped, \(rejected) rejected, \(Wording.count(duplicates, "duplicate"))"
+        return
+            "\(left): \(Wording.count(operations, "operation"))\(merging), \(skipped) skipped, \(rejected) rejected, \(Wording.count(duplicates, "duplicate"))"
     }
 }

@@ -5,18 +5,27 @@ import TradeportCore
 /// What changes what a writer writes: the accounts of the ledger writers, the zone of their
 /// dates, Ghostfolio's data source.
 struct WriterOptionGroup: ParsableArguments {
-    @Option(name: .customLong("account"), help: ArgumentHelp(
-        "beancount, hledger: post ROLE to the account TEMPLATE ({portfolio} and {asset} are filled in), e.g. --account 'fees=Expenses:Broker:{portfolio}'. Roles: \(AccountNames.Role.allCases.map(\.rawValue).joined(separator: ", ")).",
-        valueName: "ROLE=TEMPLATE"))
+    @Option(
+        name: .customLong("account"),
+        help: ArgumentHelp(
+            "beancount, hledger: post ROLE to the account TEMPLATE ({portfolio} and {asset} are filled in), e.g. --account 'fees=Expenses:Broker:{portfolio}'. Roles: \(AccountNames.Role.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "ROLE=TEMPLATE"))
     var account: [String] = []
 
-    @Option(name: .customLong("accounts"), help: ArgumentHelp("beancount, hledger: read ROLE: TEMPLATE lines from FILE (--account given too wins).", valueName: "FILE"))
+    @Option(
+        name: .customLong("accounts"),
+        help: ArgumentHelp("beancount, hledger: read ROLE: TEMPLATE lines from FILE (--account given too wins).", valueName: "FILE"))
     var accountsFile: String?
 
-    @Option(name: .customLong("dates-in"), help: ArgumentHelp("beancount, hledger, portfolio-performance: the zone whose calendar dates the operations get (an IANA name; UTC by default).", valueName: "TZ"))
+    @Option(
+        name: .customLong("dates-in"),
+        help: ArgumentHelp(
+            "beancount, hledger, portfolio-performance: the zone whose calendar dates the operations get (an IANA name; UTC by default).", valueName: "TZ"))
     var datesIn: String?
 
-    @Option(name: .customLong("data-source"), help: ArgumentHelp("ghostfolio: the data source of the securities traded (YAHOO by default; COINGECKO, MANUAL, …).", valueName: "SOURCE"))
+    @Option(
+        name: .customLong("data-source"),
+        help: ArgumentHelp("ghostfolio: the data source of the securities traded (YAHOO by default; COINGECKO, MANUAL, …).", valueName: "SOURCE"))
     var dataSource: String?
 
     func writeOptions() throws -> WriteOptions {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TradeportCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -131,8 +131,10 @@ public final class CSVReader {
     ///   0 at the end of the input.
     /// - Parameter partWay: where a reader takes over an input part-way, at a record's start: the
     ///   line its first byte is on (no BOM is looked for then).
-    public init(dialect: CSVDialect, chunkSize: Int = 1 << 20, limits: CSVLimits = .default, partWay firstLine: Int? = nil,
-                read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+    public init(
+        dialect: CSVDialect, chunkSize: Int = 1 << 20, limits: CSVLimits = .default, partWay firstLine: Int? = nil,
+        read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) {
         self.dialect = dialect
         self.limits = limits
         self.readChunk = read
@@ -199,8 +201,10 @@ public final class CSVReader {
             let final = atEOF
             try buffer.withUnsafeBytes { b in
                 while position < limit {
-                    guard let parsed = Self.parseRecord(b, from: position, end: limit, final: final, dialect: dialect,
-                                                        spans: &spans, scratch: &scratch)
+                    guard
+                        let parsed = Self.parseRecord(
+                            b, from: position, end: limit, final: final, dialect: dialect,
+                            spans: &spans, scratch: &scratch)
                     else { break }
                     try Self.handOver(b, from: position, parsed, line: line, spans: spans, scratch: scratch, limits: limits, body)
                     line += parsed.lines
@@ -235,9 +239,11 @@ public final class CSVReader {
     /// Hands over the record parsed at `position` of `b`: as it is, or as too long when it is
     /// whole in the buffer yet past a limit (a buffer larger than the limit).
     @inline(__always)
-    private static func handOver(_ b: UnsafeRawBufferPointer, from position: Int, _ parsed: ParsedRecord, line: Int,
-                                 spans: [CSVFieldSpan], scratch: [UInt8], limits: CSVLimits,
-                                 _ body: (CSVRecord) throws -> Void) rethrows {
+    private static func handOver(
+        _ b: UnsafeRawBufferPointer, from position: Int, _ parsed: ParsedRecord, line: Int,
+        spans: [CSVFieldSpan], scratch: [UInt8], limits: CSVLimits,
+        _ body: (CSVRecord) throws -> Void
+    ) rethrows {
         if parsed.recordEnd - position > limits.maxRecordBytes {
             try handOverTooLong(b, from: position, bytes: parsed.recordEnd - position, line: line, field: nil, limits: limits, body)
         } else if let long = spans.firstIndex(where: { $0.end - $0.start > limits.maxFieldBytes }) {
@@ -245,9 +251,10 @@ public final class CSVReader {
         } else {
             try spans.withUnsafeBufferPointer { s in
                 try scratch.withUnsafeBytes { sc in
-                    try body(CSVRecord(
-                        line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
-                        malformation: parsed.malformation, tooLong: false, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
+                    try body(
+                        CSVRecord(
+                            line: line, raw: UnsafeRawBufferPointer(rebasing: b[position..<parsed.recordEnd]),
+                            malformation: parsed.malformation, tooLong: false, spans: s, base: b.baseAddress!, scratch: sc.baseAddress))
                 }
             }
         }
@@ -256,13 +263,17 @@ public final class CSVReader {
     /// Hands over a record past the limits: its first bytes as `raw`, one empty field, and a
     /// malformation naming the limit (`bytes`: its length when known; `field`: the 0-based field
     /// past the field limit).
-    private func handOverTooLong(_ b: UnsafeRawBufferPointer, from: Int, bytes: Int?, line: Int, field: Int? = nil,
-                                 _ body: (CSVRecord) throws -> Void) throws {
+    private func handOverTooLong(
+        _ b: UnsafeRawBufferPointer, from: Int, bytes: Int?, line: Int, field: Int? = nil,
+        _ body: (CSVRecord) throws -> Void
+    ) throws {
         try Self.handOverTooLong(b, from: from, bytes: bytes, line: line, field: field, limits: limits, body)
     }
 
-    private static func handOverTooLong(_ b: UnsafeRawBufferPointer, from: Int, bytes: Int?, line: Int, field: Int?,
-                                        limits: CSVLimits, _ body: (CSVRecord) throws -> Void) rethrows {
+    private static func handOverTooLong(
+        _ b: UnsafeRawBufferPointer, from: Int, bytes: Int?, line: Int, field: Int?,
+        limits: CSVLimits, _ body: (CSVRecord) throws -> Void
+    ) rethrows {
         let message: String
         if let field {
             message = "field \(field + 1) is longer than \(Self.size(limits.maxFieldBytes)), the most a field may hold; the record is not read"
@@ -273,8 +284,10 @@ public final class CSVReader {
         let kept = min(bytes ?? CSVRecord.keptBytes, CSVRecord.keptBytes, b.count - from)
         let empty = [CSVFieldSpan(start: 0, end: 0, unescaped: false)]
         try empty.withUnsafeBufferPointer { s in
-            try body(CSVRecord(line: line, raw: UnsafeRawBufferPointer(rebasing: b[from..<(from + kept)]), malformation: message,
-                               tooLong: true, spans: s, base: b.baseAddress!, scratch: nil))
+            try body(
+                CSVRecord(
+                    line: line, raw: UnsafeRawBufferPointer(rebasing: b[from..<(from + kept)]), malformation: message,
+                    tooLong: true, spans: s, base: b.baseAddress!, scratch: nil))
         }
     }
 
@@ -296,8 +309,10 @@ public final class CSVReader {
         var position = 0
         var line = firstLine
         while position < b.count {
-            guard let parsed = parseRecord(b, from: position, end: b.count, final: final, dialect: dialect,
-                                           spans: &spans, scratch: &scratch)
+            guard
+                let parsed = parseRecord(
+                    b, from: position, end: b.count, final: final, dialect: dialect,
+                    spans: &spans, scratch: &scratch)
             else { break }
             try handOver(b, from: position, parsed, line: line, spans: spans, scratch: scratch, limits: limits, body)
             line += parsed.lines
@@ -352,8 +367,14 @@ public final class CSVReader {
                             if i >= end { quotedCR = true } else if b[i] != 0x0A { lines += 1 }
                         }
                     case .fieldStart, .unquoted, .afterQuote:
-                        if c == 0x0A { lines += 1; return true }
-                        if c == 0x0D { sawCR = true; continue }
+                        if c == 0x0A {
+                            lines += 1
+                            return true
+                        }
+                        if c == 0x0D {
+                            sawCR = true
+                            continue
+                        }
                         if c == delimiter {
                             state = .fieldStart
                         } else if quote != nil, c == quote, state != .unquoted {
@@ -426,13 +447,15 @@ public final class CSVReader {
                     if unescaped { scratch.append(c) }
                     i += 1
                 }
-                spans.append(unescaped
-                    ? CSVFieldSpan(start: scratchStart, end: scratch.count, unescaped: true)
-                    : CSVFieldSpan(start: contentStart, end: i, unescaped: false))
+                spans.append(
+                    unescaped
+                        ? CSVFieldSpan(start: scratchStart, end: scratch.count, unescaped: true)
+                        : CSVFieldSpan(start: contentStart, end: i, unescaped: false))
                 if !closed {
                     if !final { return nil }
-                    return ParsedRecord(recordEnd: i, next: i, lines: newlines,
-                                        malformation: "a quoted field is not closed before the end of the input")
+                    return ParsedRecord(
+                        recordEnd: i, next: i, lines: newlines,
+                        malformation: "a quoted field is not closed before the end of the input")
                 }
                 i += 1  // the closing quote
                 // Only a delimiter or a line break may follow; anything else is kept in the

@@ -24,8 +24,10 @@ public struct FieldDefinition: Sendable, Hashable {
     /// One line saying what the field holds, for the schema and the docs.
     public var summary: String
 
-    public init(_ type: FieldValueType, _ presence: FieldPresence, identity: Bool = true, assigned: Bool = false, since: Int = 1,
-                default defaultValue: String? = nil, _ summary: String) {
+    public init(
+        _ type: FieldValueType, _ presence: FieldPresence, identity: Bool = true, assigned: Bool = false, since: Int = 1,
+        default defaultValue: String? = nil, _ summary: String
+    ) {
         self.type = type
         self.presence = presence
         self.identity = identity

@@ -7,7 +7,8 @@ public enum MovementField: String, CanonicalField {
 
     public var definition: FieldDefinition {
         switch self {
-        case .id: return .init(.id, .required, identity: false, assigned: true, "stable across runs: <format>:<venue id>, or <format>:~<content hash>.<occurrence>")
+        case .id:
+            return .init(.id, .required, identity: false, assigned: true, "stable across runs: <format>:<venue id>, or <format>:~<content hash>.<occurrence>")
         case .externalId: return .init(.text, .optional, "the venue's own id of the movement")
         case .time: return .init(.time, .required, "when the position changed")
         case .direction: return .init(.choice(MovementDirection.words), .required, "whether the units came into the account or went out")

@@ -7,7 +7,8 @@ public enum TradeField: String, CanonicalField {
 
     public var definition: FieldDefinition {
         switch self {
-        case .id: return .init(.id, .required, identity: false, assigned: true, "stable across runs: <format>:<venue id>, or <format>:~<content hash>.<occurrence>")
+        case .id:
+            return .init(.id, .required, identity: false, assigned: true, "stable across runs: <format>:<venue id>, or <format>:~<content hash>.<occurrence>")
         case .externalId: return .init(.text, .optional, "the venue's own id of the deal")
         case .time: return .init(.time, .required, "when the deal was made")
         case .side: return .init(.choice(TradeSide.words), .required, "whether base was bought or sold")
@@ -24,7 +25,10 @@ public enum TradeField: String, CanonicalField {
         case .settlementDate: return .init(.date, .optional, "when the deal settles")
         case .account: return .init(.text, .optional, "the source's sub-account the trade was made in (an addition)")
         case .orderId: return .init(.text, .optional, "the venue's order id (an addition)")
-        case .pricePercent: return .init(.decimal(.nonNegative), .optional, since: 2, "a bond's price as quoted: percent of its nominal (price is then nominal × pricePercent ÷ 100, per unit in quote)")
+        case .pricePercent:
+            return .init(
+                .decimal(.nonNegative), .optional, since: 2,
+                "a bond's price as quoted: percent of its nominal (price is then nominal × pricePercent ÷ 100, per unit in quote)")
         case .nominal: return .init(.decimal(.positive), .optional, since: 2, "a bond's nominal per unit at the deal, in quote (after any partial redemptions)")
         case .source: return .init(.location, .required, identity: false, assigned: true, "where the trade was read")
         }

@@ -39,7 +39,7 @@ public struct FormatCatalog: Sendable {
     /// The formats written as Swift code: one line each.
     static let codeReaders: [any FormatReader] = [
         TinkoffReportReader(),
-        TradeportJSONReader(),
+        TradeportJSONReader()
     ]
 
     /// The formats tradeport writes (`--to`): one line each, the first the default.
@@ -51,7 +51,7 @@ public struct FormatCatalog: Sendable {
         BeancountWriter(),
         HledgerWriter(),
         GhostfolioWriter(),
-        PortfolioPerformanceWriter(),
+        PortfolioPerformanceWriter()
     ]
 
     /// The built-in formats and the specs found in the usual places and the ones given.

@@ -105,7 +105,9 @@ public enum Inputs {
     }
 
     /// Prepares and converts `requests` into a document in memory.
-    public static func document(_ requests: [InputRequest], options: ConversionOptions, registry: FormatRegistry) throws -> (CanonicalDocument, ConversionReport) {
+    public static func document(
+        _ requests: [InputRequest], options: ConversionOptions, registry: FormatRegistry
+    ) throws -> (CanonicalDocument, ConversionReport) {
         try document(try prepare(requests, registry: registry), options: options)
     }
 }

@@ -209,7 +209,9 @@ enum BalancesJSONHarness {
             }
             do {
                 let again = try Record(json: json)
-                precondition(again == record, """
+                precondition(
+                    again == record,
+                    """
                     a record of \(Record.resource) written as \(String(decoding: written, as: UTF8.self)) reads back \
                     differently
                     """)

@@ -35,17 +35,23 @@ enum CSVHarness {
         let limits = CSVLimits(maxRecordBytes: 16 + Int(control) % 200, maxFieldBytes: 1 + Int(control / 7) % 64)
         let limited = read(body, dialect: dialect, limits: limits, chunkSize: 1 << 16, readAtMost: Int.max)
         let limitedPieces = read(body, dialect: dialect, limits: limits, chunkSize: tiny, readAtMost: atMost)
-        same(limited, limitedPieces, """
+        same(
+            limited, limitedPieces,
+            """
             a \(1 << 16)-byte buffer and a \(tiny)-byte one filled \(atMost) bytes at a time, with limits of \
             \(limits.maxRecordBytes) bytes a record and \(limits.maxFieldBytes) a field
             """)
-        precondition(limited.lines == whole.lines, """
+        precondition(
+            limited.lines == whole.lines,
+            """
             with limits of \(limits.maxRecordBytes) bytes a record and \(limits.maxFieldBytes) a field, records start at \
             lines \(limited.lines.prefix(20)), without at \(whole.lines.prefix(20))
             """)
         for i in limited.lines.indices {
             let expected = whole.recordBytes[i] > limits.maxRecordBytes || whole.longestField[i] > limits.maxFieldBytes
-            precondition(limited.tooLong[i] == expected, """
+            precondition(
+                limited.tooLong[i] == expected,
+                """
                 the record at line \(whole.lines[i]) (\(whole.recordBytes[i]) bytes, its longest field \
                 \(whole.longestField[i])) is \(limited.tooLong[i] ? "" : "not ")too long for limits of \
                 \(limits.maxRecordBytes) bytes a record and \(limits.maxFieldBytes) a field
@@ -77,7 +83,8 @@ enum CSVHarness {
         let common = min(a.lines.count, b.lines.count)
         let at = (0..<common).first { a.lines[$0] != b.lines[$0] || a.tooLong[$0] != b.tooLong[$0] || a.contents[$0] != b.contents[$0] } ?? common
         let line = at < a.lines.count ? a.lines[at] : (at < b.lines.count ? b.lines[at] : -1)
-        preconditionFailure("""
+        preconditionFailure(
+            """
             the records differ between \(what): \(a.lines.count) and \(b.lines.count) records, the first difference \
             at record \(at + 1) (line \(line))
             """)
@@ -165,11 +172,15 @@ enum CSVHarness {
             j -= 1
         }
         var reading = Reading()
-        let (end, lines) = CSVReader.forEachRecord(in: UnsafeRawBufferPointer(rebasing: b[..<cut]), firstLine: 1, final: false,
-                                                   dialect: dialect) { collect($0, dialect: dialect, limits: .default, into: &reading) }
+        let (end, lines) = CSVReader.forEachRecord(
+            in: UnsafeRawBufferPointer(rebasing: b[..<cut]), firstLine: 1, final: false,
+            dialect: dialect
+        ) { collect($0, dialect: dialect, limits: .default, into: &reading) }
         precondition(end <= cut, "the first piece stopped at \(end), past its \(cut) bytes")
-        let (restEnd, _) = CSVReader.forEachRecord(in: UnsafeRawBufferPointer(rebasing: b[end...]), firstLine: 1 + lines, final: true,
-                                                   dialect: dialect) { collect($0, dialect: dialect, limits: .default, into: &reading) }
+        let (restEnd, _) = CSVReader.forEachRecord(
+            in: UnsafeRawBufferPointer(rebasing: b[end...]), firstLine: 1 + lines, final: true,
+            dialect: dialect
+        ) { collect($0, dialect: dialect, limits: .default, into: &reading) }
         precondition(restEnd == b.count - end, "the last piece stopped at \(restEnd) of \(b.count - end) bytes")
         return reading
     }

@@ -67,8 +67,9 @@ enum MultipartHarness {
         guard let reader = registry.reader(id: id) else { preconditionFailure("no built-in format \(id)") }
         let input = SourceInput(bytes: content, name: "upload.csv")
         do {
-            let (document, _) = try Inputs.document([PreparedInput(input: input, reader: reader)],
-                                                        options: ConversionOptions(portfolio: "upload"))
+            let (document, _) = try Inputs.document(
+                [PreparedInput(input: input, reader: reader)],
+                options: ConversionOptions(portfolio: "upload"))
             for portfolio in document.portfolios {
                 let records = BalancesMapping.records(of: portfolio)
                 for trade in records.trades { BalancesJSONHarness.roundTrip(trade) }

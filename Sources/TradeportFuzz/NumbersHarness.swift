@@ -22,7 +22,7 @@ enum NumbersHarness {
             NumberStyle(decimalSeparator: UInt8(ascii: "."), groupingSeparator: [UInt8(ascii: ",")], allowsPlusSign: true),
             NumberStyle(decimalSeparator: UInt8(ascii: ","), groupingSeparator: [UInt8(ascii: ".")]),
             NumberStyle(decimalSeparator: UInt8(ascii: "."), groupingSeparator: [0xC2, 0xA0]),
-            NumberStyle(decimalSeparator: UInt8(ascii: "."), groupingSeparator: [UInt8(ascii: "'")], allowsPlusSign: true),
+            NumberStyle(decimalSeparator: UInt8(ascii: "."), groupingSeparator: [UInt8(ascii: "'")], allowsPlusSign: true)
         ]
         for style in styles {
             guard case .success = ExactDecimal.parse(style.example, style: style) else {
@@ -44,8 +44,9 @@ enum NumbersHarness {
         let text = String(decoding: input, as: UTF8.self)
         if let valid = String(validating: input, as: UTF8.self) {
             for style in styles.prefix(2) {
-                precondition(ExactDecimal.parse(valid, style: style) == ExactDecimal.parse(input, style: style),
-                             "parsing the text and its bytes disagree")
+                precondition(
+                    ExactDecimal.parse(valid, style: style) == ExactDecimal.parse(input, style: style),
+                    "parsing the text and its bytes disagree")
             }
             if let d = ExactDecimal(jsonNumber: valid) { checkDecimal(d) }
         }
@@ -71,7 +72,9 @@ enum NumbersHarness {
             // The same number written canonically (no sign +, no grouping, a decimal point) reads the same.
             let canonical = canonicalText(bytes, style)
             let again = canonical.withUnsafeBytes { ExactDecimal.parse($0, style: .canonical) }
-            precondition(again == .success(value), """
+            precondition(
+                again == .success(value),
+                """
                 '\(String(decoding: bytes, as: UTF8.self))' read as \(value) in a style, but its canonical form \
                 '\(String(decoding: canonical, as: UTF8.self))' reads as \(again)
                 """)
@@ -147,8 +150,9 @@ enum NumbersHarness {
     }
 
     static func checkDateTime(_ t: XLSXDateTime) {
-        precondition((1...12).contains(t.month) && t.day >= 1 && t.day <= CalendarDate.daysIn(month: t.month, year: t.year),
-                     "no such day: \(t)")
+        precondition(
+            (1...12).contains(t.month) && t.day >= 1 && t.day <= CalendarDate.daysIn(month: t.month, year: t.year),
+            "no such day: \(t)")
         precondition((0..<24).contains(t.hour) && (0..<60).contains(t.minute) && (0..<60).contains(t.second), "no such time: \(t)")
         let text = t.description
         if (1...9999).contains(t.year) {
@@ -195,7 +199,7 @@ enum NumbersHarness {
         (#"{decimal: ".", thousands: ",", timezone: UTC, symbols: ["€", "$", "£"]}"#, "yyyy-MM-dd'T'HH:mm:ss[.F]Z"),
         (#"{decimal: either, parentheses: true, timezone: UTC}"#, "dd/MM/yyyy HH:mm:ss"),
         (#"{decimal: ".", thousands: none, timezone: UTC, exponent: true}"#, "yyyy-MM-dd HH:mm:ss[.F]"),
-        (#"{decimal: ",", thousands: space, timezone: Europe/Moscow, empty: ["-", "N/A"]}"#, "dd.MM.yyyy HH:mm:ss 'MSK'"),
+        (#"{decimal: ",", thousands: space, timezone: Europe/Moscow, empty: ["-", "N/A"]}"#, "dd.MM.yyyy HH:mm:ss 'MSK'")
     ].map { values, pattern in
         let text = """
             tradeport-format: 1

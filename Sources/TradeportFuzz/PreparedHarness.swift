@@ -43,16 +43,20 @@ enum PreparedHarness {
 
     static func run(_ input: UnsafeRawBufferPointer) {
         guard input.count >= 2 else { return }
-        let pick = input[0], reading = input[1]
+        let pick = input[0]
+        let reading = input[1]
         let body = Array(UnsafeRawBufferPointer(rebasing: input[2...]))
         var reader = formats[Int(pick) % formats.count]
         if pick >= 240, case .detected(let found) = FormatRegistry.builtIn.detect(SourceInput(bytes: body, name: "fuzz.csv").probe),
-           let spec = found as? SpecReader, case .csv = spec.spec.source {
+            let spec = found as? SpecReader, case .csv = spec.spec.source
+        {
             reader = spec
         }
         let size = sizes[Int(reading % 8)]
         let options = ConversionOptions(portfolio: "main", splitAccounts: reading & 8 != 0, keepFailed: reading & 64 != 0)
-        let document = reading & 16 != 0, twice = reading & 32 != 0, rendered = reading & 128 != 0
+        let document = reading & 16 != 0
+        let twice = reading & 32 != 0
+        let rendered = reading & 128 != 0
 
         var whole = reader
         whole.pieceSize = 0
@@ -64,7 +68,8 @@ enum PreparedHarness {
             blackHole(got.output.count)
             return
         }
-        let what = "\(reader.id), pieces of \(size) bytes, split accounts \(options.splitAccounts), document \(document), twice \(twice), "
+        let what =
+            "\(reader.id), pieces of \(size) bytes, split accounts \(options.splitAccounts), document \(document), twice \(twice), "
             + "keep failed \(options.keepFailed), rendered \(rendered)"
         guard got.report == expected.report else {
             preconditionFailure("\(what): read in pieces, \(got.report)\nin one go, \(expected.report)")
@@ -82,8 +87,10 @@ enum PreparedHarness {
         var report = ""
     }
 
-    static func written(_ reader: SpecReader, _ body: [UInt8], options: ConversionOptions, document: Bool, twice: Bool,
-                        rendered: Bool) -> Outcome {
+    static func written(
+        _ reader: SpecReader, _ body: [UInt8], options: ConversionOptions, document: Bool, twice: Bool,
+        rendered: Bool
+    ) -> Outcome {
         let path = Scratch.path("prepared.out")
         var outcome = Outcome()
         do {
@@ -102,10 +109,12 @@ enum PreparedHarness {
             }
             for source in report.sources {
                 precondition(source.addsUp, "\(reader.id): the counts of \(source.path) do not add up: \(source)")
-                outcome.report += "\(source.rows) rows, \(source.operations) operations, \(source.skipped) skipped, \(source.rejected) rejected, "
+                outcome.report +=
+                    "\(source.rows) rows, \(source.operations) operations, \(source.skipped) skipped, \(source.rejected) rejected, "
                     + "\(source.duplicates) duplicates, \(source.merged) merged, \(source.extra) extra; "
             }
-            outcome.report += "\(report.trades) trades, \(report.transactions) transactions, \(report.movements) movements, "
+            outcome.report +=
+                "\(report.trades) trades, \(report.transactions) transactions, \(report.movements) movements, "
                 + "portfolios \(report.portfolios), first rejects \(report.firstRejects.map { "\($0)" }), "
                 + "warnings \(report.warnings.map { "\($0)" }), balances \(report.balances), reconciliation \(report.reconciliation)"
         } catch {

@@ -9,7 +9,8 @@ import TradeportSpec
 /// its header texts, a row of its examples or of values of each column's type, a row of empty
 /// cells) and then a fixed DSX-like file.
 enum SpecHarness {
-    static let fixedCSV = Array("""
+    static let fixedCSV = Array(
+        """
         2021-03-02 14:05:09;eursusd;Buy;250;EURS;1,2034;USD;300,85;USD;0,625;EURS;Main;41000012;900000112
         2021-03-02 9:41:30;btcusdt;Sell;0,015;BTC;48210,5;USDT;723,1575;USDT;0;;Main;41000011;
         Date,Type,Amount,Currency,Id

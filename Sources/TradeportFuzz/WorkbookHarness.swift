@@ -12,8 +12,9 @@ import TradeportXLSX
 enum WorkbookHarness {
     /// Lower than the defaults (which allow gigabytes), so that an input cannot keep one execution
     /// inflating for long; the ratio checks are the defaults'.
-    static let limits = XLSXLimits(maxEntryBytes: 64 << 20, maxTotalBytes: 128 << 20, maxRatio: 400,
-                                   ratioGrace: 8 << 20, maxSmallPartBytes: 16 << 20)
+    static let limits = XLSXLimits(
+        maxEntryBytes: 64 << 20, maxTotalBytes: 128 << 20, maxRatio: 400,
+        ratioGrace: 8 << 20, maxSmallPartBytes: 16 << 20)
     static let tinkoff = TinkoffReportReader()
 
     static func run(_ input: UnsafeRawBufferPointer) {
@@ -87,8 +88,9 @@ enum WorkbookHarness {
         var acc: UInt32 = 0
         for cell in row.cells {
             precondition((0...16383).contains(cell.column), "a cell in column \(cell.column)")
-            precondition(!cell.bytes.isEmpty || cell.kind == .boolean || cell.kind == .error || cell.kind == .isoDate,
-                         "an empty \(cell.kind) cell in row \(row.number)")
+            precondition(
+                !cell.bytes.isEmpty || cell.kind == .boolean || cell.kind == .error || cell.kind == .isoDate,
+                "an empty \(cell.kind) cell in row \(row.number)")
             acc = acc &+ checksum(cell.bytes)
             acc = acc &+ UInt32(truncatingIfNeeded: cell.text.utf8.count)
             switch cell.kind {
@@ -195,7 +197,7 @@ enum BuiltWorkbook {
             ("xl/worksheets/sheet1.xml", sheet),
             ("xl/worksheets/sheet2.xml", Array(Self.sheet.utf8)),
             ("xl/sharedStrings.xml", sharedStrings),
-            ("xl/styles.xml", styles),
+            ("xl/styles.xml", styles)
         ])
     }
 }

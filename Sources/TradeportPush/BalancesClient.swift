@@ -67,8 +67,10 @@ public final class BalancesClient: Sendable {
 
     /// One call, retried on connection errors and 5xx answers (but 501) when `retrying`.
     /// 4xx answers are returned, not thrown: callers decide what a 404 or 409 means.
-    public func call(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil,
-                     headers: [(String, String)] = [], retrying: Bool = true) async throws -> Answer {
+    public func call(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil,
+        headers: [(String, String)] = [], retrying: Bool = true
+    ) async throws -> Answer {
         var url = base + path
         if !query.isEmpty {
             url += "?" + query.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
@@ -88,8 +90,9 @@ public final class BalancesClient: Sendable {
             do {
                 let response = try await http.execute(request, timeout: .seconds(300))
                 let buffer = try await response.body.collect(upTo: Self.answerLimit)
-                answer = Answer(status: Int(response.status.code), body: Array(buffer.readableBytesView),
-                                preferenceApplied: response.headers.first(name: "Preference-Applied"))
+                answer = Answer(
+                    status: Int(response.status.code), body: Array(buffer.readableBytesView),
+                    preferenceApplied: response.headers.first(name: "Preference-Applied"))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -97,7 +100,9 @@ public final class BalancesClient: Sendable {
             }
             if answer.status < 500 || answer.status == 501 { return answer }
             throw ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
-        } retrying: { retrying && $0 is ServerFailure }
+        } retrying: {
+            retrying && $0 is ServerFailure
+        }
     }
 
     /// Why a call reached no answer, in plain words: `cannot connect to http://127.0.0.1:9:
@@ -181,9 +186,14 @@ public final class BalancesClient: Sendable {
     private func credentials(_ username: String, _ password: String, email: String?) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("username"); w.string(username)
-        w.key("password"); w.string(password)
-        if let email { w.key("email"); w.string(email) }
+        w.key("username")
+        w.string(username)
+        w.key("password")
+        w.string(password)
+        if let email {
+            w.key("email")
+            w.string(email)
+        }
         w.endObject()
         return w.bytes
     }
@@ -221,7 +231,8 @@ public final class BalancesClient: Sendable {
     public func createPortfolio(named name: String) async throws -> PortfolioRecord {
         var w = JSONWriter()
         w.beginObject()
-        w.key("name"); w.string(name)
+        w.key("name")
+        w.string(name)
         w.endObject()
         let answer = try await call(.POST, "/portfolios", body: w.bytes, retrying: false)
         guard answer.status == 200 || answer.status == 201 || answer.status == 409 else { throw Self.refused(answer, "POST /portfolios") }
@@ -294,7 +305,7 @@ public final class BalancesClient: Sendable {
     /// Posts many records at once; `nil` when the server has no batch endpoint (404, 405).
     /// Retried: a server with batches deduplicates, so a batch that did arrive is answered as existing.
     public func postBatch<R: OperationRecord>(_ records: [R], portfolio: Int64) async throws -> BatchAnswer<R>? {
-        guard case let (answer, call)? = try await sendBatch(body: Self.batchBody(records), R.self, portfolio: portfolio) else { return nil }
+        guard case (let answer, let call)? = try await sendBatch(body: Self.batchBody(records), R.self, portfolio: portfolio) else { return nil }
         return try decode(answer, call) { (json) throws(RecordError) in
             func list(_ key: String) throws(RecordError) -> [R] {
                 guard case .array(let items)? = json[key] else { throw RecordError("\(key): expected an array") }
@@ -316,7 +327,7 @@ public final class BalancesClient: Sendable {
 
     /// As `postBatchCounts`, for a batch already written: a JSON array of records of type `R`.
     public func postBatchCounts<R: OperationRecord>(body: [UInt8], _: R.Type, portfolio: Int64) async throws -> BatchCounts? {
-        guard case let (answer, call)? = try await sendBatch(body: body, R.self, portfolio: portfolio, minimal: true) else { return nil }
+        guard case (let answer, let call)? = try await sendBatch(body: body, R.self, portfolio: portfolio, minimal: true) else { return nil }
         let counts: [Int?]
         do {
             if answer.preferenceApplied?.lowercased() == "return=minimal" {
@@ -344,8 +355,9 @@ public final class BalancesClient: Sendable {
     /// Posts a batch: its answer (200 or 201) and the call's name, or `nil` without the endpoint.
     private func sendBatch<R: OperationRecord>(body: [UInt8], _: R.Type, portfolio: Int64, minimal: Bool = false) async throws -> (Answer, String)? {
         let call = "POST /\(R.resource)/batch"
-        let answer = try await self.call(.POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: body,
-                                         headers: minimal ? [("Prefer", "return=minimal")] : [])
+        let answer = try await self.call(
+            .POST, "/\(R.resource)/batch", query: [("portfolioId", String(portfolio))], body: body,
+            headers: minimal ? [("Prefer", "return=minimal")] : [])
         if answer.status == 404 || answer.status == 405 { return nil }
         guard answer.status == 200 || answer.status == 201 else { throw Self.refused(answer, call) }
         return (answer, call)

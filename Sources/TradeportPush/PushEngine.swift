@@ -166,8 +166,9 @@ public actor PushEngine {
         if let known = targets[name] { return known }
         let target: Target
         if let held = await prefetched.removeValue(forKey: name)?.value {
-            target = Target(id: held.portfolio.id, trades: MissingRecords<TradeRecord>.counts(held.trades),
-                            transactions: MissingRecords<TransactionRecord>.counts(held.transactions))
+            target = Target(
+                id: held.portfolio.id, trades: MissingRecords<TradeRecord>.counts(held.trades),
+                transactions: MissingRecords<TransactionRecord>.counts(held.transactions))
         } else if let found = try await authorized({ try await $0.portfolio(named: name) }) {
             target = Target(id: found.id)
         } else if options.createPortfolios {
@@ -175,8 +176,9 @@ public actor PushEngine {
             let created = try await authorized { try await $0.createPortfolio(named: name) }
             target = Target(id: created.id, trades: [:], transactions: [:])
         } else {
-            throw ServerFailure(kind: .refused, call: "GET /portfolios/by_name", status: 404,
-                                message: "the server has no portfolio named '\(name)' (and --no-create was given)")
+            throw ServerFailure(
+                kind: .refused, call: "GET /portfolios/by_name", status: 404,
+                message: "the server has no portfolio named '\(name)' (and --no-create was given)")
         }
         targets[name] = target
         return target
@@ -193,8 +195,10 @@ public actor PushEngine {
     /// holds are counted as present). The first batch ever is sent here, to learn whether the
     /// server has the batch endpoint.
     /// `held`: where the target keeps the value ids it holds of this kind.
-    private func requests<R: OperationRecord>(_ records: EncodedRecords, _: R.Type, portfolio name: String,
-                                              held: WritableKeyPath<Target, [String: Int]?>) async throws -> [Request] {
+    private func requests<R: OperationRecord>(
+        _ records: EncodedRecords, _: R.Type, portfolio name: String,
+        held: WritableKeyPath<Target, [String: Int]?>
+    ) async throws -> [Request] {
         let target = try await target(name)
         let counts: [String: Int]
         if let known = target[keyPath: held] {
@@ -266,26 +270,32 @@ public actor PushEngine {
     /// A batch's answer accounts for every record sent, or the server is not one to trust.
     private static func check<R: OperationRecord>(_ answer: BatchCounts, covers count: Int, _: R.Type) throws {
         guard answer.created + answer.existing == count else {
-            throw ServerFailure(kind: .unreadableAnswer, call: "POST /\(R.resource)/batch", status: 200,
-                                message: "\(count) records sent, \(answer.created) created and \(answer.existing) existing answered")
+            throw ServerFailure(
+                kind: .unreadableAnswer, call: "POST /\(R.resource)/batch", status: 200,
+                message: "\(count) records sent, \(answer.created) created and \(answer.existing) existing answered")
         }
     }
 
     /// Posts one record so that it is stored once even against a server that stores duplicates:
     /// after a failed attempt (the post may have arrived), it looks before posting again.
     /// `object`: the record's JSON object; `valueId`: its value id.
-    private static func postOnce<R: OperationRecord>(_ object: [UInt8], valueId: String?, _: R.Type, portfolio: Int64,
-                                                     client: BalancesClient) async throws -> (Int, Int) {
+    private static func postOnce<R: OperationRecord>(
+        _ object: [UInt8], valueId: String?, _: R.Type, portfolio: Int64,
+        client: BalancesClient
+    ) async throws -> (Int, Int) {
         try await client.retry.run { attempt in
             if attempt > 1, let valueId,
-               let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId) {
+                let held = try? await client.valueIds(R.self, portfolio: portfolio), held.contains(valueId)
+            {
                 return (1, 0)
             }
             switch try await client.post(object: object, R.self, portfolio: portfolio) {
             case .created: return (1, 0)
             case .alreadyPresent: return (0, 1)
             }
-        } retrying: { ($0 as? ServerFailure)?.kind == .unreachable }
+        } retrying: {
+            ($0 as? ServerFailure)?.kind == .unreachable
+        }
     }
 }
 

@@ -49,7 +49,7 @@ public struct PushManifest: Decodable, Sendable {
     /// Reads a manifest; relative input paths are taken from the manifest's directory.
     public static func read(_ path: String) throws(PushPlanError) -> PushManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PushPlanError( "cannot read the manifest \(path)")
+            throw PushPlanError("cannot read the manifest \(path)")
         }
         var manifest: PushManifest
         // Read as JSON first by the project's own strict reader, for a located message (Foundation's
@@ -62,18 +62,18 @@ public struct PushManifest: Decodable, Sendable {
         do {
             manifest = try JSONDecoder().decode(PushManifest.self, from: data)
         } catch let error as DecodingError {
-            throw PushPlanError( "\(path): not a valid manifest: \(describe(error))")
+            throw PushPlanError("\(path): not a valid manifest: \(describe(error))")
         } catch {
-            throw PushPlanError( "\(path): not a valid manifest: \(error)")
+            throw PushPlanError("\(path): not a valid manifest: \(error)")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         var names: Set<String> = []
         for i in manifest.portfolios.indices {
             let entry = manifest.portfolios[i]
-            if entry.name.isEmpty { throw PushPlanError( "\(path): portfolios[\(i)].name is empty") }
-            if entry.inputs.isEmpty { throw PushPlanError( "\(path): portfolios[\(i)] (\(entry.name)) has no inputs") }
+            if entry.name.isEmpty { throw PushPlanError("\(path): portfolios[\(i)].name is empty") }
+            if entry.inputs.isEmpty { throw PushPlanError("\(path): portfolios[\(i)] (\(entry.name)) has no inputs") }
             if !names.insert(entry.name).inserted {
-                throw PushPlanError( "\(path): the portfolio '\(entry.name)' is named twice")
+                throw PushPlanError("\(path): the portfolio '\(entry.name)' is named twice")
             }
             for j in entry.inputs.indices {
                 let given = entry.inputs[j].path
@@ -81,7 +81,7 @@ public struct PushManifest: Decodable, Sendable {
                 manifest.portfolios[i].inputs[j].path = url.standardized.path
             }
         }
-        if manifest.portfolios.isEmpty { throw PushPlanError( "\(path): the manifest names no portfolio") }
+        if manifest.portfolios.isEmpty { throw PushPlanError("\(path): the manifest names no portfolio") }
         return manifest
     }
 
@@ -93,7 +93,9 @@ public struct PushManifest: Decodable, Sendable {
         switch error {
         case .keyNotFound(let key, let context): return "\(at(context.codingPath + [key])): missing"
         case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(at(context.codingPath)): \(context.debugDescription)"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)" : "\(at(context.codingPath)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "not JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)" : "\(at(context.codingPath)): \(context.debugDescription)"
         @unknown default: return "\(error)"
         }
     }

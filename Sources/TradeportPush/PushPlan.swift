@@ -49,12 +49,17 @@ public struct PushPlan: @unchecked Sendable {
     public private(set) var portfolios: [String] = []
 
     /// Inputs given as on `convert`'s command line.
-    public static func fromFiles(_ files: [String], format: String?, portfolio: String, splitAccounts: Bool, timezone: String?,
-                                 registry: FormatRegistry = .builtIn) throws(PushPlanError) -> PushPlan {
+    public static func fromFiles(
+        _ files: [String], format: String?, portfolio: String, splitAccounts: Bool, timezone: String?,
+        registry: FormatRegistry = .builtIn
+    ) throws(PushPlanError) -> PushPlan {
         var plan = PushPlan()
         let (read, prepared) = try prepare(files.map { InputRequest(path: $0, format: format) }, timezone: timezone, registry: registry)
-        plan.jobs = [Job(inputs: prepared, options: ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, read: read),
-                         route: .same, paths: files.joined(separator: ", "))]
+        plan.jobs = [
+            Job(
+                inputs: prepared, options: ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, read: read),
+                route: .same, paths: files.joined(separator: ", "))
+        ]
         // None named in advance: a canonical document keeps its own portfolios, whatever
         // --portfolio says (the CLI still reads --portfolio's ahead, when it exists).
         return plan
@@ -75,12 +80,15 @@ public struct PushPlan: @unchecked Sendable {
             if let known = jobOf[key] {
                 index = known
             } else {
-                let (read, prepared) = try prepare(entry.inputs.map { InputRequest(path: $0.path, format: $0.format) },
-                                                   timezone: entry.timezone, registry: registry)
+                let (read, prepared) = try prepare(
+                    entry.inputs.map { InputRequest(path: $0.path, format: $0.format) },
+                    timezone: entry.timezone, registry: registry)
                 let options = ConversionOptions(portfolio: entry.account == nil ? entry.name : "main", splitAccounts: entry.account != nil, read: read)
                 index = plan.jobs.count
-                plan.jobs.append(Job(inputs: prepared, options: options, route: entry.account == nil ? .all([]) : .byAccount([:]),
-                                     paths: entry.inputs.map(\.path).joined(separator: ", ")))
+                plan.jobs.append(
+                    Job(
+                        inputs: prepared, options: options, route: entry.account == nil ? .all([]) : .byAccount([:]),
+                        paths: entry.inputs.map(\.path).joined(separator: ", ")))
                 jobOf[key] = index
             }
             switch plan.jobs[index].route {
@@ -118,7 +126,9 @@ public struct PushPlan: @unchecked Sendable {
                 conversion.tallies[target.name, default: PortfolioTally()].add(target.tally)
             }
             for (account, count) in router.unclaimed {
-                conversion.notLoaded.append("not pushed: sub-account '\(account)' of \(paths) (\(Wording.count(count.trades, "trade")), \(Wording.count(count.transactions, "transaction"))) is in no portfolio of the manifest")
+                conversion.notLoaded.append(
+                    "not pushed: sub-account '\(account)' of \(paths) (\(Wording.count(count.trades, "trade")), \(Wording.count(count.transactions, "transaction"))) is in no portfolio of the manifest"
+                )
             }
         }
         for job in jobs {
@@ -169,8 +179,9 @@ public struct PushPlan: @unchecked Sendable {
         // Records tradeport wrote itself, read back as the server reads them: a failure is a bug.
         if let unread { throw PushPlanError("a record written for the server does not read back: \(unread)") }
         let loads = conversion.portfolios.map { name in
-            PortfolioLoad(name: name, trades: trades[name] ?? [], transactions: transactions[name] ?? [],
-                          tally: conversion.tallies[name] ?? PortfolioTally())
+            PortfolioLoad(
+                name: name, trades: trades[name] ?? [], transactions: transactions[name] ?? [],
+                tally: conversion.tallies[name] ?? PortfolioTally())
         }
         return (loads, conversion)
     }

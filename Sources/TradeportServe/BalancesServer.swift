@@ -1,10 +1,10 @@
 import Foundation
-import HummingbirdBcrypt
 import Hummingbird
-import ServiceLifecycle
+import HummingbirdBcrypt
 import Logging
 import NIOCore
 import PostgresNIO
+import ServiceLifecycle
 
 /// `tradeport serve`: the balances API over a SQLite file.
 public enum BalancesServer {
@@ -67,11 +67,12 @@ public enum BalancesServer {
             let secret = try TokenSigner.secret(environment: configuration.environment, directory: directory.isEmpty ? "." : directory)
             try await serve(configuration, store: store, secret: secret, logger: logger, onListening: onListening)
         case .postgres(let host, let port, let user, let password, let database, let tls):
-            let tlsMode: PostgresClient.Configuration.TLS = switch tls {
-            case "disable": .disable
-            case "require": .require(.makeClientConfiguration())
-            default: .prefer(.makeClientConfiguration())
-            }
+            let tlsMode: PostgresClient.Configuration.TLS =
+                switch tls {
+                case "disable": .disable
+                case "require": .require(.makeClientConfiguration())
+                default: .prefer(.makeClientConfiguration())
+                }
             var background = logger
             background.handler = LeaseBeforeRunFilter(logger.handler)
             let client = PostgresClient(
@@ -113,8 +114,10 @@ public enum BalancesServer {
     /// two of their database going away) before it cancels them and exits.
     static let gracefulShutdown: Duration = .seconds(10)
 
-    private static func serve(_ configuration: Configuration, store: any BalancesStorage, health: DatabaseHealth? = nil, secret: [UInt8],
-                              logger: Logger, onListening: @escaping @Sendable (Int) -> Void) async throws {
+    private static func serve(
+        _ configuration: Configuration, store: any BalancesStorage, health: DatabaseHealth? = nil, secret: [UInt8],
+        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    ) async throws {
         let api = BalancesAPI(
             store: store, signer: TokenSigner(secret: secret, lifetime: configuration.tokenLifetime),
             bcryptCost: configuration.bcryptCost, compatOriginal: configuration.compatOriginal,

@@ -175,8 +175,10 @@ public struct ColumnSpec: Sendable, Equatable {
     public var decimal: UInt8?
     public var location: SpecLocation
 
-    public init(name: String, reference: Reference, required: Required, type: ValueType, example: String? = nil,
-                list: String? = nil, match: String? = nil, empty: [String] = [], kinds: [String]? = nil, location: SpecLocation) {
+    public init(
+        name: String, reference: Reference, required: Required, type: ValueType, example: String? = nil,
+        list: String? = nil, match: String? = nil, empty: [String] = [], kinds: [String]? = nil, location: SpecLocation
+    ) {
         self.name = name
         self.reference = reference
         self.required = required
@@ -302,8 +304,10 @@ public struct GroupRule: Sendable, Equatable {
     public var priceScale: Int
     public var location: SpecLocation
 
-    public init(key: [String], asset: String, amount: String, feeColumn: String?, feeValues: [String], legFee: String?,
-                quotes: [String], priceScale: Int, location: SpecLocation) {
+    public init(
+        key: [String], asset: String, amount: String, feeColumn: String?, feeValues: [String], legFee: String?,
+        quotes: [String], priceScale: Int, location: SpecLocation
+    ) {
         self.key = key
         self.asset = asset
         self.amount = amount

@@ -3,8 +3,10 @@ import Yams
 
 /// Columns, checks, skips, row kinds and the mappings to canonical fields.
 extension SpecParser {
-    static let columnKeys = ["name", "header", "position", "type", "map", "ignore-case", "check", "format", "example",
-                             "required", "separators", "pairs", "quotes", "list", "from", "match", "empty", "for", "decimal"]
+    static let columnKeys = [
+        "name", "header", "position", "type", "map", "ignore-case", "check", "format", "example",
+        "required", "separators", "pairs", "quotes", "list", "from", "match", "empty", "for", "decimal"
+    ]
     /// What `AssetCode` accepts (its `rule`, stated again here: this target does not see the
     /// model): 1–32 ASCII letters, digits and `. - / @ _ :`, the first a letter or digit, the last
     /// a letter, a digit or `@`, with a letter where there is punctuation. A pair's halves are split at `/`, so they cannot hold one.
@@ -43,13 +45,19 @@ extension SpecParser {
                 reference = integer(p, key + ".position", 1...16_384, "a column number (1 is the first)").map { .position($0) }
             } else if let other = optionalText(e, "from", "another column's name, whose cell this column reads with its own match") {
                 reference = .from(other)
-                if e.value("match") == nil { fail(e.value("from")!.keyNode, key + ".from", "a column read from another's cell needs a match: what to take from it") }
+                if e.value("match") == nil {
+                    fail(e.value("from")!.keyNode, key + ".from", "a column read from another's cell needs a match: what to take from it")
+                }
             } else {
                 fail(item, key, "missing: header (a header text), position (a column number) or from (another column)")
             }
             var match: String?
             if let (_, n) = e.value("match"), let pattern = text(n, key + ".match", "a regular expression") {
-                if let problem = SpecPattern.problem(pattern) { fail(n, key + ".match", "'\(pattern)' is not a regular expression: \(problem)") } else { match = pattern }
+                if let problem = SpecPattern.problem(pattern) {
+                    fail(n, key + ".match", "'\(pattern)' is not a regular expression: \(problem)")
+                } else {
+                    match = pattern
+                }
             }
             let empty = e.value("empty").flatMap { texts($0.value, key + ".empty", "texts that stand for an empty cell, like ['-']") } ?? []
             var kinds: [String]?
@@ -63,7 +71,8 @@ extension SpecParser {
             if let (_, n) = e.value("required") {
                 if case .mapping = n {
                     if let r = entries(n, key + ".required", allowed: ["unless-zero"], what: "when the column may be empty"),
-                       let other = requiredText(r, "unless-zero", "a decimal column") {
+                        let other = requiredText(r, "unless-zero", "a decimal column")
+                    {
                         required = .unlessZero(other)
                     }
                 } else if let b = boolean(n, key + ".required") {
@@ -74,7 +83,10 @@ extension SpecParser {
             var list: String?
             if let (keyNode, _) = e.value("list") {
                 list = optionalText(e, "list", "the separator of several values in one cell, like ';'")
-                if list?.isEmpty == true { fail(keyNode, key + ".list", "an empty separator"); list = nil }
+                if list?.isEmpty == true {
+                    fail(keyNode, key + ".list", "an empty separator")
+                    list = nil
+                }
                 switch type {
                 case .text?, .asset?, .decimal?, nil: break
                 default: fail(keyNode, key + ".list", "only a text, asset or decimal column holds several values")
@@ -83,7 +95,9 @@ extension SpecParser {
             var decimal: UInt8?
             if let (keyNode, n) = e.value("decimal") {
                 if case .decimal? = type {
-                    if case .scalar(let s) = n, s.string == "either" { decimal = 0 } else if let b = byte(n, key + ".decimal"), b == UInt8(ascii: ".") || b == UInt8(ascii: ",") {
+                    if case .scalar(let s) = n, s.string == "either" {
+                        decimal = 0
+                    } else if let b = byte(n, key + ".decimal"), b == UInt8(ascii: ".") || b == UInt8(ascii: ",") {
                         decimal = b
                     } else {
                         fail(n, key + ".decimal", "the decimal separator must be '.', ',' or either")
@@ -93,9 +107,11 @@ extension SpecParser {
                 }
             }
             guard let reference, let type else { continue }
-            out.append(ColumnSpec(name: name, reference: reference, required: required, type: type,
-                                  example: optionalText(e, "example", "an example value"), list: list, match: match, empty: empty,
-                                  kinds: kinds, location: location(item)))
+            out.append(
+                ColumnSpec(
+                    name: name, reference: reference, required: required, type: type,
+                    example: optionalText(e, "example", "an example value"), list: list, match: match, empty: empty,
+                    kinds: kinds, location: location(item)))
             out[out.count - 1].decimal = decimal
         }
         // References between columns.
@@ -104,7 +120,10 @@ extension SpecParser {
             if case .from(let other) = column.reference {
                 if let target = out.first(where: { $0.name == other }) {
                     if case .from = target.reference {
-                        errors.append(SpecError(column.location, key: "columns.\(column.name).from", "'\(other)' is itself read from another column; name the column with the cell"))
+                        errors.append(
+                            SpecError(
+                                column.location, key: "columns.\(column.name).from",
+                                "'\(other)' is itself read from another column; name the column with the cell"))
                     }
                 } else if !names.contains(other) {
                     errors.append(SpecError(column.location, key: "columns.\(column.name).from", "'\(other)' is not one of the spec's columns"))
@@ -112,7 +131,8 @@ extension SpecParser {
             }
             if case .unlessZero(let other) = column.required {
                 if let target = out.first(where: { $0.name == other }) {
-                    if case .decimal = target.type {} else {
+                    if case .decimal = target.type {
+                    } else {
                         errors.append(SpecError(column.location, key: "columns.\(column.name).required", "'\(other)' is not a decimal column"))
                     }
                 } else if !names.contains(other) {
@@ -182,7 +202,8 @@ extension SpecParser {
                 }
                 for (k, v) in mapping {
                     guard let from = text(k, key + ".pairs", "a source value"),
-                          let to = text(v, key + ".pairs." + from, "a pair like BTC/USD") else { continue }
+                        let to = text(v, key + ".pairs." + from, "a pair like BTC/USD")
+                    else { continue }
                     let parts = to.split(separator: "/", omittingEmptySubsequences: false)
                     guard parts.count == 2, parts.allSatisfy(Self.isAssetCode) else {
                         fail(v, key + ".pairs." + from, "'\(to)' is not BASE/QUOTE (two asset codes joined by /)")
@@ -208,9 +229,9 @@ extension SpecParser {
         for (i, item) in sequence.enumerated() {
             let path = "checks[\(i)]"
             guard let e = entries(item, path, allowed: ["column", "equals", "lowercase", "message"], what: "a check"),
-                  let column = requiredText(e, "column", "the column checked"),
-                  let equals = requiredText(e, "equals", "a template like {base}{quote}"),
-                  let message = requiredText(e, "message", "the message when the check fails")
+                let column = requiredText(e, "column", "the column checked"),
+                let equals = requiredText(e, "equals", "a template like {base}{quote}"),
+                let message = requiredText(e, "message", "the message when the check fails")
             else { continue }
             if !names.contains(column) { fail(e.value("column")?.value, path + ".column", "'\(column)' is not one of the spec's columns") }
             for name in Template.names(equals) where !names.contains(name) {
@@ -231,10 +252,14 @@ extension SpecParser {
         for (i, item) in sequence.enumerated() {
             let path = "skip[\(i)]"
             guard let e = entries(item, path, allowed: ["column", "equals", "reason", "and"], what: "a skip rule"),
-                  let column = requiredText(e, "column", "the column looked at"),
-                  let (_, equalsNode) = e.value("equals") ?? { fail(item, path + ".equals", "missing; expected the values that skip a row"); return nil }(),
-                  let equals = texts(equalsNode, path + ".equals", "the values that skip a row"),
-                  let reason = requiredText(e, "reason", "the reason given for each skipped row")
+                let column = requiredText(e, "column", "the column looked at"),
+                let (_, equalsNode) = e.value("equals")
+                    ?? {
+                        fail(item, path + ".equals", "missing; expected the values that skip a row")
+                        return nil
+                    }(),
+                let equals = texts(equalsNode, path + ".equals", "the values that skip a row"),
+                let reason = requiredText(e, "reason", "the reason given for each skipped row")
             else { continue }
             if !names.contains(column) { fail(e.value("column")?.value, path + ".column", "'\(column)' is not one of the spec's columns") }
             var conditions: [SkipCondition] = []
@@ -244,9 +269,13 @@ extension SpecParser {
                 for (k, c) in items.enumerated() {
                     let p = "\(path).and[\(k)]"
                     guard let ce = entries(c, p, allowed: ["column", "equals"], what: "a further condition"),
-                          let cc = requiredText(ce, "column", "the column looked at"),
-                          let (_, en) = ce.value("equals") ?? { fail(c, p + ".equals", "missing"); return nil }(),
-                          let values = texts(en, p + ".equals", "the values that meet it ('' for an empty cell)")
+                        let cc = requiredText(ce, "column", "the column looked at"),
+                        let (_, en) = ce.value("equals")
+                            ?? {
+                                fail(c, p + ".equals", "missing")
+                                return nil
+                            }(),
+                        let values = texts(en, p + ".equals", "the values that meet it ('' for an empty cell)")
                     else { continue }
                     if !names.contains(cc) { fail(ce.value("column")?.value, p + ".column", "'\(cc)' is not one of the spec's columns") }
                     conditions.append(SkipCondition(column: cc, equals: values))
@@ -258,9 +287,14 @@ extension SpecParser {
     }
 
     func rowKinds(_ node: Node, _ names: Set<String>) -> RowKinds? {
-        guard let e = entries(node, "rows", allowed: ["kind", "by", "trade", "transaction", "movement", "legs"], what: "which rows are trades, transactions or movements") else { return nil }
+        guard
+            let e = entries(
+                node, "rows", allowed: ["kind", "by", "trade", "transaction", "movement", "legs"], what: "which rows are trades, transactions or movements")
+        else { return nil }
         if let kind = optionalText(e, "kind", "trade, transaction or movement") {
-            for k in ["by", "trade", "transaction", "movement", "legs"] where e.value(k) != nil { fail(e.value(k)!.keyNode, "rows." + k, "not used with rows.kind") }
+            for k in ["by", "trade", "transaction", "movement", "legs"] where e.value(k) != nil {
+                fail(e.value(k)!.keyNode, "rows." + k, "not used with rows.kind")
+            }
             switch kind {
             case "trade": return .trades
             case "transaction": return .transactions
@@ -299,7 +333,9 @@ extension SpecParser {
         }
         let movement = e.value("movement").flatMap { texts($0.value, "rows.movement", "the values of movements") } ?? []
         let legs = e.value("legs").flatMap { texts($0.value, "rows.legs", "the values of rows that are legs of trades over several rows") } ?? []
-        if trade.isEmpty && transaction.isEmpty && movement.isEmpty && legs.isEmpty { fail(node, "rows", "no value makes a row a trade, a transaction or a movement") }
+        if trade.isEmpty && transaction.isEmpty && movement.isEmpty && legs.isEmpty {
+            fail(node, "rows", "no value makes a row a trade, a transaction or a movement")
+        }
         return .by(column: column, trade: trade, transaction: transaction, movement: movement, legs: legs)
     }
 
@@ -312,9 +348,9 @@ extension SpecParser {
         }
         if case .scalar(let s) = node { return known(s.string, node) ? .fixed(s.string) : nil }
         guard let e = entries(node, path, allowed: ["sign-of", "positive", "negative"], what: "a type by the sign of a column"),
-              let column = requiredText(e, "sign-of", "the signed decimal column whose sign decides the type"),
-              let positive = requiredText(e, "positive", "the type of a value of zero or more"),
-              let negative = requiredText(e, "negative", "the type of a value below zero")
+            let column = requiredText(e, "sign-of", "the signed decimal column whose sign decides the type"),
+            let positive = requiredText(e, "positive", "the type of a value of zero or more"),
+            let negative = requiredText(e, "negative", "the type of a value below zero")
         else { return nil }
         if !names.contains(column) { fail(e.value("sign-of")?.value, path + ".sign-of", "'\(column)' is not one of the spec's columns") }
         guard known(positive, e.value("positive")!.value), known(negative, e.value("negative")!.value) else { return nil }
@@ -323,8 +359,11 @@ extension SpecParser {
 
     /// `group:`: rows that together make trades.
     func groupRule(_ node: Node, _ names: Set<String>) -> GroupRule? {
-        guard let e = entries(node, "group", allowed: ["key", "asset", "amount", "fee", "leg-fee", "quotes", "round"],
-                              what: "how rows make trades together") else { return nil }
+        guard
+            let e = entries(
+                node, "group", allowed: ["key", "asset", "amount", "fee", "leg-fee", "quotes", "round"],
+                what: "how rows make trades together")
+        else { return nil }
         func column(_ key: String, _ expected: String, required: Bool = true) -> String? {
             let c = required ? requiredText(e, key, expected) : optionalText(e, key, expected)
             if let c, !names.contains(c) { fail(e.value(key)?.value, "group." + key, "'\(c)' is not one of the spec's columns") }
@@ -335,12 +374,18 @@ extension SpecParser {
         for k in key ?? [] where !names.contains(k) { fail(e.value("key")?.value, "group.key", "'\(k)' is not one of the spec's columns") }
         let asset = column("asset", "the column of each row's asset")
         let amount = column("amount", "the column of each row's signed amount (+ came in, − went out)")
-        var feeColumn: String?, feeValues: [String] = []
+        var feeColumn: String?
+        var feeValues: [String] = []
         if let (_, n) = e.value("fee") {
             if let f = entries(n, "group.fee", allowed: ["column", "equals"], what: "which rows are fees"),
-               let c = requiredText(f, "column", "the column that says a row is a fee"),
-               let (_, v) = f.value("equals") ?? { fail(n, "group.fee.equals", "missing; expected the values of fee rows"); return nil }(),
-               let values = texts(v, "group.fee.equals", "the values of fee rows") {
+                let c = requiredText(f, "column", "the column that says a row is a fee"),
+                let (_, v) = f.value("equals")
+                    ?? {
+                        fail(n, "group.fee.equals", "missing; expected the values of fee rows")
+                        return nil
+                    }(),
+                let values = texts(v, "group.fee.equals", "the values of fee rows")
+            {
                 if !names.contains(c) { fail(f.value("column")?.value, "group.fee.column", "'\(c)' is not one of the spec's columns") }
                 feeColumn = c
                 feeValues = values
@@ -350,8 +395,9 @@ extension SpecParser {
         let quotes = e.value("quotes").flatMap { texts($0.value, "group.quotes", "asset codes, the strongest quote first") } ?? []
         let scale = e.value("round").flatMap { integer($0.value, "group.round", 0...30, "digits after the point of the price") } ?? 12
         guard let key, let asset, let amount else { return nil }
-        return GroupRule(key: key, asset: asset, amount: amount, feeColumn: feeColumn, feeValues: feeValues, legFee: legFee,
-                         quotes: quotes, priceScale: scale, location: location(node))
+        return GroupRule(
+            key: key, asset: asset, amount: amount, feeColumn: feeColumn, feeValues: feeValues, legFee: legFee,
+            quotes: quotes, priceScale: scale, location: location(node))
     }
 
     // MARK: - Mappings
@@ -359,8 +405,10 @@ extension SpecParser {
     /// An operation mapping (`trade:`, `transaction:`) for a kind whose field table is `table`.
     /// Fields in `given` come from elsewhere (`givenBy`: a group, rows.transaction): not required
     /// here, and an error when written (they would be ignored).
-    func mapping(_ node: Node, _ what: String, _ table: [FieldEntry], _ names: Set<String>,
-                 given: [String] = [], givenBy: String = "") -> OperationMapping? {
+    func mapping(
+        _ node: Node, _ what: String, _ table: [FieldEntry], _ names: Set<String>,
+        given: [String] = [], givenBy: String = ""
+    ) -> OperationMapping? {
         guard let e = entries(node, what, allowed: Self.mappable(table), what: "where each \(what) field comes from") else { return nil }
         var out = OperationMapping(fields: [], fees: [], location: location(node))
         for field in table where field.definition.readerMustGive && e.value(field.name) == nil && !given.contains(field.name) {
@@ -379,7 +427,9 @@ extension SpecParser {
             if type == .cashFee {
                 guard let f = entries(value, path, allowed: ["amount", "currency"], what: "the fee: its amount and currency") else { continue }
                 if let (_, a) = f.value("amount"), let amount = fieldSource(a, path + ".amount", names) { out.fields.append((key + ".amount", amount)) }
-                if let (_, c) = f.value("currency"), let currency = fieldSource(c, path + ".currency", names) { out.fields.append((key + ".currency", currency)) }
+                if let (_, c) = f.value("currency"), let currency = fieldSource(c, path + ".currency", names) {
+                    out.fields.append((key + ".currency", currency))
+                }
                 if f.value("amount") == nil { fail(value, path + ".amount", "missing") }
                 continue
             }
@@ -400,7 +450,9 @@ extension SpecParser {
             let amount = e.value("amount").flatMap { fieldSource($0.value, p + ".amount", names) }
             let currency = e.value("currency").flatMap { fieldSource($0.value, p + ".currency", names) }
             let kind = optionalText(e, "kind", "broker, exchange, clearing or other") ?? "other"
-            if !Self.feeKinds.contains(kind) { fail(e.value("kind")?.value, p + ".kind", "'\(kind)' is not a fee kind (\(Self.feeKinds.joined(separator: ", ")))") }
+            if !Self.feeKinds.contains(kind) {
+                fail(e.value("kind")?.value, p + ".kind", "'\(kind)' is not a fee kind (\(Self.feeKinds.joined(separator: ", ")))")
+            }
             if e.value("amount") == nil { fail(item, p + ".amount", "missing") }
             if e.value("currency") == nil { fail(item, p + ".currency", "missing") }
             if let amount, let currency { out.append(FeeMapping(amount: amount, currency: currency, kind: kind)) }
@@ -419,8 +471,11 @@ extension SpecParser {
             return known(s.string, node) ? .column(s.string) : nil
         }
         let operations = ArithmeticOperation.allCases.filter { $0 != .abs }.map(\.rawValue)
-        let keys = ["const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs", "sign-of", "positive", "negative",
-                    "first", "round"] + operations
+        let keys =
+            [
+                "const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs", "sign-of", "positive", "negative",
+                "first", "round"
+            ] + operations
         guard let e = entries(node, path, allowed: keys, what: "a value's source") else { return nil }
         if let c = optionalText(e, "const", "a constant") { return .constant(c) }
         if let op = operations.first(where: { e.value($0) != nil }), let operation = ArithmeticOperation(rawValue: op) {
@@ -459,7 +514,8 @@ extension SpecParser {
         }
         if e.value("date") != nil || e.value("time") != nil {
             guard let d = requiredText(e, "date", "the date column"), let t = requiredText(e, "time", "the time column"),
-                  known(d, e.value("date")!.value), known(t, e.value("time")!.value) else { return nil }
+                known(d, e.value("date")!.value), known(t, e.value("time")!.value)
+            else { return nil }
             return .dateAndTime(date: d, time: t)
         }
         if let (_, n) = e.value("join"), let columns = texts(n, path + ".join", "the columns joined") {
@@ -475,8 +531,9 @@ extension SpecParser {
         }
         if let c = optionalText(e, "sign-of", "a signed decimal column") {
             guard let p = requiredText(e, "positive", "what a value of zero or more stands for, like deposit"),
-                  let n = requiredText(e, "negative", "what a value below zero stands for, like withdrawal"),
-                  known(c, node) else { return nil }
+                let n = requiredText(e, "negative", "what a value below zero stands for, like withdrawal"),
+                known(c, node)
+            else { return nil }
             return .bySign(c, positive: p, negative: n)
         }
         if let (_, n) = e.value("by-type") {
@@ -492,7 +549,10 @@ extension SpecParser {
             }
             return .byType(sources)
         }
-        fail(node, path, "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}, {first}, {add}, {sub}, {mul}, {div, round}, {neg}")
+        fail(
+            node, path,
+            "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}, {first}, {add}, {sub}, {mul}, {div, round}, {neg}"
+        )
         return nil
     }
 }
@@ -521,7 +581,10 @@ enum TimePattern {
         var unquoted = ""
         var quoted = false
         for c in pattern {
-            if c == "'" { quoted.toggle(); continue }
+            if c == "'" {
+                quoted.toggle()
+                continue
+            }
             if !quoted { unquoted.append(c) }
         }
         if quoted { return "a quote (') is not closed" }

@@ -3,8 +3,10 @@ import Yams
 
 /// The spec's own keys and their meanings (see `FormatSpec`).
 extension SpecParser {
-    static let topKeys = ["tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
-                          "skip", "rows", "group", "trade", "transaction", "movement", "assets"]
+    static let topKeys = [
+        "tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
+        "skip", "rows", "group", "trade", "transaction", "movement", "assets"
+    ]
     // The vocabulary of `trade:` and `transaction:`, derived from the model's field tables: every
     // field a reader fills (not the location), and `portfolio` (where the operation goes).
     static let tradeFields = mappable(OperationKind.trade.fields)
@@ -53,12 +55,14 @@ extension SpecParser {
             typeGiven = transactions.allSatisfy { !$0.types.contains(.mapping) }
         }
         let trade = top.value("trade").flatMap {
-            self.mapping($0.value, "trade", OperationKind.trade.fields, names, given: group == nil || separateLegs ? [] : GroupRule.givenFields,
-                         givenBy: "the group")
+            self.mapping(
+                $0.value, "trade", OperationKind.trade.fields, names, given: group == nil || separateLegs ? [] : GroupRule.givenFields,
+                givenBy: "the group")
         }
         let transaction = top.value("transaction").flatMap {
-            self.mapping($0.value, "transaction", OperationKind.transaction.fields, names, given: typeGiven ? ["type"] : [],
-                         givenBy: "rows.transaction")
+            self.mapping(
+                $0.value, "transaction", OperationKind.transaction.fields, names, given: typeGiven ? ["type"] : [],
+                givenBy: "rows.transaction")
         }
         let movement = top.value("movement").flatMap { self.mapping($0.value, "movement", OperationKind.movement.fields, names) }
         var assets: [String: String] = [:]
@@ -82,7 +86,9 @@ extension SpecParser {
                 fail(root, "movement", "missing: rows are movements, so the spec must say where each movement field comes from")
             case .by(_, let t, let x, let m, let l):
                 if !(t.isEmpty && l.isEmpty) && trade == nil { fail(root, "trade", "missing: some rows are trades") }
-                if !l.isEmpty && group == nil { fail(root, "group", "missing: rows.legs names rows that make trades together, so the spec must say how (group: key, asset, amount)") }
+                if !l.isEmpty && group == nil {
+                    fail(root, "group", "missing: rows.legs names rows that make trades together, so the spec must say how (group: key, asset, amount)")
+                }
                 if !x.isEmpty && transaction == nil { fail(root, "transaction", "missing: some rows are transactions") }
                 if !m.isEmpty && movement == nil { fail(root, "movement", "missing: some rows are movements") }
             default:
@@ -90,9 +96,10 @@ extension SpecParser {
             }
         }
         guard let id, let description, let source, let rows else { return nil }
-        return FormatSpec(id: id, description: description, source: source, values: values, detect: detect, columns: columns,
-                          checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, movement: movement, group: group,
-                          assets: assets, file: file)
+        return FormatSpec(
+            id: id, description: description, source: source, values: values, detect: detect, columns: columns,
+            checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, movement: movement, group: group,
+            assets: assets, file: file)
     }
 
     // MARK: - Source and values
@@ -121,7 +128,9 @@ extension SpecParser {
             }
             var encoding = TextEncoding.utf8
             if let (_, n) = e.value("encoding"), let t = text(n, "source.encoding", "an encoding") {
-                if let enc = TextEncoding(rawValue: t.lowercased()) { encoding = enc } else {
+                if let enc = TextEncoding(rawValue: t.lowercased()) {
+                    encoding = enc
+                } else {
                     fail(n, "source.encoding", "'\(t)' is not an encoding tradeport reads (\(TextEncoding.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
             }
@@ -166,14 +175,19 @@ extension SpecParser {
     }
 
     func values(_ node: Node) -> ValueRules? {
-        guard let e = entries(node, "values", allowed: ["decimal", "thousands", "timezone", "symbols", "parentheses", "exponent", "empty", "formula-quote"],
-                              what: "how values are written") else { return nil }
+        guard
+            let e = entries(
+                node, "values", allowed: ["decimal", "thousands", "timezone", "symbols", "parentheses", "exponent", "empty", "formula-quote"],
+                what: "how values are written")
+        else { return nil }
         var rules = ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
         if let (_, n) = e.value("decimal") {
             if case .scalar(let s) = n, s.string == "either" {
                 rules.notation.eitherDecimal = true
             } else if let b = byte(n, "values.decimal") {
-                if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { rules.decimal = b } else {
+                if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") {
+                    rules.decimal = b
+                } else {
                     fail(n, "values.decimal", "the decimal separator must be '.', ',' or either")
                 }
             }
@@ -193,17 +207,23 @@ extension SpecParser {
             } else if case .scalar(let s) = n, s.string == "space" || s.string == " " {
                 rules.thousands = .space
             } else if let b = byte(n, "values.thousands", names: [:]) {
-                if b == rules.decimal && !rules.notation.eitherDecimal { fail(n, "values.thousands", "the thousands separator cannot be the decimal separator") }
+                if b == rules.decimal && !rules.notation.eitherDecimal {
+                    fail(n, "values.thousands", "the thousands separator cannot be the decimal separator")
+                }
                 rules.thousands = .byte(b)
             }
         }
         if let (_, n) = e.value("formula-quote"), let b = byte(n, "values.formula-quote", names: [:]) {
-            if b == UInt8(ascii: "'") { rules.formulaQuote = b } else {
+            if b == UInt8(ascii: "'") {
+                rules.formulaQuote = b
+            } else {
                 fail(n, "values.formula-quote", "the quote a spreadsheet takes before a formula's text is ', the only one it may be")
             }
         }
         if let zone = optionalText(e, "timezone", "an IANA zone name like Europe/Moscow") {
-            if zone.isEmpty || zone.contains(" ") { fail(e.value("timezone")?.value, "values.timezone", "'\(zone)' is not a zone name like Europe/Moscow or UTC") }
+            if zone.isEmpty || zone.contains(" ") {
+                fail(e.value("timezone")?.value, "values.timezone", "'\(zone)' is not a zone name like Europe/Moscow or UTC")
+            }
             rules.timeZone = zone
         }
         return rules

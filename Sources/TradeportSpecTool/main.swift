@@ -45,8 +45,16 @@ if let output {
     swift += "/// The format specs built into tradeport: file name, id and text.\n"
     swift += "package enum BuiltInSpecSources {\n    package static let files: [(name: String, id: String, text: String)] = [\n"
     for (name, id, text) in texts.sorted(by: { $0.name < $1.name }) {
-        var longest = 0, run = 0
-        for c in text { if c == "#" { run += 1; longest = max(longest, run) } else { run = 0 } }
+        var longest = 0
+        var run = 0
+        for c in text {
+            if c == "#" {
+                run += 1
+                longest = max(longest, run)
+            } else {
+                run = 0
+            }
+        }
         let hashes = String(repeating: "#", count: longest + 1)
         swift += "        (\(String(reflecting: name)), \(String(reflecting: id)), \(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)),\n"
     }

@@ -1,6 +1,7 @@
 import Foundation
 import TradeportCore
 import TradeportFormats
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -30,15 +30,21 @@ public struct TestWorkbook {
     ) -> TestWorkbook {
         let main = strict ? strictMainNamespace : mainNamespace
         let rel = strict ? strictRelationshipsNamespace : relationshipsNamespace
-        let typeBase = strict ? "http://purl.oclc.org/ooxml/officeDocument/relationships"
-                              : "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+        let typeBase =
+            strict
+            ? "http://purl.oclc.org/ooxml/officeDocument/relationships"
+            : "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
         var parts: [(String, Data)] = []
         func add(_ path: String, _ text: String) { parts.append((path, Data(text.utf8))) }
-        add("[Content_Types].xml", """
+        add(
+            "[Content_Types].xml",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>
             """)
-        add("_rels/.rels", """
+        add(
+            "_rels/.rels",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="\(typeBase)/officeDocument" Target="xl/workbook.xml"/></Relationships>
             """)
@@ -47,7 +53,9 @@ public struct TestWorkbook {
         for (i, sheet) in sheets.enumerated() {
             sheetList += "<sheet name=\"\(escape(sheet.name))\" sheetId=\"\(i + 1)\" r:id=\"rIdS\(i + 1)\"/>"
             rels += "<Relationship Id=\"rIdS\(i + 1)\" Type=\"\(typeBase)/worksheet\" Target=\"worksheets/\(sheet.file)\"/>"
-            add("xl/worksheets/\(sheet.file)", """
+            add(
+                "xl/worksheets/\(sheet.file)",
+                """
                 <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
                 <worksheet xmlns="\(main)" xmlns:r="\(rel)"><dimension ref="A1:XFD1048576"/><sheetData>\(sheet.sheetData)</sheetData></worksheet>
                 """)
@@ -55,23 +63,31 @@ public struct TestWorkbook {
         if sharedStrings != nil || sharedStringsXML != nil {
             rels += "<Relationship Id=\"rIdSST\" Type=\"\(typeBase)/sharedStrings\" Target=\"sharedStrings.xml\"/>"
             let items = sharedStringsXML ?? (sharedStrings ?? []).map { "<si><t xml:space=\"preserve\">\(escape($0))</t></si>" }.joined()
-            add("xl/sharedStrings.xml", """
+            add(
+                "xl/sharedStrings.xml",
+                """
                 <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
                 <sst xmlns="\(main)">\(items)</sst>
                 """)
         }
         if let stylesXML {
             rels += "<Relationship Id=\"rIdStyles\" Type=\"\(typeBase)/styles\" Target=\"styles.xml\"/>"
-            add("xl/styles.xml", """
+            add(
+                "xl/styles.xml",
+                """
                 <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
                 <styleSheet xmlns="\(main)">\(stylesXML)</styleSheet>
                 """)
         }
-        add("xl/_rels/workbook.xml.rels", """
+        add(
+            "xl/_rels/workbook.xml.rels",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\(rels)</Relationships>
             """)
-        add("xl/workbook.xml", """
+        add(
+            "xl/workbook.xml",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <workbook xmlns="\(main)" xmlns:r="\(rel)">\(date1904 ? "<workbookPr date1904=\"1\"/>" : "<workbookPr/>")<sheets>\(sheetList)</sheets></workbook>
             """)
@@ -134,8 +150,10 @@ public struct TestWorkbook {
         try? FileManager.default.removeItem(atPath: path)
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
         for (name, contents) in parts {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(contents.count),
-                                 compressionMethod: stored ? .none : .deflate) { position, size in
+            try archive.addEntry(
+                with: name, type: .file, uncompressedSize: Int64(contents.count),
+                compressionMethod: stored ? .none : .deflate
+            ) { position, size in
                 contents.subdata(in: Int(position)..<Int(position) + size)
             }
         }
@@ -224,8 +242,8 @@ public struct ZIPBytes {
         func named(_ at: Int, _ signature: Int, nameAt: Int) -> Bool {
             at + nameAt + name.count <= bytes.count && u32(at) == signature && Array(bytes[(at + nameAt)..<(at + nameAt + name.count)]) == name
         }
-        guard let local = (0..<bytes.count).first(where: { named($0, 0x04034B50, nameAt: 30) }),
-              let central = (0..<bytes.count).first(where: { named($0, 0x02014B50, nameAt: 46) })
+        guard let local = (0..<bytes.count).first(where: { named($0, 0x0403_4B50, nameAt: 30) }),
+            let central = (0..<bytes.count).first(where: { named($0, 0x0201_4B50, nameAt: 46) })
         else { return nil }
         return (local, central)
     }

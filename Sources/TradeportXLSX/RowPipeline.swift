@@ -18,8 +18,10 @@ struct RowBatch {
     }
 
     /// Hands each row over as an `XLSXRow`; stops when `body` returns false.
-    func forEachRow(_ scratch: inout [XLSXCell], strings: SharedStrings?, dateStyles: [Bool],
-                    _ body: (XLSXRow) throws -> Bool) rethrows -> Bool {
+    func forEachRow(
+        _ scratch: inout [XLSXCell], strings: SharedStrings?, dateStyles: [Bool],
+        _ body: (XLSXRow) throws -> Bool
+    ) rethrows -> Bool {
         try rows.withUnsafeBufferPointer { rows in
             try cells.withUnsafeBufferPointer { cells in
                 try bytes.withUnsafeBytes { arena in
@@ -31,18 +33,23 @@ struct RowBatch {
 
     /// `forEachRow` over a batch as the parser hands it over, without copying it (it is valid only
     /// during the parser's call).
-    static func forEachRow(in batch: UnsafePointer<cx_sheet_batch>, _ scratch: inout [XLSXCell], strings: SharedStrings?,
-                           dateStyles: [Bool], _ body: (XLSXRow) throws -> Bool) rethrows -> Bool {
+    static func forEachRow(
+        in batch: UnsafePointer<cx_sheet_batch>, _ scratch: inout [XLSXCell], strings: SharedStrings?,
+        dateStyles: [Bool], _ body: (XLSXRow) throws -> Bool
+    ) rethrows -> Bool {
         let b = batch.pointee
-        return try forEachRow(rows: UnsafeBufferPointer(start: b.rows, count: Int(b.row_count)),
-                              cells: UnsafeBufferPointer(start: b.cells, count: Int(b.cell_count)),
-                              arena: UnsafeRawBufferPointer(start: b.bytes, count: Int(b.byte_count)),
-                              &scratch, strings: strings, dateStyles: dateStyles, body)
+        return try forEachRow(
+            rows: UnsafeBufferPointer(start: b.rows, count: Int(b.row_count)),
+            cells: UnsafeBufferPointer(start: b.cells, count: Int(b.cell_count)),
+            arena: UnsafeRawBufferPointer(start: b.bytes, count: Int(b.byte_count)),
+            &scratch, strings: strings, dateStyles: dateStyles, body)
     }
 
-    private static func forEachRow(rows: UnsafeBufferPointer<cx_row>, cells: UnsafeBufferPointer<cx_cell>, arena: UnsafeRawBufferPointer,
-                                   _ scratch: inout [XLSXCell], strings: SharedStrings?, dateStyles: [Bool],
-                                   _ body: (XLSXRow) throws -> Bool) rethrows -> Bool {
+    private static func forEachRow(
+        rows: UnsafeBufferPointer<cx_row>, cells: UnsafeBufferPointer<cx_cell>, arena: UnsafeRawBufferPointer,
+        _ scratch: inout [XLSXCell], strings: SharedStrings?, dateStyles: [Bool],
+        _ body: (XLSXRow) throws -> Bool
+    ) rethrows -> Bool {
         var start = 0
         for row in rows {
             let end = Int(row.cells_end)

@@ -12,10 +12,12 @@ final class RelationshipsHandler: XMLEventHandler {
 
     override func startElement(_ name: UnsafePointer<CChar>, _ attributes: XMLAttributes) {
         guard XMLName.equals(name, "Relationship"), let id = attributes.string("Id"),
-              let type = attributes.string("Type"), let target = attributes.string("Target")
+            let type = attributes.string("Type"), let target = attributes.string("Target")
         else { return }
-        relationships.append(Relationship(id: id, type: type, target: target,
-                                          isExternal: attributes.string("TargetMode") == "External"))
+        relationships.append(
+            Relationship(
+                id: id, type: type, target: target,
+                isExternal: attributes.string("TargetMode") == "External"))
     }
 
     /// The target of the first relationship whose type ends with `/kind` (transitional and strict
@@ -41,7 +43,7 @@ final class WorkbookHandler: XMLEventHandler {
     override func startElement(_ name: UnsafePointer<CChar>, _ attributes: XMLAttributes) {
         if XMLName.equals(name, "sheet") {
             guard let sheetName = attributes.string("name"),
-                  let id = attributes.value("id", namespaceEndingWith: "relationships").map({ String(decoding: $0, as: UTF8.self) })
+                let id = attributes.value("id", namespaceEndingWith: "relationships").map({ String(decoding: $0, as: UTF8.self) })
             else {
                 stop(XLSXError(.malformed, "a <sheet> without a name or a relationship id", part: part))
                 return
@@ -99,8 +101,14 @@ enum DateFormatCode {
         var bracket = ""
         var escaped = false
         for ch in code {
-            if escaped { escaped = false; continue }
-            if inQuote { if ch == "\"" { inQuote = false }; continue }
+            if escaped {
+                escaped = false
+                continue
+            }
+            if inQuote {
+                if ch == "\"" { inQuote = false }
+                continue
+            }
             if inBracket {
                 if ch == "]" {
                     inBracket = false
@@ -114,7 +122,9 @@ enum DateFormatCode {
             switch ch {
             case "\"": inQuote = true
             case "\\", "_", "*": escaped = true
-            case "[": inBracket = true; bracket = ""
+            case "[":
+                inBracket = true
+                bracket = ""
             case ";": return false
             case "d", "D", "m", "M", "y", "Y", "h", "H", "s", "S": return true
             default: continue

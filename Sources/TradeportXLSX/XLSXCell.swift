@@ -76,8 +76,10 @@ public enum XLSXNumber {
     /// string: `bytes` themselves when they are already in that form (`1234.5`, `-0.25`), else the
     /// form written into a scratch buffer (`1.5E-3`, `.5`, `+3`, `007.50`, more digits than
     /// `significantDigits`). Nil, without calling `body`, when `bytes` are not a number.
-    public static func withPlain<R>(_ bytes: UnsafeRawBufferPointer, significantDigits: Int? = nil,
-                                    _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+    public static func withPlain<R>(
+        _ bytes: UnsafeRawBufferPointer, significantDigits: Int? = nil,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R? {
         if isPlain(bytes, significantDigits: significantDigits) { return try body(bytes) }
         // Room for the digits and, apart, the result: the sign, `0.`, up to 400 zeros the
         // exponent adds, the digits and a carry.
@@ -124,8 +126,10 @@ public enum XLSXNumber {
 
     /// Writes the plain form of `bytes` at the start of `out`, using `out[digitsAt...]` (room for
     /// `bytes.count + 1` bytes) for the significant digits; its length, or nil for no number.
-    private static func writePlain(_ bytes: UnsafeRawBufferPointer, _ significantDigits: Int?, digitsAt digitBase: Int,
-                              into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+    private static func writePlain(
+        _ bytes: UnsafeRawBufferPointer, _ significantDigits: Int?, digitsAt digitBase: Int,
+        into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int? {
         var i = 0
         let n = bytes.count
         var negative = false

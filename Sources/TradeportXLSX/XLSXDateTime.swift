@@ -81,13 +81,16 @@ public struct XLSXDateTime: Sendable, Hashable, CustomStringConvertible {
             return v
         }
         guard bytes.count >= 10, let y = digits(0, 4), bytes[4] == UInt8(ascii: "-"), let m = digits(5, 2),
-              bytes[7] == UInt8(ascii: "-"), let d = digits(8, 2), m >= 1, m <= 12, d >= 1, y >= 1,
-              d <= CivilCalendar.daysIn(month: m, year: y)
+            bytes[7] == UInt8(ascii: "-"), let d = digits(8, 2), m >= 1, m <= 12, d >= 1, y >= 1,
+            d <= CivilCalendar.daysIn(month: m, year: y)
         else { return nil }
-        var h = 0, mi = 0, sec = 0
+        var h = 0
+        var mi = 0
+        var sec = 0
         if bytes.count > 10 {
             guard bytes[10] == UInt8(ascii: "T"), let hh = digits(11, 2), bytes.count >= 16, bytes[13] == UInt8(ascii: ":"),
-                  let mm = digits(14, 2), hh < 24, mm < 60 else { return nil }
+                let mm = digits(14, 2), hh < 24, mm < 60
+            else { return nil }
             (h, mi) = (hh, mm)
             var i = 16
             if i < bytes.count {

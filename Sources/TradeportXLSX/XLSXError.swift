@@ -58,8 +58,10 @@ public struct XLSXLimits: Sendable {
     /// Most bytes a small part (workbook, relationships, styles) may inflate to.
     public var maxSmallPartBytes: Int
 
-    public init(maxEntryBytes: Int = 4 << 30, maxTotalBytes: Int = 8 << 30, maxRatio: Int = 400,
-                ratioGrace: Int = 8 << 20, maxSmallPartBytes: Int = 64 << 20) {
+    public init(
+        maxEntryBytes: Int = 4 << 30, maxTotalBytes: Int = 8 << 30, maxRatio: Int = 400,
+        ratioGrace: Int = 8 << 20, maxSmallPartBytes: Int = 64 << 20
+    ) {
         self.maxEntryBytes = maxEntryBytes
         self.maxTotalBytes = maxTotalBytes
         self.maxRatio = maxRatio

@@ -63,8 +63,9 @@ final class XLSXPackage {
         for (i, entry) in archive.enumerated() {
             var localHeader = PlacedEntry.LocalHeader.unknown
             if let records, i < records.count, records[i].crc == entry.checksum,
-               UInt64(records[i].compressedSize) == entry.compressedSize || records[i].compressedSize == .max,
-               UInt64(records[i].uncompressedSize) == entry.uncompressedSize || records[i].uncompressedSize == .max {
+                UInt64(records[i].compressedSize) == entry.compressedSize || records[i].compressedSize == .max,
+                UInt64(records[i].uncompressedSize) == entry.uncompressedSize || records[i].uncompressedSize == .max
+            {
                 localHeader = records[i].localHeader == .max ? .beyond4GiB : .at(records[i].localHeader)
             }
             entries[Self.normalize(entry.path)] = PlacedEntry(entry: entry, localHeader: localHeader)
@@ -107,8 +108,10 @@ final class XLSXPackage {
         records.reserveCapacity(count)
         var p = 0
         while p + 46 <= length, u32(directory, p) == 0x0201_4B50 {
-            records.append(DirectoryRecord(crc: u32(directory, p + 16), compressedSize: u32(directory, p + 20),
-                                           uncompressedSize: u32(directory, p + 24), localHeader: u32(directory, p + 42)))
+            records.append(
+                DirectoryRecord(
+                    crc: u32(directory, p + 16), compressedSize: u32(directory, p + 20),
+                    uncompressedSize: u32(directory, p + 24), localHeader: u32(directory, p + 42)))
             p += 46 + u16(directory, p + 28) + u16(directory, p + 30) + u16(directory, p + 32)
         }
         return records
@@ -124,7 +127,8 @@ final class XLSXPackage {
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return nil }
         if head.starts(with: oleSignature) {
             guard let path else {
-                return XLSXError(.legacyExcel, "an old binary Excel workbook (.xls) or an encrypted one, not .xlsx; save it as .xlsx (Excel Workbook), without a password")
+                return XLSXError(
+                    .legacyExcel, "an old binary Excel workbook (.xls) or an encrypted one, not .xlsx; save it as .xlsx (Excel Workbook), without a password")
             }
             if holdsEncryptedPackage(path) {
                 return XLSXError(.encrypted, "the workbook is encrypted (password-protected); save it without a password as .xlsx")
@@ -132,7 +136,10 @@ final class XLSXPackage {
             return XLSXError(.legacyExcel, "an old binary Excel workbook (.xls), not .xlsx; save it as .xlsx (Excel Workbook)")
         }
         if head.isEmpty { return XLSXError(.notAWorkbook, "the file is empty, not an XLSX workbook") }
-        return XLSXError(.notAWorkbook, "not an XLSX workbook (an XLSX file is a ZIP archive; this one starts with \(head.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")))")
+        return XLSXError(
+            .notAWorkbook,
+            "not an XLSX workbook (an XLSX file is a ZIP archive; this one starts with \(head.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")))"
+        )
     }
 
     private static let oleSignature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
@@ -239,7 +246,8 @@ final class XLSXPackage {
             defer { cx_inflater_free(inflater) }
             let input = UnsafeMutableRawBufferPointer.allocate(byteCount: min(bufferSize, max(data.count, 1)), alignment: 16)
             defer { input.deallocate() }
-            var inputStart = 0, inputEnd = 0
+            var inputStart = 0
+            var inputEnd = 0
             var ended = false
             while !ended {
                 if inputStart == inputEnd && remaining > 0 {
@@ -247,9 +255,11 @@ final class XLSXPackage {
                     inputStart = 0
                 }
                 var (chunk, raw) = newChunk()
-                var used = 0, made = 0
-                let rc = cx_inflate(inflater, input.baseAddress!.assumingMemoryBound(to: UInt8.self) + inputStart, inputEnd - inputStart, &used,
-                                    raw.baseAddress!.assumingMemoryBound(to: UInt8.self), bufferSize, &made)
+                var used = 0
+                var made = 0
+                let rc = cx_inflate(
+                    inflater, input.baseAddress!.assumingMemoryBound(to: UInt8.self) + inputStart, inputEnd - inputStart, &used,
+                    raw.baseAddress!.assumingMemoryBound(to: UInt8.self), bufferSize, &made)
                 inputStart += used
                 guard rc >= 0 else {
                     throw XLSXError(.corruptArchive, "cannot be inflated: its data is not deflate data (the archive is damaged)", part: part)
@@ -281,7 +291,9 @@ final class XLSXPackage {
         case .at(let at): offset = at
         case .beyond4GiB: throw XLSXError(.unsafe, "lies past the first 4 GiB of the file (ZIP64), which is not read", part: part)
         case .unknown:
-            throw XLSXError(.corruptArchive, "has no record in the central directory that agrees with its entry (its checksum or sizes differ): the archive is damaged", part: part)
+            throw XLSXError(
+                .corruptArchive, "has no record in the central directory that agrees with its entry (its checksum or sizes differ): the archive is damaged",
+                part: part)
         }
         var header = [UInt8](repeating: 0, count: 30)
         let n = header.withUnsafeMutableBytes { pread(file, $0.baseAddress!, 30, off_t(offset)) }
@@ -296,7 +308,10 @@ final class XLSXPackage {
         let start = Int(offset) + 30 + u16(26) + u16(28)
         let count = Int(clamping: method == 0 ? entry.uncompressedSize : entry.compressedSize)
         if UInt64(start) + UInt64(count) > fileSize {
-            throw XLSXError(.corruptArchive, "its data runs past the end of the file (byte \(UInt64(start) + UInt64(count)) of \(fileSize)): the archive is truncated or damaged", part: part)
+            throw XLSXError(
+                .corruptArchive,
+                "its data runs past the end of the file (byte \(UInt64(start) + UInt64(count)) of \(fileSize)): the archive is truncated or damaged", part: part
+            )
         }
         return (start, count, method == 0)
     }

@@ -66,7 +66,8 @@ public final class XLSXWorkbook {
         var sheets: [Sheet] = []
         for (i, entry) in workbook.sheets.enumerated() {
             guard let part = relationships[entry.relationshipId] else {
-                throw XLSXError(.malformed, "sheet '\(entry.name)' names relationship \(entry.relationshipId), which \(relsPart) does not have", part: workbookPart)
+                throw XLSXError(
+                    .malformed, "sheet '\(entry.name)' names relationship \(entry.relationshipId), which \(relsPart) does not have", part: workbookPart)
             }
             sheets.append(Sheet(name: entry.name, index: i, state: entry.state ?? "visible", part: part))
         }
@@ -138,21 +139,28 @@ public final class XLSXWorkbook {
 
     /// `readRows` on the calling thread: each batch the parser hands over is read as it is made, in
     /// the parser's own buffers.
-    private func readRowsInline(of sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool],
-                                _ body: (XLSXRow) throws -> Bool) throws {
+    private func readRowsInline(
+        of sheet: Sheet, strings: SharedStrings?, dateStyles: [Bool],
+        _ body: (XLSXRow) throws -> Bool
+    ) throws {
         try withoutActuallyEscaping(body) { body in
             let reading = InlineRows(strings: strings, dateStyles: dateStyles, body: body)
             let context = Unmanaged.passUnretained(reading).toOpaque()
-            guard let parser = cx_sheet_parser_create(context, { context, batch in
-                let reading = Unmanaged<InlineRows>.fromOpaque(context!).takeUnretainedValue()
-                do {
-                    return try RowBatch.forEachRow(in: batch!, &reading.scratch, strings: reading.strings,
-                                                   dateStyles: reading.dateStyles, reading.body) ? 1 : 0
-                } catch {
-                    reading.failure = error
-                    return 0
-                }
-            }, UInt32(clamping: strings?.count ?? 0), UInt32(RowBatch.rowsPerBatch)) else {
+            guard
+                let parser = cx_sheet_parser_create(
+                    context,
+                    { context, batch in
+                        let reading = Unmanaged<InlineRows>.fromOpaque(context!).takeUnretainedValue()
+                        do {
+                            return try RowBatch.forEachRow(
+                                in: batch!, &reading.scratch, strings: reading.strings,
+                                dateStyles: reading.dateStyles, reading.body) ? 1 : 0
+                        } catch {
+                            reading.failure = error
+                            return 0
+                        }
+                    }, UInt32(clamping: strings?.count ?? 0), UInt32(RowBatch.rowsPerBatch))
+            else {
                 throw XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: sheet.part)
             }
             defer { cx_sheet_parser_free(parser) }
@@ -203,8 +211,10 @@ public final class XLSXWorkbook {
     /// Feeds a sheet `part` to `parser` from `stream`, which streams the part from its first byte,
     /// handing each chunk to its body until that returns false; and once more when the parser's
     /// scanner gave up.
-    fileprivate static func parse(_ parser: OpaquePointer, part: String,
-                                  stream: (_ chunk: (UnsafeRawBufferPointer) throws -> Bool) throws -> Void) throws {
+    fileprivate static func parse(
+        _ parser: OpaquePointer, part: String,
+        stream: (_ chunk: (UnsafeRawBufferPointer) throws -> Bool) throws -> Void
+    ) throws {
         for _ in 0..<2 {
             var fed = Fed.more
             try stream { bytes in
@@ -219,15 +229,17 @@ public final class XLSXWorkbook {
     /// Feeds `bytes` (at most a chunk) to a sheet parser and says what it asks for next; throws what
     /// the parser found malformed or refused.
     fileprivate static func feed(_ parser: OpaquePointer, _ bytes: UnsafeRawBufferPointer, last: Bool, part: String) throws -> Fed {
-        let status = cx_sheet_parser_feed(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                          Int32(bytes.count), last ? 1 : 0)
+        let status = cx_sheet_parser_feed(
+            parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+            Int32(bytes.count), last ? 1 : 0)
         if status == 0 { return .more }
         if status == CX_SHEET_REPLAY { return .replay }
         if cx_sheet_parser_stopped(parser) != 0 { return .stop }
         let message = String(cString: cx_sheet_parser_error_message(parser))
         let refused = cx_sheet_parser_error_is_refusal(parser) != 0
-        throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not a well-formed sheet: \(message)",
-                        part: part, line: Int(cx_sheet_parser_error_line(parser)))
+        throw XLSXError(
+            refused ? .unsafe : .malformed, refused ? message : "not a well-formed sheet: \(message)",
+            part: part, line: Int(cx_sheet_parser_error_line(parser)))
     }
 
     private func sharedStrings() throws -> SharedStrings? {
@@ -271,10 +283,14 @@ public final class XLSXWorkbook {
 
         func run() {
             let context = Unmanaged.passUnretained(self).toOpaque()
-            guard let parser = cx_sheet_parser_create(context, { context, batch in
-                let producer = Unmanaged<SheetProducer>.fromOpaque(context!).takeUnretainedValue()
-                return producer.channel.send(RowBatch(batch!)) ? 1 : 0
-            }, UInt32(clamping: sharedStringCount), UInt32(RowBatch.rowsPerBatch)) else {
+            guard
+                let parser = cx_sheet_parser_create(
+                    context,
+                    { context, batch in
+                        let producer = Unmanaged<SheetProducer>.fromOpaque(context!).takeUnretainedValue()
+                        return producer.channel.send(RowBatch(batch!)) ? 1 : 0
+                    }, UInt32(clamping: sharedStringCount), UInt32(RowBatch.rowsPerBatch))
+            else {
                 channel.finish(XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: part))
                 return
             }
@@ -354,8 +370,7 @@ public final class XLSXWorkbook {
     static func resolve(_ target: String, from folder: String) -> String {
         var components: [Substring] = target.hasPrefix("/") ? [] : folder.split(separator: "/")
         for component in target.split(separator: "/") {
-            if component == ".." { if !components.isEmpty { components.removeLast() } }
-            else if component != "." { components.append(component) }
+            if component == ".." { if !components.isEmpty { components.removeLast() } } else if component != "." { components.append(component) }
         }
         return components.joined(separator: "/")
     }

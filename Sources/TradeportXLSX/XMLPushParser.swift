@@ -44,7 +44,7 @@ struct XMLAttributes {
         for i in 0..<count {
             let base = i * 5
             guard let local = pointers[base], XMLName.equals(local, name), let uri = pointers[base + 2],
-                  String(cString: uri).hasSuffix(uriSuffix)
+                String(cString: uri).hasSuffix(uriSuffix)
             else { continue }
             let start = UnsafeRawPointer(pointers[base + 3]!)
             let end = UnsafeRawPointer(pointers[base + 4]!)
@@ -78,23 +78,25 @@ final class XMLPushParser {
 
     init(handler: XMLEventHandler, part: String) throws {
         let context = Unmanaged.passUnretained(handler).toOpaque()
-        guard let parser = cx_xml_parser_create(
-            context,
-            // The parser holds the handler; no retain and release per event.
-            { context, name, _, count, attributes in
-                Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef {
-                    $0.startElement(name!, XMLAttributes(count: Int(count), pointers: attributes))
+        guard
+            let parser = cx_xml_parser_create(
+                context,
+                // The parser holds the handler; no retain and release per event.
+                { context, name, _, count, attributes in
+                    Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                        $0.startElement(name!, XMLAttributes(count: Int(count), pointers: attributes))
+                    }
+                },
+                { context, name in
+                    Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.endElement(name!) }
+                },
+                { context, text, length in
+                    Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                        $0.characters(UnsafeRawBufferPointer(start: text, count: Int(length)))
+                    }
                 }
-            },
-            { context, name in
-                Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.endElement(name!) }
-            },
-            { context, text, length in
-                Unmanaged<XMLEventHandler>.fromOpaque(context!)._withUnsafeGuaranteedRef {
-                    $0.characters(UnsafeRawBufferPointer(start: text, count: Int(length)))
-                }
-            }
-        ) else { throw XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: part) }
+            )
+        else { throw XLSXError(.malformed, "cannot create an XML parser (out of memory)", part: part) }
         self.parser = parser
         self.handler = handler
         self.part = part
@@ -115,8 +117,9 @@ final class XMLPushParser {
         let message = String(cString: cx_xml_parser_error_message(parser))
         if message.isEmpty { throw XLSXError(.malformed, "parsing stopped", part: part) }
         let refused = cx_xml_parser_error_is_refusal(parser) != 0
-        throw XLSXError(refused ? .unsafe : .malformed, refused ? message : "not well-formed XML: \(message)",
-                        part: part, line: Int(cx_xml_parser_error_line(parser)))
+        throw XLSXError(
+            refused ? .unsafe : .malformed, refused ? message : "not well-formed XML: \(message)",
+            part: part, line: Int(cx_xml_parser_error_line(parser)))
     }
 
     func finish() throws {

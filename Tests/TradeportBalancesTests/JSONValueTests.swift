@@ -38,18 +38,22 @@ struct JSONValueTests {
             """#
         var holdsNul = false
         let v = try JSONValue.parse(Array(text.utf8), holdsNul: &holdsNul)
-        guard case .array(let items) = v else { Issue.record("not an array"); return }
+        guard case .array(let items) = v else {
+            Issue.record("not an array")
+            return
+        }
         let names = items.map { item -> [String] in
             guard case .object(let members) = item else { return [] }
             return members.map(\.key)
         }
-        #expect(names == [
-            ["tradedQuantityCurrency", "a\\b", "x"],
-            ["tradedQuantityCurrency", "a\u{8}", "x"],
-            ["tradedQuantityCurrencY", "a\\b"],
-            ["x", "tradedQuantityCurrency", "a"],
-            ["tradedQuantityCurrency", "a", "x\u{0}"],
-        ])
+        #expect(
+            names == [
+                ["tradedQuantityCurrency", "a\\b", "x"],
+                ["tradedQuantityCurrency", "a\u{8}", "x"],
+                ["tradedQuantityCurrencY", "a\\b"],
+                ["x", "tradedQuantityCurrency", "a"],
+                ["tradedQuantityCurrency", "a", "x\u{0}"]
+            ])
         #expect(items[3]["a"] == .number("11") && items[1]["a\u{8}"] == .number("5"))
         #expect(holdsNul)
         var none = true
@@ -65,7 +69,7 @@ struct JSONValueTests {
 
     @Test(arguments: [
         "", "{", #"{"a" 1}"#, "[1,]", "01", "1.", "-", #""abc"#, "tru", "[1] x", #"{"a":1,}"#, "\"\u{01}\"",
-        String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
+        String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
     ])
     func malformedTextIsAnErrorWithAPlace(_ text: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(text) }
@@ -74,9 +78,17 @@ struct JSONValueTests {
     @Test func writerEscapesAndNests() throws {
         var w = JSONWriter()
         w.beginObject()
-        w.key("name"); w.string("a \"quoted\"\nname\\")
-        w.key("list"); w.beginArray(); w.number(ExactDecimal(jsonNumber: "0.1")!); w.null(); w.bool(true); w.endArray()
-        w.key("empty"); w.beginObject(); w.endObject()
+        w.key("name")
+        w.string("a \"quoted\"\nname\\")
+        w.key("list")
+        w.beginArray()
+        w.number(ExactDecimal(jsonNumber: "0.1")!)
+        w.null()
+        w.bool(true)
+        w.endArray()
+        w.key("empty")
+        w.beginObject()
+        w.endObject()
         w.endObject()
         let text = String(decoding: w.bytes, as: UTF8.self)
         #expect(text == #"{"name":"a \"quoted\"\nname\\","list":[0.1,null,true],"empty":{}}"#)
@@ -87,14 +99,17 @@ struct JSONValueTests {
         var w = JSONWriter(capacity: 1)
         w.beginArray()
         w.string("tab\tcr\r\u{1F}\u{7F} é 😀 \"\\/")
-        w.number(Int64.min); w.number(Int64.max); w.number(0 as Int64)
+        w.number(Int64.min)
+        w.number(Int64.max)
+        w.number(0 as Int64)
         w.number(ExactDecimal(jsonNumber: "-12345678901234567890.123456789012345678")!)
         w.number(ExactDecimal(jsonNumber: "0.00000001")!)
         var copy = w
         copy.string("only in the copy")
         copy.endArray()
         w.endArray()
-        let written = "[\"tab\\tcr\\r\\u001f\u{7F} é 😀 \\\"\\\\/\",-9223372036854775808,9223372036854775807,0,"
+        let written =
+            "[\"tab\\tcr\\r\\u001f\u{7F} é 😀 \\\"\\\\/\",-9223372036854775808,9223372036854775807,0,"
             + "-12345678901234567890.123456789012345678,0.00000001"
         #expect(String(decoding: w.bytes, as: UTF8.self) == written + "]")
         #expect(String(decoding: copy.bytes, as: UTF8.self) == written + ",\"only in the copy\"]")
@@ -104,7 +119,8 @@ struct JSONValueTests {
 @Suite("Skimming a member of each element")
 struct JSONSkimTests {
     @Test func findsTheMemberAndSkipsTheRest() throws {
-        let text = #"[{"id": 1, "nested": {"tradeValueId": "inner"}, "tradeValueId": "a\"b", "x": [1, {"y": null}]}, {"tradeValueId": 42}, {}, {"tradeValueId": null}, {"trade\u0056alueId": "escaped"}]"#
+        let text =
+            #"[{"id": 1, "nested": {"tradeValueId": "inner"}, "tradeValueId": "a\"b", "x": [1, {"y": null}]}, {"tradeValueId": 42}, {}, {"tradeValueId": null}, {"trade\u0056alueId": "escaped"}]"#
         #expect(try JSONValue.member("tradeValueId", ofEachElementOf: Array(text.utf8)) == ["a\"b", "42", nil, nil, "escaped"])
         #expect(try JSONValue.member("tradeValueId", ofEachElementOf: Array("[]".utf8)) == [])
     }
@@ -122,8 +138,10 @@ struct JSONSkimTests {
         #expect(try JSONValue.elementCounts(ofMembers: ["created", "existing"], of: Array(#"{"created": 5, "existing": null}"#.utf8)) == [nil, nil])
     }
 
-    @Test(arguments: ["", "[]", #"{"created": [1,]}"#, #"{"created": [{"a" 1}]}"#, #"{"x": [01]}"#, "{} x", #"{"created": [tru]}"#,
-                      #"{"x": {"y": }}"#, "{\"created\": " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"])
+    @Test(arguments: [
+        "", "[]", #"{"created": [1,]}"#, #"{"created": [{"a" 1}]}"#, #"{"x": [01]}"#, "{} x", #"{"created": [tru]}"#,
+        #"{"x": {"y": }}"#, "{\"created\": " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"
+    ])
     func countingRejectsMalformedText(_ text: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONValue.elementCounts(ofMembers: ["created"], of: Array(text.utf8)) }
     }

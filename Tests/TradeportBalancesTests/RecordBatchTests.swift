@@ -28,16 +28,18 @@ struct RecordBatchTests {
         var transactions: [TransactionRecord] = []
         for i in 0..<50 {
             let t = ServerDateTime(utc: Timestamp(secondsSinceEpoch: 1_574_669_324 + Int64(i) * 3_601))
-            trades.append(TradeRecord(
-                dateTime: t, instrument: "eos-btc", tradeType: i % 2 == 0 ? .buy : .sell,
-                tradedQuantity: ExactDecimal(mantissa: Int128(i) * 1_000_003 - 7, scale: i % 9)!, tradedQuantityCurrency: "eos",
-                tradedPrice: ExactDecimal(mantissa: 3597, scale: 7)!, tradedPriceCurrency: "btc",
-                commission: i % 3 == 0 ? nil : ExactDecimal(mantissa: -25, scale: 4)!, commissionCurrency: i % 3 == 0 ? nil : "eos",
-                tradeValueId: i % 5 == 0 ? nil : "id-\(i)-ÿ€"))
-            transactions.append(TransactionRecord(
-                dateTime: t, transactionType: i % 2 == 0 ? .deposit : .withdraw, currency: "usdt",
-                amount: ExactDecimal(mantissa: Int128(i) * 99_999_999_999, scale: 2)!, commission: i % 4 == 0 ? nil : ExactDecimal(mantissa: 1, scale: 8)!,
-                transactionValueId: i % 7 == 0 ? nil : "\(i)"))
+            trades.append(
+                TradeRecord(
+                    dateTime: t, instrument: "eos-btc", tradeType: i % 2 == 0 ? .buy : .sell,
+                    tradedQuantity: ExactDecimal(mantissa: Int128(i) * 1_000_003 - 7, scale: i % 9)!, tradedQuantityCurrency: "eos",
+                    tradedPrice: ExactDecimal(mantissa: 3597, scale: 7)!, tradedPriceCurrency: "btc",
+                    commission: i % 3 == 0 ? nil : ExactDecimal(mantissa: -25, scale: 4)!, commissionCurrency: i % 3 == 0 ? nil : "eos",
+                    tradeValueId: i % 5 == 0 ? nil : "id-\(i)-ÿ€"))
+            transactions.append(
+                TransactionRecord(
+                    dateTime: t, transactionType: i % 2 == 0 ? .deposit : .withdraw, currency: "usdt",
+                    amount: ExactDecimal(mantissa: Int128(i) * 99_999_999_999, scale: 2)!, commission: i % 4 == 0 ? nil : ExactDecimal(mantissa: 1, scale: 8)!,
+                    transactionValueId: i % 7 == 0 ? nil : "\(i)"))
         }
         for secondsAlways in [true, false] {
             var w = JSONWriter()
@@ -61,7 +63,7 @@ struct RecordBatchTests {
             // unknown members of every plain kind, whitespace everywhere.
             #"[{"dateTime":"2019-11-25T08:08","instrument":"eos-btc","tradeType":"Sell","tradedQuantity":"1.50","tradedQuantityCurrency":"eos","tradedPrice":1.5E-7,"tradedPriceCurrency":"btc","tradeValueId":37605094,"x":true,"y":false,"z":null,"tradeType":"Buy"}]"#,
             "[\n\t" + Self.trade + " ,\r\n" + Self.trade + "\n]\n",
-            #"[{"id": 12, "dateTime": "2019-11-25T08:08:44.000", "instrument": "eos-btc", "tradeType": "Buy", "tradedQuantity": -0, "tradedQuantityCurrency": "eos", "tradedPrice": 1e+2, "tradedPriceCurrency": "btc", "commission": "2", "commissionCurrency": "Eos", "tradeValueId": "välue"}]"#,
+            #"[{"id": 12, "dateTime": "2019-11-25T08:08:44.000", "instrument": "eos-btc", "tradeType": "Buy", "tradedQuantity": -0, "tradedQuantityCurrency": "eos", "tradedPrice": 1e+2, "tradedPriceCurrency": "btc", "commission": "2", "commissionCurrency": "Eos", "tradeValueId": "välue"}]"#
         ]
         for text in cases {
             let tree = throughTree(text, TradeRecord.self)
@@ -87,13 +89,16 @@ struct RecordBatchTests {
             "{}",
             "[1]",
             "[{\"tradeValueId\": \"\u{1}\"}]",
-            "[{\"tradeValueId\": \"" + String(decoding: [0xC3, 0x28], as: UTF8.self) + "\"}]",
+            "[{\"tradeValueId\": \"" + String(decoding: [0xC3, 0x28], as: UTF8.self) + "\"}]"
         ]
         for text in cases {
             #expect(straight(text, TradeRecord.self) == nil, "\(text)")
         }
         // Invalid UTF-8 in a string: the tree refuses it, and so is it left to the tree.
-        let invalid: [UInt8] = Array(#"[{"dateTime":"2019-11-25T08:08","instrument":"eos-btc","tradeType":"Buy","tradedQuantity":1,"tradedQuantityCurrency":"eos","tradedPrice":1,"tradedPriceCurrency":"btc","tradeValueId":""#.utf8)
+        let invalid: [UInt8] =
+            Array(
+                #"[{"dateTime":"2019-11-25T08:08","instrument":"eos-btc","tradeType":"Buy","tradedQuantity":1,"tradedQuantityCurrency":"eos","tradedPrice":1,"tradedPriceCurrency":"btc","tradeValueId":""#
+                    .utf8)
             + [0xC3, 0x28] + Array(#""}]"#.utf8)
         #expect(TradeRecord.records(inBatch: invalid) == nil)
         #expect((try? JSONValue.parse(invalid)) == nil)

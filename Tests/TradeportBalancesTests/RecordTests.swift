@@ -1,6 +1,7 @@
 import Testing
-@testable import TradeportBalances
 import TradeportCore
+
+@testable import TradeportBalances
 
 @Suite("The server's records")
 struct RecordTests {
@@ -17,7 +18,8 @@ struct RecordTests {
     }
 
     @Test func aTradeReadsBothDateFormsAndLowerCasesCodes() throws {
-        let json = try JSONValue.parse(#"""
+        let json = try JSONValue.parse(
+            #"""
             {"id": 1, "dateTime": "2019-11-25T08:08", "instrument": "EOS-btc", "tradeType": "Buy",
              "tradedQuantity": 1, "tradedQuantityCurrency": "EOS", "tradedPrice": 0.0003597,
              "tradedPriceCurrency": "btc", "commission": 0.0025, "commissionCurrency": "eos", "tradeValueId": "37605094"}
@@ -40,7 +42,9 @@ struct RecordTests {
             try TradeRecord(json: JSONValue.parse("{\(base), \"instrument\": \"eosbtc\", \"tradeType\": \"Buy\"}"))
         }
         #expect(throws: RecordError("transactionStatus: expected Complete, found 'Failed'")) {
-            try TransactionRecord(json: JSONValue.parse(#"{"dateTime": "2019-11-25T08:08", "transactionType": "Deposit", "currency": "btc", "amount": 1, "transactionStatus": "Failed"}"#))
+            try TransactionRecord(
+                json: JSONValue.parse(
+                    #"{"dateTime": "2019-11-25T08:08", "transactionType": "Deposit", "currency": "btc", "amount": 1, "transactionStatus": "Failed"}"#))
         }
     }
 
@@ -50,8 +54,10 @@ struct RecordTests {
         var trade = Trade(
             id: "x:1", externalId: "41000012", time: time, side: .buy, base: AssetCode("EURS")!, quote: AssetCode("USD")!,
             quantity: ExactDecimal(jsonNumber: "250")!, price: ExactDecimal(jsonNumber: "1.2034")!, amount: nil,
-            fees: [TradeFee(amount: ExactDecimal(jsonNumber: "0.5")!, currency: AssetCode("EURS")!, kind: .exchange),
-                   TradeFee(amount: ExactDecimal(jsonNumber: "0.125")!, currency: AssetCode("EURS")!, kind: .broker)],
+            fees: [
+                TradeFee(amount: ExactDecimal(jsonNumber: "0.5")!, currency: AssetCode("EURS")!, kind: .exchange),
+                TradeFee(amount: ExactDecimal(jsonNumber: "0.125")!, currency: AssetCode("EURS")!, kind: .broker)
+            ],
             source: here)
         let r = try BalancesMapping.record(trade).get()
         #expect(r.instrument == "eurs-usd" && r.tradeType == .buy && r.commission?.description == "0.625" && r.commissionCurrency == "eurs")
@@ -75,8 +81,9 @@ struct RecordTests {
         }
         let failed = CashTransaction(externalId: "9", time: time, type: .deposit, asset: AssetCode("RUB")!, amount: .zero, status: .failed, source: here)
         #expect(BalancesMapping.record(failed) == nil)
-        let otherFee = CashTransaction(externalId: "9", time: time, type: .withdrawal, asset: AssetCode("BTC")!, amount: ExactDecimal(1),
-                                       fee: CashFee(amount: ExactDecimal(1), currency: AssetCode("USD")!), source: here)
+        let otherFee = CashTransaction(
+            externalId: "9", time: time, type: .withdrawal, asset: AssetCode("BTC")!, amount: ExactDecimal(1),
+            fee: CashFee(amount: ExactDecimal(1), currency: AssetCode("USD")!), source: here)
         #expect(throws: BalancesMapping.Refusal.self) { try BalancesMapping.record(otherFee)?.get() }
     }
 
@@ -87,12 +94,16 @@ struct RecordTests {
             id: "x:1", externalId: "1", time: time, side: .sell, base: AssetCode("BTC")!, quote: AssetCode("USD")!,
             quantity: ExactDecimal(1), price: ExactDecimal(2), amount: nil, fees: [], source: here)
         var mixed = good
-        mixed.fees = [TradeFee(amount: ExactDecimal(1), currency: AssetCode("USD")!, kind: .other),
-                      TradeFee(amount: ExactDecimal(1), currency: AssetCode("BTC")!, kind: .other)]
+        mixed.fees = [
+            TradeFee(amount: ExactDecimal(1), currency: AssetCode("USD")!, kind: .other),
+            TradeFee(amount: ExactDecimal(1), currency: AssetCode("BTC")!, kind: .other)
+        ]
         let deposit = CashTransaction(externalId: "7", time: time, type: .deposit, asset: AssetCode("RUB")!, amount: ExactDecimal(5), source: here)
-        let failed = CashTransaction(externalId: "8", time: time, type: .deposit, asset: AssetCode("RUB")!, amount: ExactDecimal(5), status: .failed, source: here)
-        let otherFee = CashTransaction(externalId: "9", time: time, type: .withdrawal, asset: AssetCode("BTC")!, amount: ExactDecimal(1),
-                                       fee: CashFee(amount: ExactDecimal(1), currency: AssetCode("USD")!), source: here)
+        let failed = CashTransaction(
+            externalId: "8", time: time, type: .deposit, asset: AssetCode("RUB")!, amount: ExactDecimal(5), status: .failed, source: here)
+        let otherFee = CashTransaction(
+            externalId: "9", time: time, type: .withdrawal, asset: AssetCode("BTC")!, amount: ExactDecimal(1),
+            fee: CashFee(amount: ExactDecimal(1), currency: AssetCode("USD")!), source: here)
         let records = BalancesMapping.records(of: Portfolio(name: "P", trades: [good, mixed], transactions: [deposit, failed, otherFee]))
         #expect(records.trades == [try BalancesMapping.record(good).get()])
         #expect(records.transactions == [try #require(BalancesMapping.record(deposit)).get()])
@@ -103,9 +114,10 @@ struct RecordTests {
     /// The server's codes are letters and digits, its instrument two of them joined by `-`: a code
     /// with punctuation is refused by name, never sent changed (`BF-B` would read as BF and B).
     @Test func codesWithPunctuationAreRefusedNotChanged() {
-        let trade = Trade(externalId: "7", time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("BF-B")!, quote: AssetCode("USD")!,
-                          quantity: ExactDecimal(mantissa: 2, scale: 0)!, price: ExactDecimal(mantissa: 55, scale: 0)!, amount: nil,
-                          source: SourceLocation(path: "x.csv", row: 3))
+        let trade = Trade(
+            externalId: "7", time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("BF-B")!, quote: AssetCode("USD")!,
+            quantity: ExactDecimal(mantissa: 2, scale: 0)!, price: ExactDecimal(mantissa: 55, scale: 0)!, amount: nil,
+            source: SourceLocation(path: "x.csv", row: 3))
         guard case .refused(let refusal) = BalancesMapping.map(.trade(trade)) else {
             Issue.record("a trade of BF-B was mapped")
             return

@@ -1,30 +1,35 @@
 import Testing
+
 @testable import TradeportCSV
 
 extension CSVReaderTests {
     /// Reads `text` with `dialect`, feeding the reader `feed` bytes at a time into a buffer of
     /// `chunk`, and returns each record's line, fields and malformation.
-    static func read(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max,
-                     limits: CSVLimits = .default)
-    throws -> [(line: Int, fields: [String], malformation: String?)]
-{
-    let bytes = Array(text.utf8)
-    var offset = 0
-    let reader = CSVReader(dialect: dialect, chunkSize: chunk, limits: limits) { buffer in
-        let n = min(buffer.count, bytes.count - offset, feed)
-        for i in 0..<n { buffer[i] = bytes[offset + i] }
-        offset += n
-        return n
-    }
-    var out: [(Int, [String], String?)] = []
-    try reader.forEachRecord { record in
-        out.append((record.line, (0..<record.count).map { String(decoding: record[$0], as: UTF8.self) }, record.malformation))
-    }
-    return out
+    static func read(
+        _ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max,
+        limits: CSVLimits = .default
+    )
+        throws -> [(line: Int, fields: [String], malformation: String?)]
+    {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        let reader = CSVReader(dialect: dialect, chunkSize: chunk, limits: limits) { buffer in
+            let n = min(buffer.count, bytes.count - offset, feed)
+            for i in 0..<n { buffer[i] = bytes[offset + i] }
+            offset += n
+            return n
+        }
+        var out: [(Int, [String], String?)] = []
+        try reader.forEachRecord { record in
+            out.append((record.line, (0..<record.count).map { String(decoding: record[$0], as: UTF8.self) }, record.malformation))
+        }
+        return out
     }
 }
 
-func records(_ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max)
+func records(
+    _ text: String, _ dialect: CSVDialect = .semicolon, chunk: Int = 1 << 20, feed: Int = .max
+)
     throws -> [(line: Int, fields: [String], malformation: String?)]
 {
     try CSVReaderTests.read(text, dialect, chunk: chunk, feed: feed)

@@ -1,5 +1,6 @@
 import Testing
 import TradeportTestKit
+
 @testable import TradeportCSV
 
 /// Records made of awkward fields, written as CSV by a plain reference writer, must come back

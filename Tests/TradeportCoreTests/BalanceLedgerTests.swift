@@ -1,8 +1,10 @@
 import Testing
+
+@testable import TradeportCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import TradeportCore
 
 /// The ledger against a replay written plainly here: every operation kept whole, sorted by time
 /// (ties in the order recorded), its changes merged per asset as the ledger merges them.
@@ -67,17 +69,23 @@ struct BalanceLedgerTests {
             case 0...2:
                 operation = .transaction(CashTransaction(externalId: nil, time: t, type: .deposit, asset: base, amount: amount(), source: source))
             case 3:
-                operation = .transaction(CashTransaction(externalId: nil, time: t, type: .withdrawal, asset: base, amount: amount(),
-                                                         fee: CashFee(amount: amount(), currency: base), source: source))
+                operation = .transaction(
+                    CashTransaction(
+                        externalId: nil, time: t, type: .withdrawal, asset: base, amount: amount(),
+                        fee: CashFee(amount: amount(), currency: base), source: source))
             case 4 where i % 97 == 0:
                 // quantity × price beyond 38 digits: the quote's balance is no longer followed.
                 let huge = ExactDecimal(mantissa: 1_000_000_000_000_000_000_000_000_000_000, scale: 0)!
-                operation = .trade(Trade(externalId: nil, time: t, side: .buy, base: base, quote: quote, quantity: huge, price: huge,
-                                         amount: nil, source: source))
+                operation = .trade(
+                    Trade(
+                        externalId: nil, time: t, side: .buy, base: base, quote: quote, quantity: huge, price: huge,
+                        amount: nil, source: source))
             default:
                 let fees = Bool.random(using: &g) ? [TradeFee(amount: amount(), currency: Bool.random(using: &g) ? base : quote, kind: .broker)] : []
-                operation = .trade(Trade(externalId: nil, time: t, side: Bool.random(using: &g) ? .buy : .sell, base: base, quote: quote,
-                                         quantity: amount(), price: amount(), amount: nil, fees: fees, source: source))
+                operation = .trade(
+                    Trade(
+                        externalId: nil, time: t, side: Bool.random(using: &g) ? .buy : .sell, base: base, quote: quote,
+                        quantity: amount(), price: amount(), amount: nil, fees: fees, source: source))
             }
             result.append((operation, portfolio))
         }
@@ -96,7 +104,10 @@ struct BalanceLedgerTests {
         var warned: Set<Key> = []
         var warnings: [ConversionWarning] = []
         func note(_ code: String, _ key: Key, _ op: PortfolioOperation, _ balance: ExactDecimal?) {
-            let message = balance.map { "balance of \(key.asset) in portfolio \(key.portfolio) goes below zero, to \($0), at \(op.time): the history loaded is incomplete, or a row is wrong" }
+            let message =
+                balance.map {
+                    "balance of \(key.asset) in portfolio \(key.portfolio) goes below zero, to \($0), at \(op.time): the history loaded is incomplete, or a row is wrong"
+                }
                 ?? "balance of \(key.asset) in portfolio \(key.portfolio) goes beyond 38 digits at \(op.time); it is not checked from there on"
             warnings.append(ConversionWarning(code: code, message: message, source: op.source))
         }
@@ -161,10 +172,13 @@ struct BalanceLedgerTests {
     /// A source's opening balance is where its account starts for the warning; of two sources, the
     /// one whose operations begin first; the balances reported still start from zero.
     @Test func openingBalancesSeedTheCheck() throws {
-        let a = SourceLocation(path: "2024.xlsx", row: 1), b = SourceLocation(path: "2023.xlsx", row: 1)
+        let a = SourceLocation(path: "2024.xlsx", row: 1)
+        let b = SourceLocation(path: "2023.xlsx", row: 1)
         func withdrawal(_ amount: Int, day: Int64, from source: TradeportCore.SourceLocation, row: Int) -> PortfolioOperation {
-            .transaction(CashTransaction(externalId: nil, time: Timestamp(secondsSinceEpoch: day * 86_400), type: .withdrawal,
-                                         asset: AssetCode("RUB")!, amount: ExactDecimal(amount), source: source.atRow(row)))
+            .transaction(
+                CashTransaction(
+                    externalId: nil, time: Timestamp(secondsSinceEpoch: day * 86_400), type: .withdrawal,
+                    asset: AssetCode("RUB")!, amount: ExactDecimal(amount), source: source.atRow(row)))
         }
         var ledger = BalanceLedger()
         ledger.record(withdrawal(60, day: 400, from: a, row: 10), portfolio: "main")
@@ -172,11 +186,17 @@ struct BalanceLedgerTests {
         ledger.record(withdrawal(50, day: 500, from: a, row: 11), portfolio: "main")
         // 2024's opening (what 2023 left) is not added again: 2023's operations begin first.
         ledger.state(StatedBalance(asset: AssetCode("RUB")!, kind: .cash, opening: ExactDecimal(70), closing: .zero, source: a.atRow(3)), portfolio: "main")
-        ledger.state(StatedBalance(asset: AssetCode("RUB")!, kind: .cash, opening: ExactDecimal(100), closing: ExactDecimal(70), source: b.atRow(4)), portfolio: "main")
+        ledger.state(
+            StatedBalance(asset: AssetCode("RUB")!, kind: .cash, opening: ExactDecimal(100), closing: ExactDecimal(70), source: b.atRow(4)), portfolio: "main")
         // A security no operation moved: no account, nothing to say.
-        ledger.state(StatedBalance(asset: AssetCode("SBER")!, kind: .position, opening: ExactDecimal(5), closing: ExactDecimal(5), source: b.atRow(5)), portfolio: "main")
+        ledger.state(
+            StatedBalance(asset: AssetCode("SBER")!, kind: .position, opening: ExactDecimal(5), closing: ExactDecimal(5), source: b.atRow(5)), portfolio: "main"
+        )
         let replayed = try ledger.replay()
-        #expect(replayed.warnings.map(\.message) == ["balance of RUB in portfolio main goes below zero, to -40, at 1971-05-16T00:00:00Z given the opening balance of 100 that 2023.xlsx prints (row 4): the history loaded is incomplete, or a row is wrong"])
+        #expect(
+            replayed.warnings.map(\.message) == [
+                "balance of RUB in portfolio main goes below zero, to -40, at 1971-05-16T00:00:00Z given the opening balance of 100 that 2023.xlsx prints (row 4): the history loaded is incomplete, or a row is wrong"
+            ])
         #expect(replayed.warnings.first?.source == a.atRow(11))
         #expect(replayed.balances == [PortfolioBalance(portfolio: "main", asset: AssetCode("RUB")!, amount: ExactDecimal(-140))])
     }
@@ -196,8 +216,10 @@ struct AssetCodeTests {
 
     /// Numbers, dates and times are not codes, nor is half of a pair, a space, a control
     /// character or anything past 32 bytes.
-    @Test(arguments: ["", "11.0563304000", "01.01.2026", "2024-01-01", "10:30", "BTC-", "-BTC", ".B", "@X", "BRK B", "BRK\tB",
-                      "Сбер", "BTC+", "A=B", String(repeating: "A", count: 33)])
+    @Test(arguments: [
+        "", "11.0563304000", "01.01.2026", "2024-01-01", "10:30", "BTC-", "-BTC", ".B", "@X", "BRK B", "BRK\tB",
+        "Сбер", "BTC+", "A=B", String(repeating: "A", count: 33)
+    ])
     func otherTextIsNot(_ text: String) {
         #expect(AssetCode(text) == nil)
     }
@@ -254,14 +276,17 @@ struct RecordBytesTests {
             base: AssetCode("SU26238RMFS4")!, quote: AssetCode("RUB")!, quantity: ExactDecimal(mantissa: Int128(1) << 100, scale: 0)!,
             price: ExactDecimal(mantissa: 12_345, scale: 4)!, amount: ExactDecimal(mantissa: -5, scale: 38),
             accruedInterest: ExactDecimal(mantissa: -Int128(Int64.max) * 3, scale: 2),
-            fees: [TradeFee(amount: ExactDecimal(mantissa: 1, scale: 2)!, currency: AssetCode("RUB")!, kind: .broker),
-                   TradeFee(amount: .zero, currency: AssetCode("USD")!, kind: .clearing),
-                   TradeFee(amount: ExactDecimal(7), currency: AssetCode("EUR")!, kind: .other)],
+            fees: [
+                TradeFee(amount: ExactDecimal(mantissa: 1, scale: 2)!, currency: AssetCode("RUB")!, kind: .broker),
+                TradeFee(amount: .zero, currency: AssetCode("USD")!, kind: .clearing),
+                TradeFee(amount: ExactDecimal(7), currency: AssetCode("EUR")!, kind: .other)
+            ],
             isin: "RU000A1038V6", name: "ОФЗ 26238 «длинная»\u{0}", venue: "", settlementDate: CalendarDate(year: 2024, month: 2, day: 29),
             account: "2000123456", orderId: "o-1", pricePercent: ExactDecimal(mantissa: 6_512, scale: 2), nominal: ExactDecimal(1_000),
             source: source)
-        let bare = Trade(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: .placeholder, quote: .placeholder,
-                         quantity: ExactDecimal(1), price: .zero, amount: nil, source: SourceLocation(path: "", row: 0))
+        let bare = Trade(
+            externalId: nil, time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: .placeholder, quote: .placeholder,
+            quantity: ExactDecimal(1), price: .zero, amount: nil, source: SourceLocation(path: "", row: 0))
         for trade in [full, bare, Trade.placeholder] {
             var bytes: [UInt8] = []
             RecordBytes.append(trade, to: &bytes)

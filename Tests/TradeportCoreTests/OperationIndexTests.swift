@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TradeportTestKit
+
 @testable import TradeportCore
 
 @Suite("Duplicate index and atomic output")
@@ -88,10 +89,12 @@ struct OperationIndexTests {
 struct ContentHashCoverageTests {
     @Test func fieldCountsMatchWhatTheHashLists() {
         let source = SourceLocation(path: "x", row: 1)
-        let trade = Trade(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("A")!,
-                          quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
-        let transaction = CashTransaction(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .deposit,
-                                          asset: AssetCode("A")!, amount: ExactDecimal(1), source: source)
+        let trade = Trade(
+            externalId: nil, time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("A")!,
+            quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
+        let transaction = CashTransaction(
+            externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .deposit,
+            asset: AssetCode("A")!, amount: ExactDecimal(1), source: source)
         // All fields but `id` and `source` are hashed: 18 of 20 for trades, 13 of 15 for transactions.
         #expect(Mirror(reflecting: trade.fields).children.count == 20)
         #expect(Mirror(reflecting: transaction.fields).children.count == 15)
@@ -99,10 +102,15 @@ struct ContentHashCoverageTests {
 
     @Test func everyHashedFieldChangesTheHash() {
         let source = SourceLocation(path: "x", row: 1)
-        let base = Trade(externalId: "1", time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("A")!,
-                         quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
+        let base = Trade(
+            externalId: "1", time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("A")!,
+            quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
         var variants: [Trade] = []
-        func variant(_ change: (inout Trade) -> Void) { var t = base; change(&t); variants.append(t) }
+        func variant(_ change: (inout Trade) -> Void) {
+            var t = base
+            change(&t)
+            variants.append(t)
+        }
         variant { $0.externalId = "2" }
         variant { $0.time = Timestamp(secondsSinceEpoch: 1) }
         variant { $0.side = .sell }

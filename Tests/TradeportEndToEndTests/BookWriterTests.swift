@@ -17,7 +17,10 @@ struct BookWriterTests {
     /// real DSX and Tinkoff samples, each T-Bank report of ../shared/realworld/tinkoff and each
     /// real CSV export of ../shared/realworld.
     static let sets: [[String]] = {
-        var sets = [examples, [crossCurrency], [punctuated], ["../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv"], ["../shared/samples/tinkoff-broker-report.xlsx"]]
+        var sets = [
+            examples, [crossCurrency], [punctuated], ["../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv"],
+            ["../shared/samples/tinkoff-broker-report.xlsx"]
+        ]
         for name in CLI.entries(CLI.repositoryRoot + "/formats/samples") where name.hasSuffix(".csv") { sets.append(["formats/samples/" + name]) }
         for folder in ["tinkoff", "brokers", "crypto"] {
             let dir = "../shared/realworld/" + folder
@@ -110,13 +113,20 @@ struct BookWriterTests {
     func lotsBoughtInOtherCurrenciesAreClosedByTheirCurrency() throws {
         let (path, _) = try convert([Self.crossCurrency], to: "beancount")
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.contains("""
-            2024-03-03 * "Sell 0.2 ETH at 0.054 BTC: the 0.15 held"
-            """))
-        #expect(text.contains("  Assets:Main:Securities:ETH  -0.1 ETH {USD}\n  Assets:Main:Securities:ETH  -0.05 ETH {EUR}\n  Assets:Main:Cash:BTC  0.0081 BTC\n  Income:Main:Gains\n"))
-        #expect(text.contains("""
-            2024-03-03 * "Sell 0.2 ETH at 0.054 BTC: the 0.05 beyond those held"
-            """))
+        #expect(
+            text.contains(
+                """
+                2024-03-03 * "Sell 0.2 ETH at 0.054 BTC: the 0.15 held"
+                """))
+        #expect(
+            text.contains(
+                "  Assets:Main:Securities:ETH  -0.1 ETH {USD}\n  Assets:Main:Securities:ETH  -0.05 ETH {EUR}\n  Assets:Main:Cash:BTC  0.0081 BTC\n  Income:Main:Gains\n"
+            ))
+        #expect(
+            text.contains(
+                """
+                2024-03-03 * "Sell 0.2 ETH at 0.054 BTC: the 0.05 beyond those held"
+                """))
         #expect(text.contains("  Assets:Main:Securities:ETH  -0.05 ETH {0.054 BTC}\n  Assets:Main:Cash:BTC  0.0027 BTC\n"))
         // The short is bought back in the currency it was sold in: the usual `{} @ price`.
         #expect(text.contains("  Assets:Main:Securities:ETH  0.05 ETH {} @ 0.05 BTC\n"))
@@ -165,7 +175,8 @@ struct BookWriterTests {
     /// refused as unbalanced, so it is not written but counted; hledger, exact, writes it.
     @Test(.enabled(if: haveBeancount && haveHledger))
     func numbersBeyondBeancountsPrecisionAreCountedNotWritten() throws {
-        let header = "kind,portfolio,id,externalId,time,side,base,quote,quantity,price,amount,accruedInterest,fee.broker,fee.broker.currency,fee.exchange,fee.exchange.currency,fee.clearing,fee.clearing.currency,fee.other,fee.other.currency,isin,name,venue,settlementDate,account,orderId,pricePercent,nominal,type,asset,fee,feeCurrency,status,security,note,counterparty,txHash,address,direction,reason"
+        let header =
+            "kind,portfolio,id,externalId,time,side,base,quote,quantity,price,amount,accruedInterest,fee.broker,fee.broker.currency,fee.exchange,fee.exchange.currency,fee.clearing,fee.clearing.currency,fee.other,fee.other.currency,isin,name,venue,settlementDate,account,orderId,pricePercent,nominal,type,asset,fee,feeCurrency,status,security,note,counterparty,txHash,address,direction,reason"
         func deposit(_ amount: String, _ day: Int) -> String {
             "transaction,main,,,2024-01-0\(day)T10:00:00Z,,,,,,\(amount),,,,,,,,,,,,,,,,,,deposit,USD,,,complete,,,,,,,"
         }
@@ -208,7 +219,9 @@ struct BookWriterTests {
         }
     }
 
-    @Test(.enabled(if: haveBeancount && haveHledger), arguments: ["../shared/realworld/tinkoff/tbank-2021-full-year.xlsx", "../shared/realworld/tinkoff/tbank-2024-full-year.xlsx"])
+    @Test(
+        .enabled(if: haveBeancount && haveHledger),
+        arguments: ["../shared/realworld/tinkoff/tbank-2021-full-year.xlsx", "../shared/realworld/tinkoff/tbank-2024-full-year.xlsx"])
     func everyReconciledBalanceIsAssertedAndHolds(_ input: String) throws {
         guard Self.present([input]) else { return }
         let (bean, _) = try convert([input], to: "beancount")
@@ -240,7 +253,9 @@ struct BookWriterTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("\"symbol\": \"GF_BTC\""))
         if CLI.canValidateSchema {
-            #expect(try CLI.shell("python3", [CLI.repositoryRoot + "/schema/validate.py", CLI.repositoryRoot + "/schema/ghostfolio-import.schema.json", path]).status == 0)
+            #expect(
+                try CLI.shell("python3", [CLI.repositoryRoot + "/schema/validate.py", CLI.repositoryRoot + "/schema/ghostfolio-import.schema.json", path])
+                    .status == 0)
         }
     }
 
@@ -250,7 +265,8 @@ struct BookWriterTests {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.run(["convert"] + Self.examples + ["--to", writer, "-o", dir + "/out", "-q"])
         #expect(r.status == 0, "\(r.stderr)")
-        let produced: [(String, String)] = writer == "portfolio-performance"
+        let produced: [(String, String)] =
+            writer == "portfolio-performance"
             ? PortfolioPerformanceSink.files.map { (dir + "/out/" + $0, "examples-pp-" + $0) }
             : [(dir + "/out", "examples." + writer)]
         for (path, name) in produced {
@@ -266,7 +282,8 @@ struct BookWriterTests {
     @Test func accountTemplatesComeFromOptionsAndAFile() throws {
         let dir = try CLI.temporaryDirectory()
         try "# roles\nfees: Expenses:Broker:{portfolio}\ntransfers: 'Equity:Bank'\n".write(toFile: dir + "/accounts", atomically: true, encoding: .utf8)
-        let r = try CLI.run(["convert"] + Self.examples + ["--to", "hledger", "--accounts", dir + "/accounts", "--account", "cash=Assets:Exchange:{asset}", "-q"])
+        let r = try CLI.run(
+            ["convert"] + Self.examples + ["--to", "hledger", "--accounts", dir + "/accounts", "--account", "cash=Assets:Exchange:{asset}", "-q"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("Expenses:Broker:main  "))
         #expect(r.stdout.contains("Equity:Bank  "))
@@ -288,17 +305,24 @@ struct BookWriterTests {
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(CLI.entries(dir + "/pp") == PortfolioPerformanceSink.files.sorted())
         let portfolio = try String(contentsOfFile: dir + "/pp/portfolio-transactions.csv", encoding: .utf8)
-        #expect(portfolio.hasPrefix("Date,Time,Type,Value,Transaction Currency,Fees,Taxes,Shares,ISIN,Ticker Symbol,Security Name,Note,Securities Account,Cash Account\n"))
+        #expect(
+            portfolio.hasPrefix(
+                "Date,Time,Type,Value,Transaction Currency,Fees,Taxes,Shares,ISIN,Ticker Symbol,Security Name,Note,Securities Account,Cash Account\n"))
     }
 
     /// Portfolio Performance's import takes a Transaction Currency it does not know (BTC) as the
     /// base currency: such amounts are counted as not carried, never written.
     @Test func portfolioPerformanceCarriesNoAmountInACoin() throws {
         let dir = try CLI.temporaryDirectory()
-        let r = try CLI.run(["convert", "formats/samples/kraken-trades-example.csv", "formats/samples/dsx-transactions-example.csv",
-                             "--to", "portfolio-performance", "-o", dir + "/pp"])
+        let r = try CLI.run([
+            "convert", "formats/samples/kraken-trades-example.csv", "formats/samples/dsx-transactions-example.csv",
+            "--to", "portfolio-performance", "-o", dir + "/pp"
+        ])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("portfolio-performance: not carried: 1 trades quoted in BTC, a currency Portfolio Performance does not know (its import would take it as the base currency)"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "portfolio-performance: not carried: 1 trades quoted in BTC, a currency Portfolio Performance does not know (its import would take it as the base currency)"
+            ), "\(r.stderr)")
         #expect(r.stderr.contains("portfolio-performance: not carried: 2 deposits in BTC, a currency Portfolio Performance does not know"), "\(r.stderr)")
         for file in PortfolioPerformanceSink.files {
             let text = try String(contentsOfFile: dir + "/pp/" + file, encoding: .utf8)

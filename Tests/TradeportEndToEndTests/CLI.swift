@@ -1,6 +1,6 @@
 import Foundation
-import TradeportTestKit
 import TradeportCore
+import TradeportTestKit
 
 /// Runs the built `tradeport` executable, as a user would.
 enum CLI {
@@ -27,8 +27,10 @@ enum CLI {
 
     /// Runs `tradeport arguments…` in `directory`, feeding `input` to standard input.
     @discardableResult
-    static func run(_ arguments: [String], in directory: String = repositoryRoot, input: Data? = nil,
-                    environment: [String: String] = [:], timeout: TimeInterval = 120) throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: String = repositoryRoot, input: Data? = nil,
+        environment: [String: String] = [:], timeout: TimeInterval = 120
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -36,7 +38,8 @@ enum CLI {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe(), inPipe = Pipe()
+        let out = Pipe()
+        let inPipe = Pipe()
         // Standard error goes to a file, so that neither stream can block the child.
         let errPath = NSTemporaryDirectory() + "tradeport-stderr-" + UUID().uuidString
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
@@ -85,7 +88,8 @@ enum CLI {
 
     /// Validates a document (or JSON Lines) against schema/tradeport.schema.json.
     static func validateSchema(_ path: String, jsonl: Bool = false) throws -> (status: Int32, output: String) {
-        let r = try shell("python3", [repositoryRoot + "/schema/validate.py", repositoryRoot + "/schema/tradeport.schema.json", path] + (jsonl ? ["--jsonl"] : []))
+        let r = try shell(
+            "python3", [repositoryRoot + "/schema/validate.py", repositoryRoot + "/schema/tradeport.schema.json", path] + (jsonl ? ["--jsonl"] : []))
         return (r.status, r.output)
     }
 

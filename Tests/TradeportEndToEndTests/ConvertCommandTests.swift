@@ -58,7 +58,7 @@ struct ConvertCommandTests {
             "2019-01-03 10:00:00;Withdraw;USD;30;0;Main;Bank;Complete;;3;;;",
             "2019-01-02 10:00:00;Deposit;USD;5;0;Bank;Main;Failed;;2;;;",
             "2019-01-02 09:00:00;Deposit;USD;x;0;Bank;Main;Complete;;4;;;",
-            "2019-01-01 10:00:00;Deposit;USD;5;0;Bank;Main;Failed;;1;;;",
+            "2019-01-01 10:00:00;Deposit;USD;5;0;Bank;Main;Failed;;1;;;"
         ]
         try rows.joined(separator: "\n").write(toFile: dir + "/t.csv", atomically: true, encoding: .utf8)
         let r = try CLI.run(["convert", "--jsonl", "t.csv"], in: dir)
@@ -101,7 +101,7 @@ struct ConvertCommandTests {
 
     @Test(arguments: [
         ("missing.csv", "no such file"), (".", "is a directory"), ("empty.csv", "is empty"),
-        ("other-exchange.csv", "no format recognized"),
+        ("other-exchange.csv", "no format recognized")
     ])
     func inputsThatCannotBeConvertedExitWithTwoAndWriteNothing(input: String, message: String) throws {
         let dir = try CLI.temporaryDirectory()
@@ -132,7 +132,8 @@ struct ConvertCommandTests {
         #expect(try CLI.run(["convert"]).status == 2)
         #expect(try CLI.run(["convert", "--no-such-flag", examples[0]]).status == 2)
         let unknown = try CLI.run(["convert", "--format", "nope", examples[0]])
-        #expect(unknown.status == 2 && unknown.stderr.contains("known formats: binance, coinbase, coinbasepro, cryptocom, degiro, dsx-trades, dsx-transactions"))
+        #expect(
+            unknown.status == 2 && unknown.stderr.contains("known formats: binance, coinbase, coinbasepro, cryptocom, degiro, dsx-trades, dsx-transactions"))
         let zone = try CLI.run(["convert", "--timezone", "Mars/Olympus", examples[0]])
         #expect(zone.status == 2 && zone.stderr.contains("time zone"))
     }
@@ -217,7 +218,9 @@ struct OtherCommandTests {
         try (header + "\nA,B,XXBTZEUR,2024-01-01 00:00:00,buy,market,1,1,0,1,0,,L\n").write(toFile: path, atomically: true, encoding: .utf8)
         let r = try CLI.run(["convert", path, "-q"])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("row 1, where the format kraken-trades expects its header, cannot be read: the record is longer than 4 MiB (5242959 bytes)"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("row 1, where the format kraken-trades expects its header, cannot be read: the record is longer than 4 MiB (5242959 bytes)"),
+            "\(r.stderr)")
     }
 
     /// A file detection calls binary says where: the offset of the NUL byte it found.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TradeportBalances
 import TradeportPush
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,13 +46,16 @@ final class PostgresCluster: @unchecked Sendable {
             _ = try CLI.shell("chmod", ["755", (directory as NSString).deletingLastPathComponent])
         }
         let argv = getuid() == 0 ? ["su", "postgres", "-s", "/bin/sh", "-c", command] : ["sh", "-c", command]
-        let script = "import subprocess, sys; r = subprocess.run(sys.argv[1:], close_fds=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT); sys.exit(r.returncode)"
+        let script =
+            "import subprocess, sys; r = subprocess.run(sys.argv[1:], close_fds=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT); sys.exit(r.returncode)"
         let r = try CLI.shell("python3", ["-c", script] + argv)
         guard r.status == 0 else { throw Failure(message: "\(command): \(r.output)") }
     }
 
     func start() throws {
-        try run("'\(Self.bin!)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w -o \"-c listen_addresses=127.0.0.1 -p \(port) -c unix_socket_directories='\(directory)' -c fsync=off\" start > /dev/null 2>&1")
+        try run(
+            "'\(Self.bin!)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w -o \"-c listen_addresses=127.0.0.1 -p \(port) -c unix_socket_directories='\(directory)' -c fsync=off\" start > /dev/null 2>&1"
+        )
     }
 
     /// Stops it at once, as a crash would (`-m immediate`): connections are dropped, nothing waits.
@@ -70,7 +74,8 @@ struct DatabaseOutageTests {
     static func trades(_ count: Int) throws -> String {
         var text = ""
         for i in 0..<count {
-            text += "2021-03-02 14:\(String(format: "%02d", i / 60 % 60)):\(String(format: "%02d", i % 60));eursusd;Buy;\(i + 1);EURS;1,2;USD;\(i + 1),2;USD;0,5;EURS;Main;\(70_000_000 + i);\(90_000_000 + i)\n"
+            text +=
+                "2021-03-02 14:\(String(format: "%02d", i / 60 % 60)):\(String(format: "%02d", i % 60));eursusd;Buy;\(i + 1);EURS;1,2;USD;\(i + 1),2;USD;0,5;EURS;Main;\(70_000_000 + i);\(90_000_000 + i)\n"
         }
         let path = try CLI.temporaryDirectory() + "/trades.csv"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -79,7 +84,8 @@ struct DatabaseOutageTests {
 
     /// A call's status, or nil when it did not answer in `seconds`.
     static func status(_ server: ServerProcess, _ path: String, token: String?, seconds: Int = 5) -> (status: Int, retryAfter: String?)? {
-        let r = try? CLI.shell("curl", ["-s", "-o", "/dev/null", "-D", "-", "--max-time", "\(seconds)", "-H", "Authorization: Token_\(token ?? "")", server.base + path])
+        let r = try? CLI.shell(
+            "curl", ["-s", "-o", "/dev/null", "-D", "-", "--max-time", "\(seconds)", "-H", "Authorization: Token_\(token ?? "")", server.base + path])
         guard let r, r.status == 0 else { return nil }
         let lines = r.output.split(separator: "\r\n")
         guard let first = lines.first, let code = Int(first.split(separator: " ").dropFirst().first ?? "") else { return nil }

@@ -46,7 +46,7 @@ struct DocumentationTests {
     /// Every command's help, as `tradeport help …` prints it, in the order of the reference.
     static let commands: [[String]] = [
         [], ["convert"], ["detect"], ["formats"], ["formats", "list"], ["formats", "check"], ["formats", "show"],
-        ["push"], ["serve"],
+        ["push"], ["serve"]
     ]
 
     static func reference() throws -> String {

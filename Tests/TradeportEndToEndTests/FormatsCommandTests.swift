@@ -29,7 +29,8 @@ struct FormatsCommandTests {
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stdout.contains("kraken-trades: ok"))
         let bad = dir + "/bad.yaml"
-        try "tradeport-format: 1\nid: bad\ndescription: x\nsource: {type: csv, delimter: \";\"}\ncolumns:\n  - {name: q, position: 1, type: decmal}\nrows: {kind: trade}\ntrade: {time: q}\n"
+        try
+            "tradeport-format: 1\nid: bad\ndescription: x\nsource: {type: csv, delimter: \";\"}\ncolumns:\n  - {name: q, position: 1, type: decmal}\nrows: {kind: trade}\ntrade: {time: q}\n"
             .write(toFile: bad, atomically: true, encoding: .utf8)
         let r = try CLI.run(["formats", "check", bad], in: dir)
         #expect(r.status == 2)

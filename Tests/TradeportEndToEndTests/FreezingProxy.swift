@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,9 +86,11 @@ final class FreezingProxy: @unchecked Sendable {
             }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(port: UInt16(target))
-            let connected = server >= 0 && withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            } == 0
+            let connected =
+                server >= 0
+                && withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                } == 0
             let kept: Bool = lock.withLock {
                 guard connected, !stopped else { return false }
                 connections[client] = 2
@@ -113,7 +116,13 @@ final class FreezingProxy: @unchecked Sendable {
             let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
-            let forward = requests ? admitted(buffer[0..<n], tail: &tail) : lock.withLock { answered += n; return n }
+            let forward =
+                requests
+                ? admitted(buffer[0..<n], tail: &tail)
+                : lock.withLock {
+                    answered += n
+                    return n
+                }
             if forward > 0 && !send(buffer, count: forward, to: sink) { break }
         }
         shutdown(sink, Int32(SHUT_WR))

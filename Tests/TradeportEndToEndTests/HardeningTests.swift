@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TradeportServe
 import TradeportCore
+import TradeportServe
+
 #if canImport(Glibc)
 import Glibc
 #endif

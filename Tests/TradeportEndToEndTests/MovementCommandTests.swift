@@ -57,7 +57,8 @@ struct MovementCommandTests {
         #expect(r.stderr.contains("SIDEWAYS"))
         let doc = try CLI.decode(try Data(contentsOf: URL(fileURLWithPath: dir + "/out.json")))
         let moved = doc.portfolios.flatMap(\.movements)
-        #expect(moved.map { "\($0.direction.rawValue) \($0.asset) \($0.quantity) \($0.reason.rawValue) \($0.isin ?? "")" }
+        #expect(
+            moved.map { "\($0.direction.rawValue) \($0.asset) \($0.quantity) \($0.reason.rawValue) \($0.isin ?? "")" }
                 == ["in ACME 4 transfer US0000000001", "out ACME 1.5 transfer US0000000001"])
         #expect(moved.map(\.source.row) == [4, 5])
         #expect(doc.rejected.map(\.source.row) == [6])

@@ -49,7 +49,8 @@ struct OwnLayoutGoldenTests {
     @Test func textThatLooksLikeAnOOXMLEscapeComesBackAsWritten() throws {
         let dir = try CLI.temporaryDirectory()
         let note = "a_x0041_b_x00e9_ & <c> \"d\""
-        try "kind,portfolio,externalId,time,type,asset,amount,note\ntransaction,main,1,2021-01-01T00:00:00Z,deposit,EUR,5,\"\(note.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
+        try
+            "kind,portfolio,externalId,time,type,asset,amount,note\ntransaction,main,1,2021-01-01T00:00:00Z,deposit,EUR,5,\"\(note.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
             .write(toFile: dir + "/in.csv", atomically: true, encoding: .utf8)
         #expect(try CLI.run(["convert", dir + "/in.csv", "--to", "xlsx", "-o", dir + "/ops.xlsx", "-q"]).status == 0)
         let back = try CLI.run(["convert", dir + "/ops.xlsx", "-q"])

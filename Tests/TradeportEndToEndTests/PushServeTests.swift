@@ -4,6 +4,7 @@ import TradeportBalances
 import TradeportCore
 import TradeportPush
 import TradeportServe
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,8 +65,11 @@ func sentAndPresent(_ summary: String) -> (sent: Int, present: Int)? {
 /// A DSX trades export of `count` rows with ids from `firstId`, in three sub-accounts.
 func syntheticTrades(_ count: Int, firstId: Int = 70_000_000) -> String {
     (0..<count).map { i in
-        let second = i % 60, minute = i / 60 % 60, hour = i / 3600 % 24
-        return "2020-01-0\(1 + i / 86_400) \(hour):\(minute < 10 ? "0" : "")\(minute):\(second < 10 ? "0" : "")\(second);btcusd;\(i % 2 == 0 ? "Buy" : "Sell");0,00\(i % 97 + 1);BTC;9771,9\(i % 10);USD;1,5;USD;0,0000\(i % 7 + 1);BTC;Trade;\(firstId + i);\(800_000_000 + i)"
+        let second = i % 60
+        let minute = i / 60 % 60
+        let hour = i / 3600 % 24
+        return
+            "2020-01-0\(1 + i / 86_400) \(hour):\(minute < 10 ? "0" : "")\(minute):\(second < 10 ? "0" : "")\(second);btcusd;\(i % 2 == 0 ? "Buy" : "Sell");0,00\(i % 97 + 1);BTC;9771,9\(i % 10);USD;1,5;USD;0,0000\(i % 7 + 1);BTC;Trade;\(firstId + i);\(800_000_000 + i)"
     }.joined(separator: "\n")
 }
 
@@ -78,26 +82,37 @@ struct PushServeTests {
         let policy = RetryPolicy(attempts: 3, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(2))
         var seen: [Int] = []
         do {
-            _ = try await policy.run({ (n: Int) async throws -> Int in seen.append(n); throw Flaky() }, retrying: { $0 is Flaky })
+            _ = try await policy.run(
+                { (n: Int) async throws -> Int in
+                    seen.append(n)
+                    throw Flaky()
+                }, retrying: { $0 is Flaky })
             Issue.record("no error")
         } catch is Flaky {}
         #expect(seen == [1, 2, 3])
         seen = []
         do {
-            _ = try await policy.run({ (n: Int) async throws -> Int in seen.append(n); throw CancellationError() }, retrying: { $0 is Flaky })
+            _ = try await policy.run(
+                { (n: Int) async throws -> Int in
+                    seen.append(n)
+                    throw CancellationError()
+                }, retrying: { $0 is Flaky })
             Issue.record("no error")
         } catch is CancellationError {}
         #expect(seen == [1])
-        let second = try await policy.run({ (n: Int) async throws -> Int in
-            if n < 2 { throw Flaky() }
-            return n
-        }, retrying: { $0 is Flaky })
+        let second = try await policy.run(
+            { (n: Int) async throws -> Int in
+                if n < 2 { throw Flaky() }
+                return n
+            }, retrying: { $0 is Flaky })
         #expect(second == 2)
     }
 
     @Test func whatAPortfolioLacksIsWhatItHoldsNoValueIdOf() throws {
         let a = try TradeRecord(json: JSONValue.parse(ServeAPITests.trade))
-        var b = a, c = a, none = a
+        var b = a
+        var c = a
+        var none = a
         b.tradeValueId = "b"
         c.tradeValueId = "c"
         none.tradeValueId = nil
@@ -170,8 +185,9 @@ struct PushServeTests {
         let alice = try await server.logIn("alice")
         let dir = try CLI.temporaryDirectory()
         try ((alice.token ?? "") + "\n").write(toFile: dir + "/token", atomically: true, encoding: .utf8)
-        let second = try CLI.run(["push", "--server", server.base, "--token-file", dir + "/token", "--split-accounts"] + examples,
-                                 environment: ["TRADEPORT_USERNAME": "", "TRADEPORT_PASSWORD": "", "TRADEPORT_TOKEN": ""])
+        let second = try CLI.run(
+            ["push", "--server", server.base, "--token-file", dir + "/token", "--split-accounts"] + examples,
+            environment: ["TRADEPORT_USERNAME": "", "TRADEPORT_PASSWORD": "", "TRADEPORT_TOKEN": ""])
         #expect(second.status == 0)
         #expect(second.stderr.contains("total: 0 sent, 13 already present, 0 failed"), "\(second.stderr)")
 
@@ -256,7 +272,8 @@ struct PushServeTests {
                 continue
             }
             guard let p = try? await client.portfolio(named: portfolio),
-                  let stored = try? await client.records(TradeRecord.self, portfolio: p.id).count, stored >= least else { continue }
+                let stored = try? await client.records(TradeRecord.self, portfolio: p.id).count, stored >= least
+            else { continue }
             let now = (stored, proxy.bytesAnswered)
             if let last, last == now { return stored }
             last = now
@@ -277,8 +294,9 @@ struct PushServeTests {
         // original's behaviour): the four before it were sent, at most one of them still in flight.
         let proxy = try FreezingProxy(for: server, freezingAtPost: 5, to: "trades")
         defer { proxy.stop() }
-        let push = try Push.start(["--batch-size", "25", "--concurrency", "2", "--attempts", "2", "--portfolio", "Big", dir + "/trades.csv"],
-                                  server: server, base: proxy.base, stderr: dir + "/interrupted.txt")
+        let push = try Push.start(
+            ["--batch-size", "25", "--concurrency", "2", "--attempts", "2", "--portfolio", "Big", dir + "/trades.csv"],
+            server: server, base: proxy.base, stderr: dir + "/interrupted.txt")
         // Wait until part of it is there and answered, then stop the server.
         var client = server.client().with(token: token)
         // Two requests in flight at most (--concurrency 2): of the four posts before the fifth, the
@@ -323,8 +341,9 @@ struct PushServeTests {
         let token = try await server.register("alice")
         let proxy = try FreezingProxy(for: server, freezingAtPost: 5, to: "trades")
         defer { proxy.stop() }
-        let push = try Push.start(["--batch-size", "20", "--concurrency", "1", "--portfolio", "Big", dir + "/trades.csv"],
-                                  server: server, base: proxy.base)
+        let push = try Push.start(
+            ["--batch-size", "20", "--concurrency", "1", "--portfolio", "Big", dir + "/trades.csv"],
+            server: server, base: proxy.base)
         let client = server.client().with(token: token)
         let held = try await settled(proxy, push, client, portfolio: "Big", least: 80)
         kill(push.processIdentifier, SIGKILL)
@@ -367,8 +386,9 @@ struct PushServeTests {
         let renewed = try Push.run(["--split-accounts"] + examples, server: server, environment: ["TRADEPORT_TOKEN": expired])
         #expect(renewed.status == 0, "\(renewed.stderr)")
         #expect(renewed.stderr.contains("total: 13 sent"), "\(renewed.stderr)")
-        let refused = try CLI.run(["push", "--server", server.base, "--split-accounts"] + examples,
-                                  environment: ["TRADEPORT_TOKEN": expired, "TRADEPORT_USERNAME": "", "TRADEPORT_PASSWORD": ""])
+        let refused = try CLI.run(
+            ["push", "--server", server.base, "--split-accounts"] + examples,
+            environment: ["TRADEPORT_TOKEN": expired, "TRADEPORT_USERNAME": "", "TRADEPORT_PASSWORD": ""])
         #expect(refused.status == 3 && refused.stderr.contains("expired"), "\(refused.stderr)")
     }
 
@@ -393,8 +413,9 @@ struct PushServeTests {
             let help = try CLI.run([command, "--help"]).stdout
             #expect(["--format", "--portfolio", "--split-accounts", "--timezone"].allSatisfy(help.contains), "\(help)")
         }
-        let unreachable = try CLI.run(["push", "--server", "http://127.0.0.1:9/bcv", "--attempts", "2", examples[0]],
-                                      environment: ["TRADEPORT_TOKEN": "x"])
+        let unreachable = try CLI.run(
+            ["push", "--server", "http://127.0.0.1:9/bcv", "--attempts", "2", examples[0]],
+            environment: ["TRADEPORT_TOKEN": "x"])
         #expect(unreachable.status == 3 && unreachable.stderr.contains("could not be reached"), "\(unreachable.stderr)")
         // In plain words, naming the server: not NIO's "connection reset (error set): … (errno: 111)".
         #expect(unreachable.stderr.contains("cannot connect to http://127.0.0.1:9: connection refused"), "\(unreachable.stderr)")
@@ -460,15 +481,23 @@ struct PushServeTests {
         for name in ["dsx-trades-example.csv", "dsx-transactions-example.csv"] {
             try FileManager.default.copyItem(atPath: CLI.repositoryRoot + "/formats/samples/" + name, toPath: dir + "/" + name)
         }
-        try writeJSON(["portfolios": [
-            ["name": "Only Main", "account": "Main", "inputs": ["dsx-trades-example.csv", ["path": "dsx-transactions-example.csv", "format": "dsx-transactions"]]],
-            ["name": "Everything", "inputs": ["dsx-trades-example.csv", "dsx-transactions-example.csv"], "timezone": "UTC"],
-        ]], to: dir + "/manifest.json")
+        try writeJSON(
+            [
+                "portfolios": [
+                    [
+                        "name": "Only Main", "account": "Main",
+                        "inputs": ["dsx-trades-example.csv", ["path": "dsx-transactions-example.csv", "format": "dsx-transactions"]]
+                    ],
+                    ["name": "Everything", "inputs": ["dsx-trades-example.csv", "dsx-transactions-example.csv"], "timezone": "UTC"]
+                ]
+            ], to: dir + "/manifest.json")
         let r = try Push.run(["--register", "--manifest", "manifest.json"], server: server, in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("Only Main   9 sent"), "\(r.stderr)")
         #expect(r.stderr.contains("Everything  13 sent"), "\(r.stderr)")
-        #expect(r.stderr.contains("not pushed: sub-account 'Savings'") && r.stderr.contains("(2 trades, 2 transactions) is in no portfolio of the manifest"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("not pushed: sub-account 'Savings'") && r.stderr.contains("(2 trades, 2 transactions) is in no portfolio of the manifest"),
+            "\(r.stderr)")
 
         try #"{"portfolios": [{"name": "x", "inputs": [{"format": "dsx-trades"}]}]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         let bad = try Push.run(["--manifest", "bad.json"], server: server, in: dir)

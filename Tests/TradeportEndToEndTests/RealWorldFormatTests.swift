@@ -53,15 +53,20 @@ struct RealWorldFormatTests {
         let source = try #require(doc.sources.first)
         #expect(source.format == expected.format)
         #expect(source.addsUp)
-        let counts = ["rows": source.rows, "operations": source.operations, "merged": source.merged, "extra": source.extra,
-                      "skipped": source.skipped, "rejected": source.rejected, "duplicates": source.duplicates]
+        let counts = [
+            "rows": source.rows, "operations": source.operations, "merged": source.merged, "extra": source.extra,
+            "skipped": source.skipped, "rejected": source.rejected, "duplicates": source.duplicates
+        ]
         for (key, value) in expected.counts { #expect(counts[key] == value, "\(name): \(key)") }
-        #expect(Set(doc.rejected.map { String($0.source.row) }) == Set(expected.rejects.keys), "\(name): \(doc.rejected.map { "\($0.source.row): \($0.errors.map(\.message))" })")
+        #expect(
+            Set(doc.rejected.map { String($0.source.row) }) == Set(expected.rejects.keys),
+            "\(name): \(doc.rejected.map { "\($0.source.row): \($0.errors.map(\.message))" })")
 
         // Net change per asset, from every operation read.
         var totals: [String: ExactDecimal] = [:]
         for portfolio in doc.portfolios {
-            let operations = portfolio.trades.map(PortfolioOperation.trade) + portfolio.transactions.map(PortfolioOperation.transaction)
+            let operations =
+                portfolio.trades.map(PortfolioOperation.trade) + portfolio.transactions.map(PortfolioOperation.transaction)
                 + portfolio.movements.map(PortfolioOperation.movement)
             for operation in operations {
                 operation.forEachBalanceChange { asset, change, _ in
@@ -84,13 +89,17 @@ struct RealWorldFormatTests {
         #expect(rows.count >= 3, "\(name): at least three rows are worked out by hand")
         for row in rows {
             guard case .number(let number)? = Self.member(row, "row"), case .string(let kind)? = Self.member(row, "kind"),
-                  case .object(let fields)? = Self.member(row, "fields") else {
+                case .object(let fields)? = Self.member(row, "fields")
+            else {
                 Issue.record("\(name): a row without row, kind and fields")
                 continue
             }
             let candidates = objects.filter { $0.kind == kind && Self.member(Self.member($0.object, "source"), "row") == .number(number) }
             let matching = candidates.filter { c in fields.allSatisfy { Self.member(c.object, $0.key) == $0.value } }
-            #expect(matching.count == 1, "\(name): row \(number) (\(kind)) expected \(fields), found \(candidates.map { c in fields.map { "\($0.key): \(String(describing: Self.member(c.object, $0.key)))" } })")
+            #expect(
+                matching.count == 1,
+                "\(name): row \(number) (\(kind)) expected \(fields), found \(candidates.map { c in fields.map { "\($0.key): \(String(describing: Self.member(c.object, $0.key)))" } })"
+            )
         }
     }
 

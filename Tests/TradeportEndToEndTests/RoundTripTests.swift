@@ -39,7 +39,8 @@ struct RoundTripTests {
         #expect(detected.stdout.contains("tradeport-\(layout)"))
         let back = try CLI.run(["convert", file, "-o", dir + "/back.json", "-q"])
         #expect(back.status == 0, "\(back.stderr)")
-        let a = try CLI.decode(file: dir + "/direct.json"), b = try CLI.decode(file: dir + "/back.json")
+        let a = try CLI.decode(file: dir + "/direct.json")
+        let b = try CLI.decode(file: dir + "/back.json")
         #expect(!a.allTrades.isEmpty)
         #expect(operations(a) == operations(b))
         // The portfolio column brings every operation back to its portfolio.
@@ -63,8 +64,10 @@ struct RoundTripTests {
         #expect(written.status == 0, "\(written.stderr)")
         let csv = try String(contentsOfFile: dir + "/ops.csv", encoding: .utf8)
         // The formulas quoted, a quote before a text that had one, the numbers as they are.
-        let cells = ["'=cmd|calc", #""'=HYPERLINK(""http://example.invalid"",""x"")""#, "'+1+2", "'-2+3", "'@SUM(A1)", "'\tTabbed",
-                     "\"'\rCarriage\"", ",''quoted,", ",'''twice,", ",-5,", ",-0.25,"]
+        let cells = [
+            "'=cmd|calc", #""'=HYPERLINK(""http://example.invalid"",""x"")""#, "'+1+2", "'-2+3", "'@SUM(A1)", "'\tTabbed",
+            "\"'\rCarriage\"", ",''quoted,", ",'''twice,", ",-5,", ",-0.25,"
+        ]
         for cell in cells {
             #expect(csv.contains(cell), "\(cell)")
         }
@@ -75,7 +78,8 @@ struct RoundTripTests {
         }
         let back = try CLI.run(["convert", dir + "/ops.csv", "-o", dir + "/back.json", "-q"])
         #expect(back.status == 0, "\(back.stderr)")
-        let a = try CLI.decode(file: dir + "/direct.json"), b = try CLI.decode(file: dir + "/back.json")
+        let a = try CLI.decode(file: dir + "/direct.json")
+        let b = try CLI.decode(file: dir + "/back.json")
         #expect(a.allTransactions.count == 12)
         #expect(operations(a) == operations(b))
         #expect(a.portfolios.map(\.name) == b.portfolios.map(\.name))
@@ -91,19 +95,23 @@ struct RoundTripTests {
 
     static let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test("LibreOffice opens the XLSX written, and its own re-save reads back to the same operations",
-          .enabled(if: soffice != nil, "LibreOffice (soffice) is not installed"))
+    @Test(
+        "LibreOffice opens the XLSX written, and its own re-save reads back to the same operations",
+        .enabled(if: soffice != nil, "LibreOffice (soffice) is not installed"))
     func libreOfficeOpensIt() throws {
         let dir = try CLI.temporaryDirectory()
         let inputs = ["formats/samples/dsx-trades-example.csv", "formats/samples/dsx-transactions-example.csv"]
         #expect(try CLI.run(["convert", "--split-accounts"] + inputs + ["-o", dir + "/direct.json", "-q"]).status == 0)
         #expect(try CLI.run(["convert", "--split-accounts"] + inputs + ["--to", "xlsx", "-o", dir + "/ops.xlsx", "-q"]).status == 0)
         try FileManager.default.createDirectory(atPath: dir + "/re", withIntermediateDirectories: true)
-        let r = try CLI.shell(Self.soffice!, ["-env:UserInstallation=file://" + dir + "/profile", "--headless", "--convert-to", "xlsx", "--outdir", dir + "/re", dir + "/ops.xlsx"])
+        let r = try CLI.shell(
+            Self.soffice!,
+            ["-env:UserInstallation=file://" + dir + "/profile", "--headless", "--convert-to", "xlsx", "--outdir", dir + "/re", dir + "/ops.xlsx"])
         #expect(r.status == 0, "\(r.output)")
         let back = try CLI.run(["convert", dir + "/re/ops.xlsx", "-o", dir + "/back.json", "-q"])
         #expect(back.status == 0, "\(back.stderr)")
-        let a = try CLI.decode(file: dir + "/direct.json"), b = try CLI.decode(file: dir + "/back.json")
+        let a = try CLI.decode(file: dir + "/direct.json")
+        let b = try CLI.decode(file: dir + "/back.json")
         #expect(operations(a) == operations(b))
         #expect(a.portfolios.map(\.name) == b.portfolios.map(\.name))
     }

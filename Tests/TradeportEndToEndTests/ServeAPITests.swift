@@ -1,12 +1,13 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
-import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import Testing
 import TradeportBalances
 import TradeportCore
 import TradeportPush
+
 @testable import TradeportServe
 
 /// `tradeport serve`'s API called directly, as the balances apps and other clients would.
@@ -47,7 +48,7 @@ struct ServeAPITests {
             (.GET, "/trades", q, nil), (.GET, "/trades/\(t)", q, nil), (.DELETE, "/trades/\(t)", q, nil),
             (.POST, "/trades", q, Self.trade), (.POST, "/trades/batch", q, "[\(Self.trade)]"),
             (.GET, "/transactions", q, nil), (.GET, "/transactions/\(x)", q, nil), (.DELETE, "/transactions/\(x)", q, nil),
-            (.POST, "/transactions", q, Self.transaction), (.POST, "/transactions/batch", q, "[\(Self.transaction)]"),
+            (.POST, "/transactions", q, Self.transaction), (.POST, "/transactions/batch", q, "[\(Self.transaction)]")
         ]
         for (method, path, query, body) in attempts {
             let a = try await mallory.call(method, path, query: query, body: body.map { Array($0.utf8) })
@@ -179,7 +180,7 @@ struct ServeAPITests {
             ("/transactions", Self.transaction.replacingOccurrences(of: "Deposit", with: "Gift"), "transactionType: expected Deposit or Withdraw"),
             ("/transactions", Self.transaction.replacingOccurrences(of: "Complete", with: "Failed"), "transactionStatus"),
             ("/transactions", "\u{FF}\u{FE}", "malformed JSON"),
-            ("/transactions", "", "malformed JSON"),
+            ("/transactions", "", "malformed JSON")
         ]
         for (path, body, message) in bodies {
             let a = try await alice.call(.POST, path, query: q, body: Array(body.utf8))
@@ -207,11 +208,17 @@ struct ServeAPITests {
         #expect(try await alice.portfolios() == [p])
         var trade = try TradeRecord(json: JSONValue.parse(Self.trade))
         trade.tradeValueId = #"1' OR '1'='1"; DELETE FROM trades;--"#
-        guard case .created(let stored) = try await alice.post(trade, portfolio: p.id) else { Issue.record("not created"); return }
+        guard case .created(let stored) = try await alice.post(trade, portfolio: p.id) else {
+            Issue.record("not created")
+            return
+        }
         #expect(stored.withoutId == trade)
         #expect(try await alice.records(TradeRecord.self, portfolio: p.id).map(\.withoutId) == [trade])
         // The same value id again is answered as a duplicate with the held record.
-        guard case .alreadyPresent(let held) = try await alice.post(trade, portfolio: p.id) else { Issue.record("stored twice"); return }
+        guard case .alreadyPresent(let held) = try await alice.post(trade, portfolio: p.id) else {
+            Issue.record("stored twice")
+            return
+        }
         #expect(held == stored)
         await alice.shutdown()
     }
@@ -231,10 +238,12 @@ struct ServeAPITests {
         for id in ["v\\u0000a", "v\\u0000b"] {
             let body = Self.trade.replacingOccurrences(of: #""37605094""#, with: "\"\(id)\"")
             let answer = try await alice.call(.POST, "/trades", query: q, body: Array(body.utf8))
-            #expect(answer.status == 400 && BalancesClient.message(answer).contains("tradeValueId: the text holds a NUL character"),
-                    "\(BalancesClient.message(answer))")
+            #expect(
+                answer.status == 400 && BalancesClient.message(answer).contains("tradeValueId: the text holds a NUL character"),
+                "\(BalancesClient.message(answer))")
         }
-        let batch = try await alice.call(.POST, "/trades/batch", query: q, body: Array("[\(Self.trade.replacingOccurrences(of: "eos-btc", with: "eos-b\\u0000tc"))]".utf8))
+        let batch = try await alice.call(
+            .POST, "/trades/batch", query: q, body: Array("[\(Self.trade.replacingOccurrences(of: "eos-btc", with: "eos-b\\u0000tc"))]".utf8))
         #expect(batch.status == 400 && BalancesClient.message(batch).contains("[0].instrument"), "\(BalancesClient.message(batch))")
         let byName = try await alice.call(.GET, "/portfolios/by_name/a%00b")
         #expect(byName.status == 400)
@@ -323,7 +332,8 @@ struct ServeAPITests {
         for prefer in ["return=minimal", "respond-async, Return=Minimal"] {
             let minimal = try await alice.call(.POST, "/trades/batch", query: query, body: body.bytes, headers: [("Prefer", prefer)])
             #expect(minimal.status == 200 && minimal.preferenceApplied == "return=minimal")
-            #expect(String(decoding: minimal.body, as: UTF8.self) == (prefer == "return=minimal" ? #"{"created":1,"existing":1}"# : #"{"created":0,"existing":2}"#))
+            #expect(
+                String(decoding: minimal.body, as: UTF8.self) == (prefer == "return=minimal" ? #"{"created":1,"existing":1}"# : #"{"created":0,"existing":2}"#))
         }
         let full = try await alice.call(.POST, "/trades/batch", query: query, body: body.bytes, headers: [("Prefer", "return=representation")])
         #expect(full.preferenceApplied == nil)
@@ -334,8 +344,9 @@ struct ServeAPITests {
         _ = try await alice.postBatch([unnamed], portfolio: p.id)
         let sparse = try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)"), ("fields", "tradeValueId")])
         #expect(sparse.status == 200)
-        #expect(String(decoding: sparse.body, as: UTF8.self)
-            == #"[{"tradeValueId":"\#(a.tradeValueId!)"},{"tradeValueId":"37605095"},{"tradeValueId":"37605096"},{"tradeValueId":null}]"#)
+        #expect(
+            String(decoding: sparse.body, as: UTF8.self)
+                == #"[{"tradeValueId":"\#(a.tradeValueId!)"},{"tradeValueId":"37605095"},{"tradeValueId":"37605096"},{"tradeValueId":null}]"#)
         #expect(try await alice.valueIds(TradeRecord.self, portfolio: p.id) == [a.tradeValueId, "37605095", "37605096", nil])
         let other = try await alice.call(.GET, "/trades", query: [("portfolioId", "\(p.id)"), ("fields", "instrument")])
         #expect(try JSONValue.member("instrument", ofEachElementOf: other.body).count == 4)
@@ -374,7 +385,9 @@ struct ServeAPITests {
 
 extension ServeAPITests {
     /// Uploads a file as the original apps do: multipart part `file`, `csvFileFormat=Dsx`.
-    static func upload(_ path: String, to resource: String, portfolio: Int64, client: BalancesClient, server: ServerProcess) async throws -> (status: Int, json: JSONValue?) {
+    static func upload(
+        _ path: String, to resource: String, portfolio: Int64, client: BalancesClient, server: ServerProcess
+    ) async throws -> (status: Int, json: JSONValue?) {
         let boundary = "----tradeport-test-\(UUID().uuidString)"
         var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"export.csv\"\r\nContent-Type: text/csv\r\n\r\n".utf8)
         body += Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -405,10 +418,16 @@ extension ServeAPITests {
         let file = CLI.repositoryRoot + "/formats/samples/dsx-trades-example.csv"
         let first = try await Self.upload(file, to: "trades", portfolio: p.id, client: alice, server: server)
         #expect(first.status == 200)
-        guard case .array(let created)? = first.json?["created"] else { Issue.record("no created list"); return }
+        guard case .array(let created)? = first.json?["created"] else {
+            Issue.record("no created list")
+            return
+        }
         #expect(created.count == 6)
         let second = try await Self.upload(file, to: "trades", portfolio: p.id, client: alice, server: server)
-        guard case .array(let existing)? = second.json?["existing"] else { Issue.record("no existing list"); return }
+        guard case .array(let existing)? = second.json?["existing"] else {
+            Issue.record("no existing list")
+            return
+        }
         #expect(existing.count == (compat ? 0 : 6))
         #expect(try await alice.records(TradeRecord.self, portfolio: p.id).count == (compat ? 12 : 6))
         // What the upload stored is what push sends for the same file.
@@ -417,7 +436,10 @@ extension ServeAPITests {
         let held = try await alice.records(TradeRecord.self, portfolio: p.id).map(\.withoutId)
         #expect(Set(held) == Set(expected))
         let corrupted = try await Self.upload(CLI.fixtures + "/corrupted-trades.csv", to: "trades", portfolio: p.id, client: alice, server: server)
-        guard case .array(let problems)? = corrupted.json?["problems"] else { Issue.record("no problems list"); return }
+        guard case .array(let problems)? = corrupted.json?["problems"] else {
+            Issue.record("no problems list")
+            return
+        }
         #expect(problems.count == 8)
         await alice.shutdown()
     }

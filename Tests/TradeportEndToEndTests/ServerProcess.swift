@@ -1,5 +1,6 @@
 import Foundation
 import TradeportPush
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,9 @@ enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
 
     /// A new, empty PostgreSQL database's URL.
     static func newPostgresDatabase() throws -> String {
-        guard let url = postgresURL, var components = URLComponents(string: url) else { throw ServerProcess.ServerStartFailure(log: "no TRADEPORT_TEST_POSTGRES") }
+        guard let url = postgresURL, var components = URLComponents(string: url) else {
+            throw ServerProcess.ServerStartFailure(log: "no TRADEPORT_TEST_POSTGRES")
+        }
         let name = "tp_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let r = try CLI.shell("psql", [url, "-qc", "CREATE DATABASE \(name)"])
         guard r.status == 0 else { throw ServerProcess.ServerStartFailure(log: "psql: \(r.output)") }
@@ -59,7 +62,8 @@ final class ServerProcess: @unchecked Sendable {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = ["serve", "--port", "0", "--database", self.database, "--bcrypt-cost", "4"]
+        process.arguments =
+            ["serve", "--port", "0", "--database", self.database, "--bcrypt-cost", "4"]
             + (compat ? ["--compat-original"] : []) + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TRADEPORT_JWT_SECRET"] = Self.secret
@@ -140,14 +144,17 @@ enum Push {
         _ arguments: [String], server: ServerProcess, username: String = "alice", password: String = "secret-password",
         in directory: String = CLI.repositoryRoot, environment: [String: String] = [:]
     ) throws -> CLI.Result {
-        try CLI.run(["push", "--server", server.base] + arguments, in: directory,
-                    environment: ["TRADEPORT_USERNAME": username, "TRADEPORT_PASSWORD": password].merging(environment) { $1 })
+        try CLI.run(
+            ["push", "--server", server.base] + arguments, in: directory,
+            environment: ["TRADEPORT_USERNAME": username, "TRADEPORT_PASSWORD": password].merging(environment) { $1 })
     }
 
     /// Starts `tradeport push` without waiting for it (to `base` instead of the server's own URL
     /// when given: a proxy's).
-    static func start(_ arguments: [String], server: ServerProcess, base: String? = nil, username: String = "alice",
-                      stderr: String? = nil) throws -> Process {
+    static func start(
+        _ arguments: [String], server: ServerProcess, base: String? = nil, username: String = "alice",
+        stderr: String? = nil
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.arguments = ["push", "--server", base ?? server.base] + arguments

@@ -18,8 +18,9 @@ enum SharedFolder {
 struct TinkoffCommandTests {
     func sum(_ values: [ExactDecimal]) -> String { values.reduce(ExactDecimal.zero) { $0.adding($1)! }.description }
 
-    @Test("the real report: five deals, one pending, seven cash transactions, four cash legs, a movement without a deal, nothing rejected",
-          .enabled(if: SharedFolder.hasTinkoffSample, "../shared/samples is not there"))
+    @Test(
+        "the real report: five deals, one pending, seven cash transactions, four cash legs, a movement without a deal, nothing rejected",
+        .enabled(if: SharedFolder.hasTinkoffSample, "../shared/samples is not there"))
     func realSample() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.run(["convert", SharedFolder.tinkoffSample, "-o", dir + "/out.json"])
@@ -33,22 +34,25 @@ struct TinkoffCommandTests {
         let seen = trades.map { t in
             "\(t.externalId!) \(t.side.rawValue) \(t.base)/\(t.quote) \(t.quantity) @ \(t.price) = \(t.amount!) fees \(sum(t.fees.map(\.amount))) \(Set(t.fees.map(\.currency.text)).sorted().joined()) \(t.isin ?? "-")"
         }
-        #expect(seen == [
-            "1 buy AAPL/USD 3 @ 138.28 = 414.84 fees 1.24 USD US0378331005",
-            "2 buy MSFT/USD 2 @ 230.81 = 461.62 fees 1.38 USD US5949181045",
-            "3 sell MSFT/USD 5 @ 225.63 = 1128.15 fees 0.28 USD US5949181045",
-            "4 sell MVID/RUB 14 @ 854 = 11956 fees 5.98 RUB RU000A0JPGA0",  // the exchange and clearing fees are in the broker's
-            "5 sell USD/RUB 300 @ 76.09 = 22827 fees 11.41 RUB -",
-        ])
+        #expect(
+            seen == [
+                "1 buy AAPL/USD 3 @ 138.28 = 414.84 fees 1.24 USD US0378331005",
+                "2 buy MSFT/USD 2 @ 230.81 = 461.62 fees 1.38 USD US5949181045",
+                "3 sell MSFT/USD 5 @ 225.63 = 1128.15 fees 0.28 USD US5949181045",
+                "4 sell MVID/RUB 14 @ 854 = 11956 fees 5.98 RUB RU000A0JPGA0",  // the exchange and clearing fees are in the broker's
+                "5 sell USD/RUB 300 @ 76.09 = 22827 fees 11.41 RUB -"
+            ])
         #expect(Set(trades.map(\.time.description)) == ["2020-12-31T21:00:00Z"])
         #expect(trades.map(\.source.row) == [9, 10, 13, 14, 15])
         #expect(trades[4].name == "USDRUB_TOM")
 
         let cash = doc.allTransactions.map { "\($0.asset) \($0.type.rawValue) \($0.amount)\($0.security.map { " " + $0 } ?? "")" }
-        #expect(cash.sorted() == [
-            "RUB deposit 10000", "RUB fee 30", "RUB tax 10", "RUB withdrawal 2000",
-            "USD deposit 2000", "USD dividend 10 AAPL", "USD dividend-charge 15 MSFT",
-        ].sorted())
+        #expect(
+            cash.sorted()
+                == [
+                    "RUB deposit 10000", "RUB fee 30", "RUB tax 10", "RUB withdrawal 2000",
+                    "USD deposit 2000", "USD dividend 10 AAPL", "USD dividend-charge 15 MSFT"
+                ].sorted())
         #expect(Set(doc.allTransactions.map(\.time.description)) == ["2020-12-31T21:00:00Z"])
 
         let pending = doc.skipped.filter { $0.reason.hasPrefix("pending") }
@@ -67,8 +71,9 @@ struct TinkoffCommandTests {
         }
     }
 
-    @Test("--timezone overrides Moscow time; a report on standard input converts with --format",
-          .enabled(if: SharedFolder.hasTinkoffSample, "../shared/samples is not there"))
+    @Test(
+        "--timezone overrides Moscow time; a report on standard input converts with --format",
+        .enabled(if: SharedFolder.hasTinkoffSample, "../shared/samples is not there"))
     func timeZoneAndStandardInput() throws {
         let utc = try CLI.run(["convert", SharedFolder.tinkoffSample, "--timezone", "UTC", "--jsonl", "-q"])
         #expect(utc.status == 0, "\(utc.stderr)")
@@ -78,17 +83,19 @@ struct TinkoffCommandTests {
         #expect(piped.status == 0, "\(piped.stderr)")
         let direct = try CLI.run(["convert", SharedFolder.tinkoffSample, "--jsonl", "-q"])
         // The path, in locations and in the reconciliation's lines and warnings, is the one difference.
-        #expect(piped.stdout.replacingOccurrences(of: #""path":"-""#, with: "").replacingOccurrences(of: #""message":"-: "#, with: "") ==
-                direct.stdout.replacingOccurrences(of: #""path":"\#(SharedFolder.tinkoffSample)""#, with: "")
-                    .replacingOccurrences(of: #""message":"\#(SharedFolder.tinkoffSample): "#, with: ""))
+        #expect(
+            piped.stdout.replacingOccurrences(of: #""path":"-""#, with: "").replacingOccurrences(of: #""message":"-: "#, with: "")
+                == direct.stdout.replacingOccurrences(of: #""path":"\#(SharedFolder.tinkoffSample)""#, with: "")
+                .replacingOccurrences(of: #""message":"\#(SharedFolder.tinkoffSample): "#, with: ""))
         let detected = try CLI.run(["convert", "-", "-q"], input: data)
         #expect(detected.status == 2)
         #expect(detected.stderr.contains("--format"))
     }
 
-    @Test("generated reports, from both writers, convert to exactly the counts and sums the generator prints",
-          .enabled(if: SharedFolder.canGenerate, "../shared/bench or Python's xlsxwriter and openpyxl are not there"),
-          arguments: ["xlsxwriter", "openpyxl"])
+    @Test(
+        "generated reports, from both writers, convert to exactly the counts and sums the generator prints",
+        .enabled(if: SharedFolder.canGenerate, "../shared/bench or Python's xlsxwriter and openpyxl are not there"),
+        arguments: ["xlsxwriter", "openpyxl"])
     func generatedReports(writer: String) throws {
         let dir = try CLI.temporaryDirectory()
         let report = dir + "/report-\(writer).xlsx"
@@ -111,14 +118,17 @@ struct TinkoffCommandTests {
         // The generator's fee totals include the exchange fee it writes for RUB deals (0.01% of the
         // amount, to the kopeck); tradeport does not add it to the broker's fee, which includes it.
         for (currency, total) in summary["sum_fees"] as! [String: String] {
-            let exchange = currency == "RUB"
+            let exchange =
+                currency == "RUB"
                 ? trades.filter { $0.quote.text == currency }.compactMap { $0.amount?.divided(by: ExactDecimal(10000), roundedToScale: 2) }
                 : []
             let read = trades.flatMap(\.fees).filter { $0.currency.text == currency }.map(\.amount)
             #expect(sum(read + exchange) == ExactDecimal(total).description, "fees \(currency)")
         }
-        let kinds: [(String, CashTransactionType)] = [("deposits", .deposit), ("withdrawals", .withdrawal), ("dividends", .dividend),
-                                                      ("taxes", .tax), ("fees", .fee)]
+        let kinds: [(String, CashTransactionType)] = [
+            ("deposits", .deposit), ("withdrawals", .withdrawal), ("dividends", .dividend),
+            ("taxes", .tax), ("fees", .fee)
+        ]
         for (key, type) in kinds {
             for (currency, total) in summary[key] as! [String: String] {
                 let mine = doc.allTransactions.filter { $0.type == type && $0.asset.text == currency }
@@ -130,8 +140,9 @@ struct TinkoffCommandTests {
         #expect(doc.skipped.filter { $0.reason.hasPrefix("trade cash leg") }.count == summary["skipped_cash_rows"] as? Int)
     }
 
-    @Test("hostile and broken workbooks: a clear error, exit 2, no output file, in bounded time and memory",
-          arguments: ["bomb", "lying-bomb", "billion-laughs", "external-entity", "truncated", "text", "no-workbook", "xls", "encrypted"])
+    @Test(
+        "hostile and broken workbooks: a clear error, exit 2, no output file, in bounded time and memory",
+        arguments: ["bomb", "lying-bomb", "billion-laughs", "external-entity", "truncated", "text", "no-workbook", "xls", "encrypted"])
     func hostile(kind: String) throws {
         let dir = try CLI.temporaryDirectory()
         let path = dir + "/input.xlsx"

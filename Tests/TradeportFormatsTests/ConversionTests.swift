@@ -42,9 +42,10 @@ struct ConversionTests {
 
     @Test func equalValuesWrittenDifferentlyAreDuplicatesNotConflicts() throws {
         let same = rows[0].replacingOccurrences(of: ";9000;", with: ";9000,00;")
-        let doc = try TestKit.convert(paths: [
-            try TestKit.writeTemporaryFile(rows[0], name: "a.csv"), try TestKit.writeTemporaryFile(same, name: "b.csv"),
-        ], with: trades)
+        let doc = try TestKit.convert(
+            paths: [
+                try TestKit.writeTemporaryFile(rows[0], name: "a.csv"), try TestKit.writeTemporaryFile(same, name: "b.csv")
+            ], with: trades)
         #expect(doc.rejected.isEmpty && doc.sources[1].duplicates == 1)
     }
 
@@ -52,7 +53,7 @@ struct ConversionTests {
         let text = [
             "2019-01-03 10:00:00;Withdraw;USD;30;0;Main;Bank;Complete;;3;;;",
             "2019-01-02 10:00:00;Withdraw;USD;80;0;Main;Bank;Complete;;2;;;",
-            "2019-01-01 10:00:00;Deposit;USD;100;0;Bank;Main;Complete;;1;;;",
+            "2019-01-01 10:00:00;Deposit;USD;100;0;Bank;Main;Complete;;1;;;"
         ].joined(separator: "\n")
         let doc = try TestKit.convert(text, with: BuiltIn.dsxTransactions)
         #expect(doc.warnings.count == 1)
@@ -70,7 +71,10 @@ struct ConversionTests {
 
     @Test func registryListsAndDetects() {
         // The built-in specs in file-name order, then the code readers.
-        let ids = ["binance", "coinbase", "coinbasepro", "cryptocom", "degiro", "dsx-trades", "dsx-transactions", "etoro", "ibkr-trades", "kraken-ledger", "kraken-trades", "revolut-invest", "schwab", "tradeport-csv", "tradeport-xlsx", "trading212", "xtb", "tinkoff-report", "tradeport-json"]
+        let ids = [
+            "binance", "coinbase", "coinbasepro", "cryptocom", "degiro", "dsx-trades", "dsx-transactions", "etoro", "ibkr-trades", "kraken-ledger",
+            "kraken-trades", "revolut-invest", "schwab", "tradeport-csv", "tradeport-xlsx", "trading212", "xtb", "tinkoff-report", "tradeport-json"
+        ]
         #expect(FormatRegistry.builtIn.ids == ids)
         let probe = FormatProbe(name: "x.csv", head: Array("hello, world\n".utf8), isWholeInput: true)
         if case .none(let reasons) = FormatRegistry.builtIn.detect(probe) {

@@ -52,7 +52,7 @@ struct DSXTradesTests {
         (4, "0", "quantity"), (6, "-0,5", "price"), (6, "1.5", "price"), (8, "abc", "amount"), (10, "0,0,1", "fee"),
         (3, "Sel", "side"), (3, "buy", "side"), (1, "2019-02-30 8:08:44", "time"), (1, "25.11.2019 8:08:44", "time"),
         (1, "2019-11-25 24:00:00", "time"), (5, "E OS", "base"), (2, "ethbtc", "instrument"), (9, "USD", "amountCurrency"),
-        (13, "", "externalId"),
+        (13, "", "externalId")
     ])
     func aBadValueRejectsItsRowNamingTheColumn(column: Int, value: String, field: String) throws {
         let e = try errors(replacing(column, with: value))

@@ -37,7 +37,7 @@ struct DSXTransactionsTests {
     }
 
     @Test(arguments: [
-        (2, "Depo"), (8, "Done"), (4, "0"), (4, "-5"), (4, ""), (5, "0,1,2"), (3, "B TC"), (10, ""), (1, "2019-11-27T15:29:05"),
+        (2, "Depo"), (8, "Done"), (4, "0"), (4, "-5"), (4, ""), (5, "0,1,2"), (3, "B TC"), (10, ""), (1, "2019-11-27T15:29:05")
     ])
     func aBadValueRejectsItsRow(column: Int, value: String) throws {
         var fields = deposit.split(separator: ";", omittingEmptySubsequences: false).map(String.init)

@@ -3,6 +3,7 @@ import Testing
 import TradeportBalances
 import TradeportCore
 import TradeportFormats
+
 @testable import TradeportSpec
 
 /// A canonical field is declared once, in its kind's table (`TradeField`, `TransactionField`), and
@@ -74,7 +75,11 @@ struct FieldTableTests {
         #expect(text.contains(#""pricePercent":"101.5""#))
         #expect(try Bond(json: JSONValue.parse(Array(("{" + text + "}").utf8))) == bond)
         // The content hash and the content text behind ids: a different percent is a different operation.
-        func hash(_ b: Bond) -> UInt64 { var h = FastHasher(); OperationIdentity.combineIdentity(of: b, into: &h); return h.finalize() }
+        func hash(_ b: Bond) -> UInt64 {
+            var h = FastHasher()
+            OperationIdentity.combineIdentity(of: b, into: &h)
+            return h.finalize()
+        }
         #expect(hash(bond) != hash(Self.bond(percent: "101.6")))
         #expect(hash(bond) != hash(Self.bond(percent: nil)))
         #expect(Self.json(bond, content: true).contains(#""pricePercent":"101.5""#))
@@ -87,7 +92,8 @@ struct FieldTableTests {
         // The spec language's vocabulary.
         #expect(SpecParser.mappable(BondField.table).contains("pricePercent"))
         // The JSON Schema.
-        #expect(CanonicalSchema.properties(BondField.table)["pricePercent"]
+        #expect(
+            CanonicalSchema.properties(BondField.table)["pricePercent"]
                 == .object([("anyOf", .array([.object([("type", .string("null"))]), .object([("$ref", .string("#/$defs/positiveDecimal"))])]))]))
         #expect(CanonicalSchema.required(BondField.table) == .array(["id", "time", "base", "quantity", "price", "pricePercent", "source"].map { .string($0) }))
         // The balances mapping's list of what the server does not carry.
@@ -100,7 +106,8 @@ struct FieldTableTests {
     func theSchemaIsDerived(_ kind: OperationKind) throws {
         let schema = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Self.root + "/schema/tradeport.schema.json"))))
         let defs = try #require(schema["$defs"])
-        let record = try #require(defs[kind.rawValue]), line = try #require(defs[kind.rawValue + "Line"])
+        let record = try #require(defs[kind.rawValue])
+        let line = try #require(defs[kind.rawValue + "Line"])
         #expect(record["properties"] == CanonicalSchema.properties(kind.fields))
         #expect(record["required"] == CanonicalSchema.required(kind.fields))
         #expect(line["properties"] == CanonicalSchema.properties(kind.fields, line: kind))
@@ -110,14 +117,17 @@ struct FieldTableTests {
     @Test("the model's stored fields are its tables' fields")
     func storedFieldsAreTheTables() {
         let source = SourceLocation(path: "x", row: 1)
-        let trade = Trade(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("A")!,
-                          quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
-        let transaction = CashTransaction(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .deposit,
-                                          asset: AssetCode("A")!, amount: ExactDecimal(1), source: source)
+        let trade = Trade(
+            externalId: nil, time: Timestamp(secondsSinceEpoch: 0), side: .buy, base: AssetCode("A")!,
+            quote: AssetCode("B")!, quantity: ExactDecimal(1), price: ExactDecimal(1), amount: nil, source: source)
+        let transaction = CashTransaction(
+            externalId: nil, time: Timestamp(secondsSinceEpoch: 0), type: .deposit,
+            asset: AssetCode("A")!, amount: ExactDecimal(1), source: source)
         #expect(Mirror(reflecting: trade.fields).children.map(\.label) == TradeField.allCases.map(\.rawValue))
         #expect(Mirror(reflecting: transaction.fields).children.map(\.label) == TransactionField.allCases.map(\.rawValue))
-        let movement = Movement(externalId: nil, time: Timestamp(secondsSinceEpoch: 0), direction: .in, asset: AssetCode("A")!,
-                                quantity: ExactDecimal(1), reason: .transfer, source: source)
+        let movement = Movement(
+            externalId: nil, time: Timestamp(secondsSinceEpoch: 0), direction: .in, asset: AssetCode("A")!,
+            quantity: ExactDecimal(1), reason: .transfer, source: source)
         #expect(Mirror(reflecting: movement.fields).children.map(\.label) == MovementField.allCases.map(\.rawValue))
         #expect(SpecParser.tradeFields == TradeField.allCases.filter { $0 != .source }.map(\.rawValue) + ["portfolio"])
     }

@@ -26,9 +26,10 @@ struct GuideConstructTests {
     func group() throws {
         let doc = try Self.run("guide-ledger")
         #expect(doc.rejected.isEmpty)
-        #expect(doc.allTrades.map(Self.text) == [
-            "buy 0.01 BTC EUR @42010.92 =420.1092 fee 0.5 EUR", "sell 0.01 BTC EUR @43488.69 =434.8869 fee 0.11 EUR",
-        ])
+        #expect(
+            doc.allTrades.map(Self.text) == [
+                "buy 0.01 BTC EUR @42010.92 =420.1092 fee 0.5 EUR", "sell 0.01 BTC EUR @43488.69 =434.8869 fee 0.11 EUR"
+            ])
         #expect(doc.allTrades.first?.time.description == "2024-01-15T10:30:45.1234Z")
         let source = try #require(doc.sources.first)
         #expect(source.rows == 6 && source.operations == 3 && source.merged == 3 && source.addsUp)
@@ -37,8 +38,9 @@ struct GuideConstructTests {
     @Test("1b. a group that does not pair is rejected row by row, saying what it holds")
     func groupIncomplete() throws {
         let spec = try SpecLoader.load(text: Guide.spec("guide-ledger"), file: "g.yaml")
-        let doc = try TestKit.convert("refid,time,type,asset,amount,fee\nT1,2024-01-15 10:30:45,spend,ZEUR,-420,\nT2,2024-01-16 10:00:00,spend,ZEUR,-1,\nT2,2024-01-16 10:00:00,receive,XXBT,0.0001,\nT3,2024-01-17 10:00:00,receive,XXBT,0.01,\n",
-                                      with: SpecReader(spec))
+        let doc = try TestKit.convert(
+            "refid,time,type,asset,amount,fee\nT1,2024-01-15 10:30:45,spend,ZEUR,-420,\nT2,2024-01-16 10:00:00,spend,ZEUR,-1,\nT2,2024-01-16 10:00:00,receive,XXBT,0.0001,\nT3,2024-01-17 10:00:00,receive,XXBT,0.01,\n",
+            with: SpecReader(spec))
         #expect(doc.allTrades.count == 1)
         #expect(doc.rejected.map(\.source.row) == [2, 5])
         #expect(doc.rejected.first?.errors.first?.message.contains("row 2 make no trade: 0 in (+), 1 out (−)") == true)
@@ -49,21 +51,26 @@ struct GuideConstructTests {
     func numbers() throws {
         let doc = try Self.run("guide-numbers")
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
-        #expect(doc.allTransactions.map(Self.text) == [
-            "withdrawal 1259.59 USD", "withdrawal 6.97 USD", "deposit 1757.95 USD", "deposit 0.000004615 USD", "deposit 0.76672417 USD",
-        ])
+        #expect(
+            doc.allTransactions.map(Self.text) == [
+                "withdrawal 1259.59 USD", "withdrawal 6.97 USD", "deposit 1757.95 USD", "deposit 0.000004615 USD", "deposit 0.76672417 USD"
+            ])
         // Ambiguous with either separator; and without notations, the message names what reads it.
         let spec = try SpecLoader.load(text: Guide.spec("guide-numbers"), file: "n.yaml")
         let ambiguous = try TestKit.convert("Date,Amount,Units\n2024-01-02,\"1,234\",-\n", with: SpecReader(spec))
         #expect(ambiguous.rejected.first?.errors.first?.message.contains("ambiguous") == true)
-        let plain = try SpecLoader.load(text: Guide.spec("guide-numbers").replacingOccurrences(of: "values: {decimal: either, symbols: [$, €], parentheses: true, exponent: true, empty: ['-']}", with: "values: {empty: ['-']}"), file: "p.yaml")
+        let plain = try SpecLoader.load(
+            text: Guide.spec("guide-numbers").replacingOccurrences(
+                of: "values: {decimal: either, symbols: [$, €], parentheses: true, exponent: true, empty: ['-']}", with: "values: {empty: ['-']}"),
+            file: "p.yaml")
         let errors = try TestKit.convert("Date,Amount,Units\n2024-01-02,$420.10,-\n2024-01-03,(6.97),-\n2024-01-04,4.615E-06,-\n", with: SpecReader(plain))
             .rejected.map { $0.errors.first?.message ?? "" }
-        #expect(errors == [
-            "'$420.10' is not a number: '$' at position 1: a currency symbol is read with values: {symbols: ['$']}",
-            "'(6.97)' is not a number: '(' at position 1: a negative number in parentheses is read with values: {parentheses: true}",
-            "'4.615E-06' is not a number: unexpected 'E' at position 6; expected a number like 1234.56; 'E' at position 6: a power of ten is read with values: {exponent: true}",
-        ])
+        #expect(
+            errors == [
+                "'$420.10' is not a number: '$' at position 1: a currency symbol is read with values: {symbols: ['$']}",
+                "'(6.97)' is not a number: '(' at position 1: a negative number in parentheses is read with values: {parentheses: true}",
+                "'4.615E-06' is not a number: unexpected 'E' at position 6; expected a number like 1234.56; 'E' at position 6: a power of ten is read with values: {exponent: true}"
+            ])
     }
 
     @Test("3. derived values")
@@ -120,8 +127,8 @@ extension Guide {
     /// The fenced `csv` block that follows the guide's spec `id`.
     static func sample(after id: String) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8), let at = text.range(of: "\nid: \(id)\n"),
-              let open = text.range(of: "```csv\n", range: at.upperBound..<text.endIndex),
-              let close = text.range(of: "```", range: open.upperBound..<text.endIndex)
+            let open = text.range(of: "```csv\n", range: at.upperBound..<text.endIndex),
+            let close = text.range(of: "```", range: open.upperBound..<text.endIndex)
         else { fatalError("the guide has no sample after \(id)") }
         return String(text[open.upperBound..<close.lowerBound])
     }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import TradeportCore
-@testable import TradeportFormats
 import TradeportSpec
 import TradeportTestKit
+
+@testable import TradeportFormats
 
 /// A CSV source read in pieces on several threads reads as it does in one go: the same
 /// operations, skips and rejects, with the same rows and raw text, whatever the piece size.
@@ -30,8 +31,10 @@ struct PiecesTests {
     /// What the file at `path` converts to with `reader`: JSON Lines (`JSONLinesSink`), or the
     /// canonical document (`JSONDocumentSink`), both of which take operations the workers prepare
     /// (`OperationPreparation`); twice over when `twice` (the second time all duplicates).
-    func written(_ reader: SpecReader, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false,
-                   document: Bool = false) throws -> [UInt8] {
+    func written(
+        _ reader: SpecReader, _ path: String, options: ConversionOptions = ConversionOptions(), twice: Bool = false,
+        document: Bool = false
+    ) throws -> [UInt8] {
         let out = try TestKit.makeTemporaryDirectory() + "/out.jsonl"
         let file = try OutputFile.atomic(path: out)
         let sink: any ConversionSink = document ? try JSONDocumentSink(output: file) : try JSONLinesSink(output: file)
@@ -63,9 +66,12 @@ struct PiecesTests {
                 pieces.pieceSize = size
                 let got = try written(pieces, path, options: options, twice: twice, document: document)
                 // The first line that differs, not every byte.
-                let a = got.split(separator: 0x0A, omittingEmptySubsequences: false), b = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
+                let a = got.split(separator: 0x0A, omittingEmptySubsequences: false)
+                let b = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
                 let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
-                #expect(at == nil, """
+                #expect(
+                    at == nil,
+                    """
                     pieces of \(size) bytes, twice: \(twice), document: \(document): line \((at ?? 0) + 1) is
                     \(at.map { $0 < a.count ? String(decoding: a[$0], as: UTF8.self) : "missing" } ?? "")
                     instead of
@@ -79,7 +85,8 @@ struct PiecesTests {
     /// through pieces as in one go; and the quoted cells of one with `""` inside, which the
     /// reader unescapes outside the row's raw text.
     @Test func everySampleWritesTheSameJSONLinesThroughPieces() throws {
-        var checked: [String] = [], planned: [String] = []
+        var checked: [String] = []
+        var planned: [String] = []
         for reader in FormatRegistry.builtIn.readers.compactMap({ $0 as? SpecReader }) where reader.csv != nil {
             guard let text = try? Self.sample("\(reader.id)-example.csv") else { continue }
             var texts = [text]
@@ -163,7 +170,10 @@ struct PiecesTests {
         var lines: [String] = []
         for (k, line) in try Self.dsxLines().enumerated() {
             var fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 14 else { lines.append(line); continue }
+            guard fields.count == 14 else {
+                lines.append(line)
+                continue
+            }
             fields[11] = "\"\(fields[11]) \"\"\(k)\"\"\""  // the account, quoted, with quotes inside
             fields[13] = "\"\(fields[13])\""  // the order id, quoted
             lines.append(fields.joined(separator: ";"))
@@ -179,8 +189,9 @@ struct PiecesTests {
                 for size in Self.sizes {
                     var pieces = reader
                     pieces.pieceSize = size
-                    #expect(try written(pieces, path, options: options, document: document) == expected,
-                            "pieces of \(size) bytes, split accounts: \(split), document: \(document)")
+                    #expect(
+                        try written(pieces, path, options: options, document: document) == expected,
+                        "pieces of \(size) bytes, split accounts: \(split), document: \(document)")
                 }
             }
         }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TradeportCore
 import TradeportFormats
-@testable import TradeportSpec
 import TradeportTestKit
+
+@testable import TradeportSpec
 
 /// Specs for layouts that are not built in, read end to end.
 @Suite("Format specs: CSV layouts")
@@ -42,12 +43,15 @@ struct SpecFormatTests {
 
     @Test("the portfolio comes from a column for trades and a constant for transactions; an empty one falls back to --portfolio")
     func portfolioPerKind() throws {
-        let spec = try SpecLoader.load(text: Self.brokerSpec
-            .replacingOccurrences(of: "windows-1251", with: "utf-8")
-            .replacingOccurrences(of: "  - {name: id, header: Номер, type: id}",
-                                  with: "  - {name: id, header: Номер, type: id}\n  - {name: book, header: Портфель, type: text, required: false}")
-            .replacingOccurrences(of: "  amount: amount\ntransaction:", with: "  amount: amount\n  portfolio: book\ntransaction:")
-            + "\n  portfolio: {const: Cash}", file: "p.yaml")
+        let spec = try SpecLoader.load(
+            text: Self.brokerSpec
+                .replacingOccurrences(of: "windows-1251", with: "utf-8")
+                .replacingOccurrences(
+                    of: "  - {name: id, header: Номер, type: id}",
+                    with: "  - {name: id, header: Номер, type: id}\n  - {name: book, header: Портфель, type: text, required: false}"
+                )
+                .replacingOccurrences(of: "  amount: amount\ntransaction:", with: "  amount: amount\n  portfolio: book\ntransaction:")
+                + "\n  portfolio: {const: Cash}", file: "p.yaml")
         let csv = """
             x
             Номер;Дата;Время;Операция;Тикер;Валюта;Количество;Цена;Сумма;Портфель
@@ -58,28 +62,30 @@ struct SpecFormatTests {
         let path = try TestKit.writeTemporaryFile(csv, name: "p.csv")
         let doc = try TestKit.convert(paths: [path], with: SpecReader(spec), options: ConversionOptions(portfolio: "default"))
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
-        #expect(doc.portfolios.map { "\($0.name): \($0.trades.compactMap(\.externalId)) \($0.transactions.compactMap(\.externalId))" }.sorted() == [
-            "Cash: [] [\"3\"]", "default: [\"2\"] []", "ИИС: [\"1\"] []",
-        ])
+        #expect(
+            doc.portfolios.map { "\($0.name): \($0.trades.compactMap(\.externalId)) \($0.transactions.compactMap(\.externalId))" }.sorted() == [
+                "Cash: [] [\"3\"]", "default: [\"2\"] []", "ИИС: [\"1\"] []"
+            ])
     }
 
     @Test("an instrument column: listed pairs first (XXBTZUSD), then the separators; a bad one is a reject naming the column")
     func instrumentPairs() throws {
-        let spec = try SpecLoader.load(text: """
-            tradeport-format: 1
-            id: pairs-example
-            description: x
-            source: {type: csv, delimiter: ",", header: 1}
-            assets: {XBT: BTC}
-            columns:
-              - {name: time, header: time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
-              - {name: pair, header: pair, type: instrument, separators: ["/", "-"], pairs: {XXBTZUSD: XBT/USD, XETHZEUR: ETH/EUR}}
-              - {name: side, header: side, map: {buy: buy, sell: sell}}
-              - {name: quantity, header: vol, type: decimal, check: positive}
-              - {name: price, header: price, type: decimal}
-            rows: {kind: trade}
-            trade: {time: time, side: side, base: {base-of: pair}, quote: {quote-of: pair}, quantity: quantity, price: price}
-            """, file: "pairs.yaml")
+        let spec = try SpecLoader.load(
+            text: """
+                tradeport-format: 1
+                id: pairs-example
+                description: x
+                source: {type: csv, delimiter: ",", header: 1}
+                assets: {XBT: BTC}
+                columns:
+                  - {name: time, header: time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+                  - {name: pair, header: pair, type: instrument, separators: ["/", "-"], pairs: {XXBTZUSD: XBT/USD, XETHZEUR: ETH/EUR}}
+                  - {name: side, header: side, map: {buy: buy, sell: sell}}
+                  - {name: quantity, header: vol, type: decimal, check: positive}
+                  - {name: price, header: price, type: decimal}
+                rows: {kind: trade}
+                trade: {time: time, side: side, base: {base-of: pair}, quote: {quote-of: pair}, quantity: quantity, price: price}
+                """, file: "pairs.yaml")
         let csv = """
             time,pair,side,vol,price
             2024-01-02 10:00:00,XXBTZUSD,buy,1,42000
@@ -96,23 +102,24 @@ struct SpecFormatTests {
 
     @Test("a signed amount decides deposit or withdrawal, and its absolute value is the amount")
     func signConvention() throws {
-        let spec = try SpecLoader.load(text: """
-            tradeport-format: 1
-            id: signed-statement
-            description: x
-            source: {type: csv, delimiter: ";", header: 1}
-            values: {decimal: ",", thousands: space, timezone: UTC}
-            columns:
-              - {name: date, header: Date, type: date, format: dd.MM.yyyy}
-              - {name: amount, header: Amount, type: decimal, check: signed}
-              - {name: currency, header: Currency, type: asset}
-            rows: {kind: transaction}
-            transaction:
-              time: date
-              type: {sign-of: amount, positive: deposit, negative: withdrawal}
-              amount: {abs: amount}
-              asset: currency
-            """, file: "signed.yaml")
+        let spec = try SpecLoader.load(
+            text: """
+                tradeport-format: 1
+                id: signed-statement
+                description: x
+                source: {type: csv, delimiter: ";", header: 1}
+                values: {decimal: ",", thousands: space, timezone: UTC}
+                columns:
+                  - {name: date, header: Date, type: date, format: dd.MM.yyyy}
+                  - {name: amount, header: Amount, type: decimal, check: signed}
+                  - {name: currency, header: Currency, type: asset}
+                rows: {kind: transaction}
+                transaction:
+                  time: date
+                  type: {sign-of: amount, positive: deposit, negative: withdrawal}
+                  amount: {abs: amount}
+                  asset: currency
+                """, file: "signed.yaml")
         let csv = "Date;Amount;Currency\n01.02.2021;1 500,25;EUR\n02.02.2021;-200;EUR\n03.02.2021;-x;EUR\n"
         let doc = try TestKit.convert(csv, with: SpecReader(spec), name: "signed.csv")
         #expect(doc.allTransactions.map { "\($0.type.rawValue) \($0.amount) \($0.asset)" } == ["deposit 1500.25 EUR", "withdrawal 200 EUR"])
@@ -135,9 +142,10 @@ struct SpecFormatTests {
 
     @Test("delimiter: auto takes the delimiter that splits the first lines alike")
     func autoDelimiter() throws {
-        let spec = try SpecLoader.load(text: Self.brokerSpec
-            .replacingOccurrences(of: "delimiter: \";\"", with: "delimiter: auto")
-            .replacingOccurrences(of: "windows-1251", with: "utf-8"), file: "a.yaml")
+        let spec = try SpecLoader.load(
+            text: Self.brokerSpec
+                .replacingOccurrences(of: "delimiter: \";\"", with: "delimiter: auto")
+                .replacingOccurrences(of: "windows-1251", with: "utf-8"), file: "a.yaml")
         let doc = try TestKit.convert(Self.brokerCSV, with: SpecReader(spec), name: "a.csv")
         #expect(doc.allTrades.count == 1 && doc.allTransactions.count == 1)
         let tabs = try TestKit.convert(Self.brokerCSV.replacingOccurrences(of: ";", with: "\t"), with: SpecReader(spec), name: "t.csv")
@@ -146,20 +154,21 @@ struct SpecFormatTests {
 
     @Test("a rule reading another column works wherever the spec lists that column")
     func ruleOrder() throws {
-        let spec = try SpecLoader.load(text: """
-            tradeport-format: 1
-            id: order-example
-            description: x
-            source: {type: csv, delimiter: ",", header: 1}
-            columns:
-              - {name: time, header: time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
-              - {name: feeCurrency, header: feeCurrency, type: asset, required: {unless-zero: fee}}
-              - {name: amount, header: amount, type: decimal, check: transaction-amount}
-              - {name: fee, header: fee, type: decimal}
-              - {name: status, header: status, map: {ok: complete, failed: failed}}
-            rows: {kind: transaction}
-            transaction: {time: time, type: {const: deposit}, asset: {const: EUR}, amount: amount, status: status, fee: {amount: fee, currency: feeCurrency}}
-            """, file: "o.yaml")
+        let spec = try SpecLoader.load(
+            text: """
+                tradeport-format: 1
+                id: order-example
+                description: x
+                source: {type: csv, delimiter: ",", header: 1}
+                columns:
+                  - {name: time, header: time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+                  - {name: feeCurrency, header: feeCurrency, type: asset, required: {unless-zero: fee}}
+                  - {name: amount, header: amount, type: decimal, check: transaction-amount}
+                  - {name: fee, header: fee, type: decimal}
+                  - {name: status, header: status, map: {ok: complete, failed: failed}}
+                rows: {kind: transaction}
+                transaction: {time: time, type: {const: deposit}, asset: {const: EUR}, amount: amount, status: status, fee: {amount: fee, currency: feeCurrency}}
+                """, file: "o.yaml")
         let csv = """
             time,feeCurrency,amount,fee,status
             2021-01-01 00:00:00,,5,0,ok
@@ -206,12 +215,15 @@ struct SpecWorkbookTests {
         var data = ""
         data += "<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>Отчёт о сделках</t></is></c></row>"
         data += "<row r=\"3\"><c r=\"A3\" t=\"inlineStr\"><is><t>Период: февраль 2021</t></is></c></row>"
-        data += "<row r=\"5\">" + ["№", "Дата сделки", "Инструмент", "Направление", "Количество", "Цена"].enumerated().map {
-            "<c r=\"\(TestWorkbook.columnName($0.offset + 1))5\" t=\"inlineStr\"><is><t>\($0.element)</t></is></c>"
-        }.joined() + "</row>"
+        data +=
+            "<row r=\"5\">"
+            + ["№", "Дата сделки", "Инструмент", "Направление", "Количество", "Цена"].enumerated().map {
+                "<c r=\"\(TestWorkbook.columnName($0.offset + 1))5\" t=\"inlineStr\"><is><t>\($0.element)</t></is></c>"
+            }.joined() + "</row>"
         data += "<row r=\"6\"><c r=\"B6\"><v>7</v></c><c r=\"C6\" s=\"1\"><v>44232.4375</v></c><c r=\"D6\" t=\"inlineStr\"><is><t>BTC/USD</t></is></c>"
         data += "<c r=\"E6\" t=\"inlineStr\"><is><t>Buy</t></is></c><c r=\"F6\"><v>0.5</v></c><c r=\"G6\" t=\"inlineStr\"><is><t>38 000,5</t></is></c></row>"
-        data += "<row r=\"7\"><c r=\"B7\"><v>8</v></c><c r=\"C7\" t=\"inlineStr\"><is><t>06.02.2021 11:30</t></is></c><c r=\"D7\" t=\"inlineStr\"><is><t>ETH/USD</t></is></c>"
+        data +=
+            "<row r=\"7\"><c r=\"B7\"><v>8</v></c><c r=\"C7\" t=\"inlineStr\"><is><t>06.02.2021 11:30</t></is></c><c r=\"D7\" t=\"inlineStr\"><is><t>ETH/USD</t></is></c>"
         data += "<c r=\"E7\" t=\"inlineStr\"><is><t>Sell</t></is></c><c r=\"F7\"><v>2</v></c><c r=\"G7\"><v>1600.1000000000001</v></c></row>"
         let book = TestWorkbook.make(sheets: [("Сделки", "sheet1.xml", data)], stylesXML: styles)
         let path = try book.writeTemporary(name: "trades.xlsx")
@@ -221,10 +233,11 @@ struct SpecWorkbookTests {
         let doc = try TestKit.convert(paths: [path], with: reader)
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
         let trades = doc.allTrades
-        #expect(trades.map { "\($0.externalId ?? "") \($0.side.rawValue) \($0.base)/\($0.quote) \($0.quantity) @ \($0.price) \($0.time)" } == [
-            "7 buy BTC/USD 0.5 @ 38000.5 2021-02-05T10:30:00Z",
-            "8 sell ETH/USD 2 @ 1600.1 2021-02-06T11:30:00Z",
-        ])
+        #expect(
+            trades.map { "\($0.externalId ?? "") \($0.side.rawValue) \($0.base)/\($0.quote) \($0.quantity) @ \($0.price) \($0.time)" } == [
+                "7 buy BTC/USD 0.5 @ 38000.5 2021-02-05T10:30:00Z",
+                "8 sell ETH/USD 2 @ 1600.1 2021-02-06T11:30:00Z"
+            ])
         #expect(trades.first?.source.sheet == "Сделки" && trades.first?.source.row == 6)
     }
 }
@@ -253,7 +266,9 @@ struct OwnLayoutTests {
             try generated.write(toFile: path, atomically: true, encoding: .utf8)
         }
         let committed = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(committed == generated, "\(container.path) differs from OwnLayoutSpecs.text(.\(container)); TRADEPORT_REGENERATE=1 swift test --filter OwnLayoutTests rewrites it")
+        #expect(
+            committed == generated,
+            "\(container.path) differs from OwnLayoutSpecs.text(.\(container)); TRADEPORT_REGENERATE=1 swift test --filter OwnLayoutTests rewrites it")
         // It loads as a spec.
         _ = try SpecLoader.load(contentsOfFile: path)
     }

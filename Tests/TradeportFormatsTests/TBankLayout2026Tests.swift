@@ -1,7 +1,8 @@
 import Testing
 import TradeportCore
-@testable import TradeportFormats
 import TradeportTestKit
+
+@testable import TradeportFormats
 
 /// The 2026 layout of the T-Bank report (`TBankReport2026`): section 2's operations with no label
 /// and no header row, tickers with `@`, a security re-keyed under its ISIN, positions sold that
@@ -76,7 +77,10 @@ struct TBankLayout2026Tests {
         let securities = rows.firstIndex { ($0[0] as? String)?.hasPrefix("3.1") == true }!
         rows.removeSubrange(securities..<(securities + 7))
         let bare = try Self.convert(rows)
-        #expect(bare.warnings.filter { $0.code == "negative-balance" }.map { $0.message.prefix(26) }.sorted() == ["balance of HRL in portfoli", "balance of SBER in portfol"])
+        #expect(
+            bare.warnings.filter { $0.code == "negative-balance" }.map { $0.message.prefix(26) }.sorted() == [
+                "balance of HRL in portfoli", "balance of SBER in portfol"
+            ])
     }
 
     @Test("a negative-balance warning says what the source printed was there")
@@ -84,21 +88,26 @@ struct TBankLayout2026Tests {
         // The deposit taken out: RUB goes below zero, given its opening of 1000.
         var operations = TBankReport2026.operations
         operations.removeFirst()
-        let rows = TBankReport2026.title + TBankReport2026.deals
+        let rows =
+            TBankReport2026.title + TBankReport2026.deals
             + TBankReport2026.cash(label: true, balances: [TBankReport2026.balance("RUB", "1000", "3516,5")], operations: operations)
             + TBankReport2026.positions + TBankReport2026.securities
         let doc = try Self.convert(rows)
         let warning = try #require(doc.warnings.first { $0.code == "negative-balance" })
-        #expect(warning.message.contains("balance of RUB in portfolio main goes below zero, to -3, at 2026-01-10T08:00:00Z given the opening balance of 1000 that the source prints (row 13)"))
+        #expect(
+            warning.message.contains(
+                "balance of RUB in portfolio main goes below zero, to -3, at 2026-01-10T08:00:00Z given the opening balance of 1000 that the source prints (row 13)"
+            ))
     }
 
     @Test("when two currencies' balances fit, every row of the run is a reject naming both; none fits, likewise")
     func ambiguousCurrencyRejects() throws {
         let operations = [
             TBankReport2026.operation("05.01.2026", "10:00:00", "05.01.2026", "Пополнение счета", "100", "0"),
-            TBankReport2026.operation("06.01.2026", "10:00:00", "06.01.2026", "Вывод средств", "0", "100"),
+            TBankReport2026.operation("06.01.2026", "10:00:00", "06.01.2026", "Вывод средств", "0", "100")
         ]
-        let ambiguous = TBankReport2026.title
+        let ambiguous =
+            TBankReport2026.title
             + TBankReport2026.cash(balances: [TBankReport2026.balance("RUB", "1000", "1000"), TBankReport2026.balance("USD", "5", "5")], operations: operations)
         let doc = try Self.convert(ambiguous)
         #expect(doc.allTransactions.isEmpty)
@@ -106,20 +115,24 @@ struct TBankLayout2026Tests {
         #expect(!doc.rejected.contains { $0.errors.first?.message.contains("the balances of RUB and USD all fit them") != true }, "\(doc.rejected)")
         #expect(doc.rejected[0].errors[0].field == "asset")
 
-        let none = TBankReport2026.title
+        let none =
+            TBankReport2026.title
             + TBankReport2026.cash(balances: [TBankReport2026.balance("RUB", "1000", "900")], operations: operations)
         let rejected = try Self.convert(none).rejected
         #expect(rejected.count == 2)
-        #expect(rejected[0].errors[0].message.contains("no currency's printed balances fit them (RUB: opening 1000 + these rows 0 = 1000, not its closing 900)"))
+        #expect(
+            rejected[0].errors[0].message.contains("no currency's printed balances fit them (RUB: opening 1000 + these rows 0 = 1000, not its closing 900)"))
     }
 
     @Test("a row under the summary that is neither a balance line nor an operation is a reject, not a skip")
     func unknownRowUnderTheSummary() throws {
-        let rows = TBankReport2026.title + TBankReport2026.cash(balances: [
-            TBankReport2026.balance("RUB", "1000", "8516,5"),
-            [0: "Итого", 10: "1000", 20: "8516,5"],  // not a currency
-            [0: "USD", 10: "5", 90: "5"],  // a cell under no header
-        ])
+        let rows =
+            TBankReport2026.title
+            + TBankReport2026.cash(balances: [
+                TBankReport2026.balance("RUB", "1000", "8516,5"),
+                [0: "Итого", 10: "1000", 20: "8516,5"],  // not a currency
+                [0: "USD", 10: "5", 90: "5"]  // a cell under no header
+            ])
         let doc = try Self.convert(rows)
         #expect(doc.rejected.map(\.source.row) == [8, 9])
         #expect(doc.rejected[0].errors[0].message.hasPrefix("a row under section 2's balance summary that is neither a currency's balance line"))

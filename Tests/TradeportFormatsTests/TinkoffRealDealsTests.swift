@@ -28,12 +28,13 @@ struct TinkoffRealDealsTests {
         "realworld/tinkoff/tinkoff-2023-otc-fx.xlsx",
         "realworld/tinkoff/tbank-2021-full-year.xlsx",
         "realworld/tinkoff/tbank-2024-full-year.xlsx",
-        "samples/tinkoff-broker-report.xlsx",
+        "samples/tinkoff-broker-report.xlsx"
     ]
 
-    @Test("every executed deal of section 1.1 becomes the trade its cells say; nothing is rejected",
-          .enabled(if: FileManager.default.fileExists(atPath: shared), "../shared is absent"),
-          arguments: files)
+    @Test(
+        "every executed deal of section 1.1 becomes the trade its cells say; nothing is rejected",
+        .enabled(if: FileManager.default.fileExists(atPath: shared), "../shared is absent"),
+        arguments: files)
     func dealsMatchTheSheet(file: String) throws {
         let path = Self.shared + "/" + file
         guard FileManager.default.fileExists(atPath: path) else { return }  // this one file is absent: nothing to check
@@ -79,8 +80,9 @@ struct TinkoffRealDealsTests {
         if let fee = deal.brokerFee {
             #expect(trade.fees.count == 1, "\(place): fees \(fees)")
             if let only = trade.fees.first, trade.fees.count == 1 {
-                #expect(only.kind == .broker && only.currency.text == fee.currency && decimal(only.amount) == fee.amount,
-                        "\(place): fees \(fees), expected broker \(fee.amount) \(fee.currency)")
+                #expect(
+                    only.kind == .broker && only.currency.text == fee.currency && decimal(only.amount) == fee.amount,
+                    "\(place): fees \(fees), expected broker \(fee.amount) \(fee.currency)")
             }
         } else {
             #expect(trade.fees.isEmpty, "\(place): fees \(fees), expected none")
@@ -166,8 +168,9 @@ enum TinkoffSheet {
                 case .number:
                     value = Value(text: cell.number ?? cell.text, isNumber: true)
                 case .date:
-                    value = Value(text: cell.number ?? cell.text, isNumber: true,
-                                  dateTime: XLSXDateTime(serial: cell.bytes, system: workbook.dateSystem))
+                    value = Value(
+                        text: cell.number ?? cell.text, isNumber: true,
+                        dateTime: XLSXDateTime(serial: cell.bytes, system: workbook.dateSystem))
                 default:
                     value = Value(text: cell.text.trimmingCharacters(in: .whitespacesAndNewlines), isNumber: false)
                 }
@@ -183,7 +186,7 @@ enum TinkoffSheet {
     /// the section's number and a space.
     static func sectionNumber(openedBy row: Row) -> String? {
         guard row.cells.count == 1, let only = row.cells.first, only.column == 0, !only.value.isNumber,
-              only.value.text.range(of: #"^[0-9]+(\.[0-9]+)?\.?\s"#, options: .regularExpression) != nil
+            only.value.text.range(of: #"^[0-9]+(\.[0-9]+)?\.?\s"#, options: .regularExpression) != nil
         else { return nil }
         let number = only.value.text.prefix { !$0.isWhitespace }
         return String(number.hasSuffix(".") ? number.dropLast() : number)
@@ -337,7 +340,7 @@ enum TinkoffSheet {
         guard let value else { return nil }
         let plain = value.text.filter { !$0.isWhitespace }.replacingOccurrences(of: ",", with: ".")
         guard plain.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil,
-              let number = Decimal(string: plain, locale: Locale(identifier: "en_US_POSIX"))
+            let number = Decimal(string: plain, locale: Locale(identifier: "en_US_POSIX"))
         else { throw Unreadable("row \(row): '\(value.text)' is not a number") }
         return number
     }

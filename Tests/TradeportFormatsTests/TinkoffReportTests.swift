@@ -1,19 +1,22 @@
 import Foundation
 import Testing
 import TradeportCore
-@testable import TradeportFormats
 import TradeportTestKit
 import TradeportXLSX
+
+@testable import TradeportFormats
 
 /// A small Tinkoff-style report built cell by cell: the real layout's structure (title block,
 /// numbered sections, header rows whose columns shift from page to page, `N из` footers).
 enum TinkoffFixture {
-    static let tradeHeaders = ["Номер сделки", "Номер поруче\nния", "Дата заклю\nчения", "Время", "Торговая площадка",
-                               "Режим торгов", "Вид сделки", "Сокращен\nное наименова\nние актива", "Код актива",
-                               "Цена за едини\nцу", "Валю\nта цены", "Количество", "Сумма (без НКД)", "НКД", "Сумма сделки",
-                               "Валюта расчетов", "Комис\nсия брокера", "Валю\nта комис\nсии", "Комиссия биржи",
-                               "Валюта комиссии биржи", "Комиссия клир. центра", "Валюта комиссии клир. центра",
-                               "Дата расчетов"]
+    static let tradeHeaders = [
+        "Номер сделки", "Номер поруче\nния", "Дата заклю\nчения", "Время", "Торговая площадка",
+        "Режим торгов", "Вид сделки", "Сокращен\nное наименова\nние актива", "Код актива",
+        "Цена за едини\nцу", "Валю\nта цены", "Количество", "Сумма (без НКД)", "НКД", "Сумма сделки",
+        "Валюта расчетов", "Комис\nсия брокера", "Валю\nта комис\nсии", "Комиссия биржи",
+        "Валюта комиссии биржи", "Комиссия клир. центра", "Валюта комиссии клир. центра",
+        "Дата расчетов"
+    ]
     static let layoutA = [0, 4, 7, 11, 17, 23, 27, 31, 39, 44, 48, 53, 56, 61, 68, 74, 80, 84, 89, 94, 100, 104, 117]
     static let layoutB = [0, 3, 6, 12, 19, 25, 29, 33, 41, 46, 50, 55, 58, 63, 70, 76, 82, 86, 91, 96, 102, 106, 119]
     static let cashHeaders = ["Дата", "Время совершения", "Дата исполнения", "Операция", "Сумма зачисления", "Сумма списания", "Примечание"]
@@ -29,10 +32,12 @@ enum TinkoffFixture {
         row(layout, tradeHeaders.map { without.contains($0) ? nil : $0 })
     }
 
-    static var title: [[Int: Any]] { [
-        [0: "Брокер: АО «Тинькофф Банк»"], [0: "Дата расчета: 01.01.2021"], [0: "Инвестор: USERNAME"],
-        [0: "Отчет о сделках и операциях за период 01.01.2021 – 01.01.2021"],
-    ] }
+    static var title: [[Int: Any]] {
+        [
+            [0: "Брокер: АО «Тинькофф Банк»"], [0: "Дата расчета: 01.01.2021"], [0: "Инвестор: USERNAME"],
+            [0: "Отчет о сделках и операциях за период 01.01.2021 – 01.01.2021"]
+        ]
+    }
 
     /// The report most tests read: two pages of trades (string and numeric values), a repo leg, a
     /// pending deal, a RUB cash block with every kind of row, and the securities.
@@ -40,20 +45,40 @@ enum TinkoffFixture {
         var rows = title
         rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
         rows.append(header(layoutA))  // row 6
-        rows.append(row(layoutA, ["101", "9001", "05.02.2021", "10:15:30", "МосБиржа", "TQBR", "Покупка", "Сбербанк России", "SBER",
-                                  "270,50", "RUB", "10", "2705", "0", "2 705,00", "RUB", "0,81", "RUB", "0.27", "RUB", "0", "RUB", "09.02.2021"]))
+        rows.append(
+            row(
+                layoutA,
+                [
+                    "101", "9001", "05.02.2021", "10:15:30", "МосБиржа", "TQBR", "Покупка", "Сбербанк России", "SBER",
+                    "270,50", "RUB", "10", "2705", "0", "2 705,00", "RUB", "0,81", "RUB", "0.27", "RUB", "0", "RUB", "09.02.2021"
+                ]))
         rows.append([144: "1 из ", 148: 3])
         rows.append(header(layoutB))  // row 9: the columns moved
-        rows.append(row(layoutB, [102, 9002, "05.02.2021", "18:00:00", "СПБ", "SPBXM", "Продажа", "Apple", "AAPL",
-                                  TestWorkbook.Number("130.25"), "USD", 2, TestWorkbook.Number("260.5"), 0, TestWorkbook.Number("260.5"),
-                                  "USD", TestWorkbook.Number("0.78"), "USD", 0, "USD", 0, "USD", "09.02.2021/10.02.2021"]))
-        rows.append(row(layoutB, ["103", "9003", "05.02.2021", "11:00:00", "МосБиржа", "RPMA", "РЕПО 1 Продажа", "Сбербанк России", "SBER",
-                                  "270", "RUB", "5", "1350", "0", "1350", "RUB", "0", "RUB", "0", "RUB", "0", "RUB", "05.02.2021"]))
+        rows.append(
+            row(
+                layoutB,
+                [
+                    102, 9002, "05.02.2021", "18:00:00", "СПБ", "SPBXM", "Продажа", "Apple", "AAPL",
+                    TestWorkbook.Number("130.25"), "USD", 2, TestWorkbook.Number("260.5"), 0, TestWorkbook.Number("260.5"),
+                    "USD", TestWorkbook.Number("0.78"), "USD", 0, "USD", 0, "USD", "09.02.2021/10.02.2021"
+                ]))
+        rows.append(
+            row(
+                layoutB,
+                [
+                    "103", "9003", "05.02.2021", "11:00:00", "МосБиржа", "RPMA", "РЕПО 1 Продажа", "Сбербанк России", "SBER",
+                    "270", "RUB", "5", "1350", "0", "1350", "RUB", "0", "RUB", "0", "RUB", "0", "RUB", "05.02.2021"
+                ]))
         rows.append([144: "2 из ", 148: 3])
         rows.append([0: "1.2 Информация о неисполненных сделках на конец отчетного периода"])
         rows.append(header(layoutA))
-        rows.append(row(layoutA, ["104", "9004", "05.02.2021", "19:00:00", "СПБ", "SPBXM", "Покупка", "Apple", "AAPL",
-                                  "131", "USD", "1", "131", "0", "131", "USD", "0,39", "USD", "0", "USD", "0", "USD", "09.02.2021"]))  // row 15
+        rows.append(
+            row(
+                layoutA,
+                [
+                    "104", "9004", "05.02.2021", "19:00:00", "СПБ", "SPBXM", "Покупка", "Apple", "AAPL",
+                    "131", "USD", "1", "131", "0", "131", "USD", "0,39", "USD", "0", "USD", "0", "USD", "09.02.2021"
+                ]))  // row 15
         rows.append([0: "2. Операции с денежными средствами"])
         rows.append([0: "Валюта", 13: "Входящий остаток на начало периода:", 32: "Исходящий остаток на конец периода:"])
         rows.append([0: "RUB", 13: "0", 32: 0])  // row 18: balance summary
@@ -113,7 +138,7 @@ struct TinkoffReportTests {
     @Test(arguments: [
         ("2021-02-05", true), ("2021-02-05T00:00:00", true), ("2021-02-05T10:15:30.000", true),
         ("2021-01-01T99:99:99", false), ("2021-01-01Tgarbage", false), ("9999-12-31T24:00:00", false),
-        ("2021-02-30", false), ("2021-02-05T10:15:30Z", false), ("2021-02-05T10:15:30.5", false), ("2021-02-05 ", false),
+        ("2021-02-30", false), ("2021-02-05T10:15:30Z", false), ("2021-02-05T10:15:30.5", false), ("2021-02-05 ", false)
     ])
     func isoDateCellsAreReadWhole(text: String, good: Bool) throws {
         var rows = TinkoffFixture.report
@@ -174,11 +199,21 @@ struct TinkoffReportTests {
         var rows = TinkoffFixture.title
         rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
         rows.append(TinkoffFixture.header(TinkoffFixture.layoutA, without: ["Цена за едини\nцу"]))
-        rows.append(TinkoffFixture.row(TinkoffFixture.layoutA, ["1", "1", "05.02.2021", "10:00:00", "СПБ", "X", "Покупка", "Apple", "AAPL",
-                                                               "1", "USD", "1", "1", "0", "1", "USD", "0", "USD", "0", "USD", "0", "USD", "05.02.2021"]))
+        rows.append(
+            TinkoffFixture.row(
+                TinkoffFixture.layoutA,
+                [
+                    "1", "1", "05.02.2021", "10:00:00", "СПБ", "X", "Покупка", "Apple", "AAPL",
+                    "1", "USD", "1", "1", "0", "1", "USD", "0", "USD", "0", "USD", "0", "USD", "05.02.2021"
+                ]))
         rows.append(TinkoffFixture.header(TinkoffFixture.layoutB, without: ["НКД", "Комиссия биржи", "Валюта комиссии биржи", "Торговая площадка"]))
-        rows.append(TinkoffFixture.row(TinkoffFixture.layoutB, ["2", "2", "05.02.2021", "10:00:00", nil, "X", "Покупка", "Apple", "AAPL",
-                                                               "1", "USD", "1", "1", nil, "1", "USD", "0", "USD", nil, nil, "0", "USD", "05.02.2021"]))
+        rows.append(
+            TinkoffFixture.row(
+                TinkoffFixture.layoutB,
+                [
+                    "2", "2", "05.02.2021", "10:00:00", nil, "X", "Покупка", "Apple", "AAPL",
+                    "1", "USD", "1", "1", nil, "1", "USD", "0", "USD", nil, nil, "0", "USD", "05.02.2021"
+                ]))
         let doc = try TinkoffFixture.convert(rows)
         #expect(doc.rejected.count == 1)
         #expect(doc.rejected.first?.errors.first?.message.contains("has no column 'Цена за единицу'") == true)
@@ -190,8 +225,13 @@ struct TinkoffReportTests {
         var rows = TinkoffFixture.title
         rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
         rows.append(TinkoffFixture.header(TinkoffFixture.layoutA))
-        rows.append(TinkoffFixture.row(TinkoffFixture.layoutA, ["1", "1", "31.02.2021", "25:00:00", "СПБ", "X", "Обмен", "Apple", "AAPL",
-                                                               "1,2,3", "USD", "-1", "1", "0", "1", "USD", "0", "USD", "0", "USD", "0", "USD", "05.02.2021"]))
+        rows.append(
+            TinkoffFixture.row(
+                TinkoffFixture.layoutA,
+                [
+                    "1", "1", "31.02.2021", "25:00:00", "СПБ", "X", "Обмен", "Apple", "AAPL",
+                    "1,2,3", "USD", "-1", "1", "0", "1", "USD", "0", "USD", "0", "USD", "0", "USD", "05.02.2021"
+                ]))
         let doc = try TinkoffFixture.convert(rows)
         let messages = doc.rejected.first?.errors.map { "\($0.column ?? 0) \($0.field ?? "") \($0.message)" } ?? []
         #expect(messages.count == 5)
@@ -207,8 +247,13 @@ struct TinkoffReportTests {
         var rows = TinkoffFixture.title
         rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
         rows.append(TinkoffFixture.header(TinkoffFixture.layoutA))
-        rows.append(TinkoffFixture.row(TinkoffFixture.layoutA, [nil, "1", "05.02.2021", "10:00:00", "СПБ", "X", "Покупка", "Apple", "AAPL",
-                                                               "1", "USD", "1", "1", "0", "1", "USD", "x", "USD", "1", "??", "0", "USD", "05.02.2021"]))
+        rows.append(
+            TinkoffFixture.row(
+                TinkoffFixture.layoutA,
+                [
+                    nil, "1", "05.02.2021", "10:00:00", "СПБ", "X", "Покупка", "Apple", "AAPL",
+                    "1", "USD", "1", "1", "0", "1", "USD", "x", "USD", "1", "??", "0", "USD", "05.02.2021"
+                ]))
         let doc = try TinkoffFixture.convert(rows)
         let messages = doc.rejected.first?.errors.map { "\($0.column ?? 0) \($0.field ?? "") \($0.message)" } ?? []
         #expect(messages.count == 1, "\(messages)")
@@ -217,8 +262,9 @@ struct TinkoffReportTests {
 
     @Test("times are Moscow time unless another zone is given")
     func timeZone() throws {
-        let doc = try TinkoffFixture.convert(TinkoffFixture.report,
-                                             options: ConversionOptions(read: ReadOptions(timeZone: SourceTimeZone(identifier: "UTC"))))
+        let doc = try TinkoffFixture.convert(
+            TinkoffFixture.report,
+            options: ConversionOptions(read: ReadOptions(timeZone: SourceTimeZone(identifier: "UTC"))))
         #expect(doc.allTrades[0].time.description == "2021-02-05T10:15:30Z")
     }
 
@@ -233,14 +279,23 @@ struct TinkoffReportTests {
         let report = try TestWorkbook.rows(TinkoffFixture.report, sheetName: "broker_rep").writeTemporary(name: "r.xlsx")
         #expect(try probe(report) == .match)
         let other = try TestWorkbook.rows([[0: "Date", 1: "Amount"], [0: "2021-01-01", 1: 5]]).writeTemporary()
-        guard case .noMatch(let reason) = try probe(other) else { Issue.record("claimed another workbook"); return }
+        guard case .noMatch(let reason) = try probe(other) else {
+            Issue.record("claimed another workbook")
+            return
+        }
         #expect(reason.contains("not a Tinkoff broker report"))
-        guard case .noMatch(let stdinReason) = try probe(report, filePath: false) else { Issue.record("claimed without looking"); return }
+        guard case .noMatch(let stdinReason) = try probe(report, filePath: false) else {
+            Issue.record("claimed without looking")
+            return
+        }
         #expect(stdinReason.contains("--format"))
         let csv = try TestKit.writeTemporaryFile("a;b\n", name: "x.csv")
         #expect(try probe(csv) == .noMatch("not an XLSX workbook (no ZIP signature)"))
         let encrypted = try TestKit.writeTemporaryFile(HostileWorkbooks.compoundFile(encrypted: true), name: "secret.xlsx")
-        guard case .noMatch(let encryptedReason) = try probe(encrypted) else { Issue.record("claimed an encrypted workbook"); return }
+        guard case .noMatch(let encryptedReason) = try probe(encrypted) else {
+            Issue.record("claimed an encrypted workbook")
+            return
+        }
         #expect(encryptedReason.contains("encrypted"))
         #expect(FormatRegistry.builtIn.reader(id: "tinkoff-report") != nil)
     }
@@ -308,15 +363,17 @@ struct TinkoffLayoutTests {
 
     @Test("each page of section 4.1 is mapped by its own header; currency deals are known by their code without a name; bond amounts exclude accrued interest")
     func securitiesPagesCurrencyCodesAndBonds() throws {
-        let headers = ["Номер сделки", "Дата заключения", "Время", "Вид сделки", "Код актива", "Цена за единицу", "Валюта цены",
-                       "Количество", "Сумма (без НКД)", "НКД", "Сумма сделки"]
+        let headers = [
+            "Номер сделки", "Дата заключения", "Время", "Вид сделки", "Код актива", "Цена за единицу", "Валюта цены",
+            "Количество", "Сумма (без НКД)", "НКД", "Сумма сделки"
+        ]
         var rows = TinkoffFixture.title
         rows.append([0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"])
         rows.append(Dictionary(uniqueKeysWithValues: headers.enumerated().map { ($0.offset * 5, $0.element as Any) }))
         let deals: [[String]] = [
             ["1", "05.02.2021", "10:00:00", "Покупка", "MSFT", "230", "USD", "1", "230", "0", "230"],
             ["2", "05.02.2021", "10:00:00", "Продажа", "USD000UTSTOM", "76,09", "RUB", "300", "22827", "0", "22827"],
-            ["3", "05.02.2021", "10:00:00", "Покупка", "SU26207RMFS9", "1005", "RUB", "1", "1005", "15,2", "1020,2"],
+            ["3", "05.02.2021", "10:00:00", "Покупка", "SU26207RMFS9", "1005", "RUB", "1", "1005", "15,2", "1020,2"]
         ]
         for deal in deals { rows.append(Dictionary(uniqueKeysWithValues: deal.enumerated().map { ($0.offset * 5, $0.element as Any) })) }
         rows.append([0: "4.1 Информация о ценных бумагах"])
@@ -342,19 +399,39 @@ struct TBankReportTests {
         var rows: [[Int: Any]] = [
             [0: "Брокер: АО «ТБанк», ИНН/КПП 7710140679/771301001"], [0: "Дата расчета: 09.03.2026"],
             [0: "Отчет о сделках и операциях за период 01.01.2024 - 31.12.2024"],
-            [0: "2. Операции с денежными средствами"], [0: "RUB"],
+            [0: "2. Операции с денежными средствами"], [0: "RUB"]
         ]
         let c = TinkoffFixture.cashColumns
         rows.append(TinkoffFixture.row(c, TinkoffFixture.cashHeaders))
         let payout = "Выплата доходов по корпоративным действиям"
-        rows.append(TinkoffFixture.row(c, ["15.02.2024", "10:00:00", "15.02.2024", payout, 612, "0",
-            "Тип КД: Выплата дохода по облигациям, Наименование: Солид-Лизинг оббП07, ISIN: RU000A105P07, Референс КД: 766163, Дата фиксации: 14-FEB-24, Количество: 24 шт., Выплата на 1 бумагу: 25.5, Валюта:RUB"]))  // row 7
-        rows.append(TinkoffFixture.row(c, ["15.02.2024", "10:00:00", "15.02.2024", payout, 1200, "0",
-            "Тип КД: Частичное погашение, Наименование: Солид-Лизинг оббП07, ISIN: RU000A105P07, Количество: 24 шт., Выплата на 1 бумагу: 50, Валюта:RUB"]))
-        rows.append(TinkoffFixture.row(c, ["20.07.2024", "10:00:00", "20.07.2024", payout, 276, "0",
-            "Тип КД: Выплата дивидендов, Наименование: ВТБ ао, ISIN: RU000A0JP5V6, Количество: 20000 шт., Валюта:RUB"]))
-        rows.append(TinkoffFixture.row(c, ["21.07.2024", "10:00:00", "21.07.2024", payout, 5, "0",
-            "Тип КД: Конвертация, Наименование: X, ISIN: RU0000000000"]))  // row 10: not a payout tradeport knows
+        rows.append(
+            TinkoffFixture.row(
+                c,
+                [
+                    "15.02.2024", "10:00:00", "15.02.2024", payout, 612, "0",
+                    "Тип КД: Выплата дохода по облигациям, Наименование: Солид-Лизинг оббП07, ISIN: RU000A105P07, Референс КД: 766163, Дата фиксации: 14-FEB-24, Количество: 24 шт., Выплата на 1 бумагу: 25.5, Валюта:RUB"
+                ]))  // row 7
+        rows.append(
+            TinkoffFixture.row(
+                c,
+                [
+                    "15.02.2024", "10:00:00", "15.02.2024", payout, 1200, "0",
+                    "Тип КД: Частичное погашение, Наименование: Солид-Лизинг оббП07, ISIN: RU000A105P07, Количество: 24 шт., Выплата на 1 бумагу: 50, Валюта:RUB"
+                ]))
+        rows.append(
+            TinkoffFixture.row(
+                c,
+                [
+                    "20.07.2024", "10:00:00", "20.07.2024", payout, 276, "0",
+                    "Тип КД: Выплата дивидендов, Наименование: ВТБ ао, ISIN: RU000A0JP5V6, Количество: 20000 шт., Валюта:RUB"
+                ]))
+        rows.append(
+            TinkoffFixture.row(
+                c,
+                [
+                    "21.07.2024", "10:00:00", "21.07.2024", payout, 5, "0",
+                    "Тип КД: Конвертация, Наименование: X, ISIN: RU0000000000"
+                ]))  // row 10: not a payout tradeport knows
         rows.append(TinkoffFixture.row(c, ["22.07.2024", "10:00:00", "22.07.2024", payout, 5, "0", "без типа"]))  // row 11
         rows.append(TinkoffFixture.row(c, ["31.12.2024", "10:00:00", "31.12.2024", "Налог (по итогу года)", "0", 130, nil]))
         return rows
@@ -381,21 +458,37 @@ struct TBankReportTests {
         var rows: [[Int: Any]] = [
             [0: "Брокер: АО «ТБанк»"], [0: "Отчет о сделках и операциях за период 01.01.2024 - 31.12.2024"],
             [0: "1.1 Информация о совершенных и исполненных сделках на конец отчетного периода"],
-            TinkoffFixture.header(a),
+            TinkoffFixture.header(a)
         ]
-        rows.append(TinkoffFixture.row(a, ["1", "1", "05.02.2024", "10:00:00", "ММВБ", "TQCB", "Покупка", "Облигация", "RU000A100YD8",
-                                           "1000", "RUB", "1", "1000", "0", "1000", "RUB", "0", "RUB", "0", "RUB", "0", "RUB", "06.02.2024"]))  // row 5
-        rows.append(TinkoffFixture.row(a, ["2", "2", "05.02.2024", "11:00:00", "ММВБ", "TQBR", "Продажа", "Сбербанк", "SBER",
-                                           "300", "RUB", "1", "300", "0", "300", "RUB", "0", "RUB", "0", "RUB", "0", "RUB", "06.02.2024"]))  // row 6
+        rows.append(
+            TinkoffFixture.row(
+                a,
+                [
+                    "1", "1", "05.02.2024", "10:00:00", "ММВБ", "TQCB", "Покупка", "Облигация", "RU000A100YD8",
+                    "1000", "RUB", "1", "1000", "0", "1000", "RUB", "0", "RUB", "0", "RUB", "0", "RUB", "06.02.2024"
+                ]))  // row 5
+        rows.append(
+            TinkoffFixture.row(
+                a,
+                [
+                    "2", "2", "05.02.2024", "11:00:00", "ММВБ", "TQBR", "Продажа", "Сбербанк", "SBER",
+                    "300", "RUB", "1", "300", "0", "300", "RUB", "0", "RUB", "0", "RUB", "0", "RUB", "06.02.2024"
+                ]))  // row 6
         rows.append([0: "2. Операции с денежными средствами"])
         rows.append([0: "RUB"])
         let c = TinkoffFixture.cashColumns
         rows.append(TinkoffFixture.row(c, TinkoffFixture.cashHeaders))
-        rows.append(TinkoffFixture.row(c, ["27.09.2024", "00:00:00", "27.09.2024", "Выплата доходов по корпоративным действиям", 1000, "0",
-            "Тип КД: Погашение в уст. срок, Наименование: Облигация, ISIN: RU000A100YD8, Количество: 1 шт., Выплата на 1 бумагу: 1000, Валюта:RUB"]))  // row 10
+        rows.append(
+            TinkoffFixture.row(
+                c,
+                [
+                    "27.09.2024", "00:00:00", "27.09.2024", "Выплата доходов по корпоративным действиям", 1000, "0",
+                    "Тип КД: Погашение в уст. срок, Наименование: Облигация, ISIN: RU000A100YD8, Количество: 1 шт., Выплата на 1 бумагу: 1000, Валюта:RUB"
+                ]))  // row 10
         rows.append([0: "3.1 Движение по ценным бумагам инвестора"])
         let p = [0, 13, 20, 26, 36, 46, 56]
-        rows.append(TinkoffFixture.row(p, ["Сокращенное наименование актива", "Код актива", "ISIN", "Входящий остаток", "Зачисление", "Списание", "Исходящий остаток"]))
+        rows.append(
+            TinkoffFixture.row(p, ["Сокращенное наименование актива", "Код актива", "ISIN", "Входящий остаток", "Зачисление", "Списание", "Исходящий остаток"]))
         rows.append(TinkoffFixture.row(p, ["Облигация", "RU000A100YD8", "RU000A100YD8", 0, 1, 1, 0]))  // row 13
         rows.append(TinkoffFixture.row(p, ["FinEx фонд", "FXDM", nil, 600, 0, 600, 0]))  // row 14
         rows.append(TinkoffFixture.row(p, ["FinEx фонд", "IE00BMDKNM37", "IE00BMDKNM37", 0, 600, 0, 600]))  // row 15
@@ -409,11 +502,12 @@ struct TBankReportTests {
         let doc = try TinkoffFixture.convert(Self.movementsReport)
         #expect(doc.rejected.isEmpty, "\(doc.rejected)")
         let moved = doc.portfolios.flatMap(\.movements).sorted { $0.source.row < $1.source.row }
-        #expect(moved.map { "\($0.direction.rawValue) \($0.asset) \($0.quantity) \($0.reason.rawValue) \($0.time) \($0.source.row)" } == [
-            "out RU000A100YD8 1 redemption 2024-09-26T21:00:00Z 13",
-            "out FXDM 600 unstated 2024-12-31T20:59:59Z 14",
-            "in IE00BMDKNM37 600 unstated 2024-12-31T20:59:59Z 15",
-        ])
+        #expect(
+            moved.map { "\($0.direction.rawValue) \($0.asset) \($0.quantity) \($0.reason.rawValue) \($0.time) \($0.source.row)" } == [
+                "out RU000A100YD8 1 redemption 2024-09-26T21:00:00Z 13",
+                "out FXDM 600 unstated 2024-12-31T20:59:59Z 14",
+                "in IE00BMDKNM37 600 unstated 2024-12-31T20:59:59Z 15"
+            ])
         #expect(moved[0].note == "redeemed in full (row 10: Погашение в уст. срок); section 3.1: out 1")
         #expect(moved[2].isin == "IE00BMDKNM37" && moved[1].isin == nil && moved[1].name == "FinEx фонд")
         func reason(_ row: Int) -> String? { doc.skipped.first { $0.source.row == row }?.reason }
@@ -462,11 +556,14 @@ struct TBankReportTests {
     static let realworld = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/realworld/tinkoff").path
 
-    @Test("the real T-Bank reports are detected, and their payouts read (counts worked out from the files' notes)",
-          .enabled(if: FileManager.default.fileExists(atPath: realworld + "/tbank-2024-full-year.xlsx"), "../shared/realworld is absent"))
+    @Test(
+        "the real T-Bank reports are detected, and their payouts read (counts worked out from the files' notes)",
+        .enabled(if: FileManager.default.fileExists(atPath: realworld + "/tbank-2024-full-year.xlsx"), "../shared/realworld is absent"))
     func realPayouts() throws {
-        for (file, expected) in [("tbank-2021-full-year.xlsx", ["dividend": 7]),
-                                 ("tbank-2024-full-year.xlsx", ["coupon": 177, "dividend": 53, "redemption": 16])] {
+        for (file, expected) in [
+            ("tbank-2021-full-year.xlsx", ["dividend": 7]),
+            ("tbank-2024-full-year.xlsx", ["coupon": 177, "dividend": 53, "redemption": 16])
+        ] {
             let path = Self.realworld + "/" + file
             #expect(TinkoffReportReader().detect(try SourceInput(path: path).probe) == .match, "\(file)")
             let doc = try TestKit.convert(paths: [path], with: TinkoffReportReader())
@@ -493,24 +590,36 @@ struct TinkoffReconciliationTests {
     /// and the movements (changes of positions without money) read from it.
     static let expected: [(file: String, checks: Int, differences: [String: String], movements: [String], why: String)] = [
         ("realworld/tinkoff/tbank-2021-full-year.xlsx", 16, [:], [], "genuine: everything reconciles"),
-        ("realworld/tinkoff/tbank-2024-full-year.xlsx", 68, [:],
-         ["in MSFT 2 unstated 860", "out MSFT 2 unstated 861", "out RU000A100YD8 1 redemption 886"],
-         "genuine; Нафтатранс плюс-БО-02 redeemed in full (Погашение в уст. срок, 1 шт.) leaves as a movement; MSFT moved between two places of custody"),
-        ("realworld/tinkoff/tinkoff-2020-01-edited.xlsx", 12,
-         ["RUB": "-46280.45", "USD": "-607.67", "GAZP": "50", "GMKN": "2"], ["out LKOH 2 unstated 49"],
-         "edited by hand: page 2 (deals and their cash) removed; LKOH, whose deals were all on it, is left with 3.1's units alone"),
+        (
+            "realworld/tinkoff/tbank-2024-full-year.xlsx", 68, [:],
+            ["in MSFT 2 unstated 860", "out MSFT 2 unstated 861", "out RU000A100YD8 1 redemption 886"],
+            "genuine; Нафтатранс плюс-БО-02 redeemed in full (Погашение в уст. срок, 1 шт.) leaves as a movement; MSFT moved between two places of custody"
+        ),
+        (
+            "realworld/tinkoff/tinkoff-2020-01-edited.xlsx", 12,
+            ["RUB": "-46280.45", "USD": "-607.67", "GAZP": "50", "GMKN": "2"], ["out LKOH 2 unstated 49"],
+            "edited by hand: page 2 (deals and their cash) removed; LKOH, whose deals were all on it, is left with 3.1's units alone"
+        ),
         ("realworld/tinkoff/tinkoff-2021-template-buysell.xlsx", 5, ["RUB": "-222", "USD": "-99"], [], "a template: balances 0, invented deals"),
-        ("realworld/tinkoff/tinkoff-2021-template-coupon.xlsx", 4, ["RUB": "10"], ["out RU0000000001 1 redemption 34"],
-         "a template: invented numbers; the bond redeemed (Погашение облигации, 1 шт.) leaves as a movement"),
+        (
+            "realworld/tinkoff/tinkoff-2021-template-coupon.xlsx", 4, ["RUB": "10"], ["out RU0000000001 1 redemption 34"],
+            "a template: invented numbers; the bond redeemed (Погашение облигации, 1 шт.) leaves as a movement"
+        ),
         ("realworld/tinkoff/tinkoff-2021-template-dividend.xlsx", 0, [:], [], "a template without balances"),
-        ("realworld/tinkoff/tinkoff-2023-otc-fx.xlsx", 28, ["RUB": "-6.99", "USD": "-0.01"],
-         ["in IE00BD3QHZ91 3000 unstated 96", "in WBD 0.84 unstated 105", "out US50202M1027 4 unstated 110", "out WBD 0.84 unstated 111",
-          "out FXDM 600 unstated 114", "in IE00BMDKNM37 600 unstated 115", "in US50202M1027 4 unstated 116", "in US02156B1035 1 unstated 122",
-          "out US02156B1035 1 unstated 123", "out US16939P1066 5 unstated 124", "out FXCN 30 unstated 125", "in IE00BD3QFB18 30 unstated 126",
-          "out FXUS 3000 unstated 127"],
-         "edited; FinEx funds converted to their new ISINs and securities moved between places of custody, without deals"),
-        ("samples/tinkoff-broker-report.xlsx", 6, ["RUB": "42725.61", "USD": "1943.79", "AAPL": "3", "MSFT": "-3", "MVID": "-14", "GIS": "1"],
-         ["in GIS 1 unstated 50"], "anonymised: the balances were zeroed"),
+        (
+            "realworld/tinkoff/tinkoff-2023-otc-fx.xlsx", 28, ["RUB": "-6.99", "USD": "-0.01"],
+            [
+                "in IE00BD3QHZ91 3000 unstated 96", "in WBD 0.84 unstated 105", "out US50202M1027 4 unstated 110", "out WBD 0.84 unstated 111",
+                "out FXDM 600 unstated 114", "in IE00BMDKNM37 600 unstated 115", "in US50202M1027 4 unstated 116", "in US02156B1035 1 unstated 122",
+                "out US02156B1035 1 unstated 123", "out US16939P1066 5 unstated 124", "out FXCN 30 unstated 125", "in IE00BD3QFB18 30 unstated 126",
+                "out FXUS 3000 unstated 127"
+            ],
+            "edited; FinEx funds converted to their new ISINs and securities moved between places of custody, without deals"
+        ),
+        (
+            "samples/tinkoff-broker-report.xlsx", 6, ["RUB": "42725.61", "USD": "1943.79", "AAPL": "3", "MSFT": "-3", "MVID": "-14", "GIS": "1"],
+            ["in GIS 1 unstated 50"], "anonymised: the balances were zeroed"
+        )
     ]
 
     @Test("each report's balances: reconciled, or the exact differences", arguments: expected.indices)
@@ -529,8 +638,9 @@ struct TinkoffReconciliationTests {
         #expect(movements.map { "\($0.direction.rawValue) \($0.asset) \($0.quantity) \($0.reason.rawValue) \($0.source.row)" } == e.movements, "\(e.file)")
     }
 
-    @Test("a bond redeemed in full leaves at its redemption; securities no deal touches move at the period's end",
-          .enabled(if: FileManager.default.fileExists(atPath: shared + "/realworld/tinkoff/tbank-2024-full-year.xlsx"), "../shared/realworld is absent"))
+    @Test(
+        "a bond redeemed in full leaves at its redemption; securities no deal touches move at the period's end",
+        .enabled(if: FileManager.default.fileExists(atPath: shared + "/realworld/tinkoff/tbank-2024-full-year.xlsx"), "../shared/realworld is absent"))
     func movementsInDetail() throws {
         let doc = try TestKit.convert(paths: [Self.shared + "/realworld/tinkoff/tbank-2024-full-year.xlsx"], with: TinkoffReportReader())
         let bond = try #require(doc.portfolios.flatMap(\.movements).first { $0.asset.text == "RU000A100YD8" })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TradeportSpec
 
 enum Specs {
@@ -52,7 +53,10 @@ struct SpecLoaderTests {
             let path = Specs.repository + "/formats/\(name).yaml"
             let spec = try SpecLoader.load(text: try String(contentsOfFile: path, encoding: .utf8), file: path)
             #expect(spec.id == name)
-            guard case .csv(let csv) = spec.source else { Issue.record("not CSV"); continue }
+            guard case .csv(let csv) = spec.source else {
+                Issue.record("not CSV")
+                continue
+            }
             #expect(csv.delimiter == .byte(UInt8(ascii: ";")) && csv.quote == nil && csv.header == HeaderRule.none)
             #expect(spec.values.decimal == UInt8(ascii: ","))
         }
@@ -85,8 +89,9 @@ struct SpecLoaderTests {
                   0,5: sell
                   010: sell
             """
-        let spec = try Specs.load(Specs.minimal.replacingOccurrences(
-            of: "  - {name: side, header: Side, map: {BUY: buy, SELL: sell}, ignore-case: true}", with: side))
+        let spec = try Specs.load(
+            Specs.minimal.replacingOccurrences(
+                of: "  - {name: side, header: Side, map: {BUY: buy, SELL: sell}, ignore-case: true}", with: side))
         if case .map(let entries, _)? = spec.column(named: "side")?.type {
             #expect(entries.map(\.from) == ["no", "0,5", "010"])
         } else {
@@ -138,7 +143,9 @@ struct SpecLoaderTests {
 
     @Test("YAML problems: syntax, duplicate keys, aliases, an empty file")
     func yamlProblems() {
-        #expect(Specs.errors("id: [unclosed\n").first?.hasPrefix("2::not valid YAML") == true || Specs.errors("id: [unclosed\n").first?.contains("not valid YAML") == true)
+        #expect(
+            Specs.errors("id: [unclosed\n").first?.hasPrefix("2::not valid YAML") == true
+                || Specs.errors("id: [unclosed\n").first?.contains("not valid YAML") == true)
         let duplicate = Specs.errors(Specs.minimal + "\nid: again\n")
         #expect(duplicate.first?.contains("the key is given twice") == true)
         let alias = Specs.errors(Specs.minimal.replacingOccurrences(of: "description: An example", with: "description: &d An example\nx: *d"))

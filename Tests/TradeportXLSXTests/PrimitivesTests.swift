@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TradeportPrimitives
+
 @testable import TradeportXLSX
 
 @Suite("Primitives: the hand-over and the civil calendar")

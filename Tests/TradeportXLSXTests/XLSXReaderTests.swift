@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TradeportTestKit
+
 @testable import TradeportXLSX
 
 /// Rows of a sheet as plain values, for comparing whole results.
@@ -40,7 +41,7 @@ struct XLSXStructureTests {
     func sheetsThroughRelationships() throws {
         let book = TestWorkbook.make(sheets: [
             ("Summary", "zeta.xml", #"<row r="1"><c r="A1" t="inlineStr"><is><t>first</t></is></c></row>"#),
-            ("broker_rep", "alpha.xml", #"<row r="1"><c r="B1" t="inlineStr"><is><t>second</t></is></c></row>"#),
+            ("broker_rep", "alpha.xml", #"<row r="1"><c r="B1" t="inlineStr"><is><t>second</t></is></c></row>"#)
         ])
         let path = try book.writeTemporary()
         let workbook = try XLSXWorkbook(path: path)
@@ -57,7 +58,8 @@ struct XLSXStructureTests {
 
     @Test("every cell type: shared (rich text joined, phonetic left out), inline, str, b, e, n, d")
     func cellTypes() throws {
-        let sst = #"<si><t>plain</t></si><si><r><rPr><b/></rPr><t>rich </t></r><r><t>text</t></r><rPh sb="0" eb="1"><t>PHONETIC</t></rPh></si><si><t>line_x000D_break</t></si><si><t></t></si>"#
+        let sst =
+            #"<si><t>plain</t></si><si><r><rPr><b/></rPr><t>rich </t></r><r><t>text</t></r><rPh sb="0" eb="1"><t>PHONETIC</t></rPh></si><si><t>line_x000D_break</t></si><si><t></t></si>"#
         let data = """
             <row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c>\
             <c r="E1" t="inlineStr"><is><r><t>in</t></r><r><t>line</t></r></is></c><c r="F1" t="str"><f>A1&amp;"x"</f><v>plainx</v></c>\
@@ -67,19 +69,20 @@ struct XLSXStructureTests {
         let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", data)], sharedStringsXML: sst).writeTemporary()
         let rows = try readAll(path)
         #expect(rows.count == 1)
-        #expect(rows[0].1 == [
-            ReadCell(column: 0, kind: .string, text: "plain"),
-            ReadCell(column: 1, kind: .string, text: "rich text"),
-            ReadCell(column: 2, kind: .string, text: "line\rbreak"),
-            ReadCell(column: 4, kind: .string, text: "inline"),
-            ReadCell(column: 5, kind: .string, text: "plainx"),
-            ReadCell(column: 6, kind: .boolean, text: "1"),
-            ReadCell(column: 7, kind: .error, text: "#DIV/0!"),
-            ReadCell(column: 8, kind: .number, text: "0.1"),
-            ReadCell(column: 9, kind: .number, text: "1.5E-3"),
-            ReadCell(column: 10, kind: .isoDate, text: "2021-01-01T00:00:00"),
-            ReadCell(column: 12, kind: .number, text: "12345678901234567890.123456789"),
-        ])
+        #expect(
+            rows[0].1 == [
+                ReadCell(column: 0, kind: .string, text: "plain"),
+                ReadCell(column: 1, kind: .string, text: "rich text"),
+                ReadCell(column: 2, kind: .string, text: "line\rbreak"),
+                ReadCell(column: 4, kind: .string, text: "inline"),
+                ReadCell(column: 5, kind: .string, text: "plainx"),
+                ReadCell(column: 6, kind: .boolean, text: "1"),
+                ReadCell(column: 7, kind: .error, text: "#DIV/0!"),
+                ReadCell(column: 8, kind: .number, text: "0.1"),
+                ReadCell(column: 9, kind: .number, text: "1.5E-3"),
+                ReadCell(column: 10, kind: .isoDate, text: "2021-01-01T00:00:00"),
+                ReadCell(column: 12, kind: .number, text: "12345678901234567890.123456789")
+            ])
     }
 
     @Test("sparse rows and cells, rows and cells without r, a dimension that lies")
@@ -154,12 +157,18 @@ struct XLSXStructureTests {
         }.joined()
         let good = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows)], sharedStrings: ["a", "b", "c"]).writeTemporary()
         // Malformed after 700 good rows; a bad shared-string index at row 900.
-        let broken = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows.prefix(70_000) + "<row><c><v>1</v></row>")],
-                                           sharedStrings: ["a", "b", "c"]).writeTemporary()
-        let badIndex = try TestWorkbook.make(sheets: [("S", "sheet1.xml", rows.replacingOccurrences(of: #"<c r="A900" t="s"><v>0</v>"#, with: #"<c r="A900" t="s"><v>9</v>"#))],
-                                             sharedStrings: ["a", "b", "c"]).writeTemporary()
-        for (path, stopAfter, failAt) in [(good, Int.max, nil), (good, 3, nil), (good, 600, nil), (good, Int.max, 1_024),
-                                          (broken, Int.max, nil), (badIndex, Int.max, nil), (badIndex, 10, nil)] as [(String, Int, Int?)] {
+        let broken = try TestWorkbook.make(
+            sheets: [("S", "sheet1.xml", rows.prefix(70_000) + "<row><c><v>1</v></row>")],
+            sharedStrings: ["a", "b", "c"]
+        ).writeTemporary()
+        let badIndex = try TestWorkbook.make(
+            sheets: [("S", "sheet1.xml", rows.replacingOccurrences(of: #"<c r="A900" t="s"><v>0</v>"#, with: #"<c r="A900" t="s"><v>9</v>"#))],
+            sharedStrings: ["a", "b", "c"]
+        ).writeTemporary()
+        for (path, stopAfter, failAt) in [
+            (good, Int.max, nil), (good, 3, nil), (good, 600, nil), (good, Int.max, 1_024),
+            (broken, Int.max, nil), (badIndex, Int.max, nil), (badIndex, 10, nil)
+        ] as [(String, Int, Int?)] {
             let inline = reading(path, inline: 1 << 30, stopAfter: stopAfter, failAt: failAt)
             let threaded = reading(path, inline: 0, stopAfter: stopAfter, failAt: failAt)
             #expect(inline.rows == threaded.rows, "stop after \(stopAfter), fail at \(failAt.map(String.init) ?? "none")")
@@ -221,8 +230,10 @@ struct XLSXStructureTests {
         #expect(e?.part == "xl/worksheets/sheet1.xml")
         #expect(e?.line != nil)
 
-        let badIndex = try TestWorkbook.make(sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="s"><v>5</v></c></row>"#)],
-                                             sharedStrings: ["only"]).writeTemporary()
+        let badIndex = try TestWorkbook.make(
+            sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="s"><v>5</v></c></row>"#)],
+            sharedStrings: ["only"]
+        ).writeTemporary()
         #expect(xlsxError { _ = try readAll(badIndex) }?.message.contains("shared string index '5'") == true)
         let badRef = try TestWorkbook.make(sheets: [("S", "sheet1.xml", #"<row r="1"><c r="1A"><v>5</v></c></row>"#)]).writeTemporary()
         #expect(xlsxError { _ = try readAll(badRef) }?.message.contains("cell reference '1A'") == true)
@@ -281,7 +292,7 @@ struct XLSXValueTests {
         let slow: [(String, String?)] = [
             (".5", "0.5"), ("+3", "3"), ("-0", "0"), ("007.50", "7.5"), ("5.", "5"), ("0.10", "0.1"), ("1.0", "1"), ("00", "0"),
             ("-.5", "-0.5"), ("1234567890123456", "1234567890123460"), ("0.0001234567890123456", "0.000123456789012346"),
-            ("1.5E-3", "0.0015"), ("9.99999999999999999E2", "1000"), ("1e", nil), ("-", nil), ("", nil), (" 1", nil),
+            ("1.5E-3", "0.0015"), ("9.99999999999999999E2", "1000"), ("1e", nil), ("-", nil), ("", nil), (" 1", nil)
         ]
         for (s, plain) in slow {
             let result = withPlain(s, 15)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TradeportTestKit
+
 @testable import TradeportXLSX
 
 @Suite("XLSX reader: hostile and broken inputs")
@@ -21,7 +22,9 @@ struct XLSXSafetyTests {
     func unconvertibleEncoding() throws {
         for encoding in ["EUC-JP", "Shift_JIS", "GB2312", "ISO-2022-JP"] {
             var book = HostileWorkbooks.sheet("")
-            var xml = Data(#"<?xml version="1.0" encoding="\#(encoding)"?><worksheet xmlns="\#(TestWorkbook.mainNamespace)"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>"#.utf8)
+            var xml = Data(
+                #"<?xml version="1.0" encoding="\#(encoding)"?><worksheet xmlns="\#(TestWorkbook.mainNamespace)"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>"#
+                    .utf8)
             xml.append(contentsOf: [0xFF, 0xFE, 0x80, 0x81, 0xFF])
             xml.append(contentsOf: Data("</t></is></c></row></sheetData></worksheet>".utf8))
             book.parts = book.parts.map { $0.path == "xl/worksheets/sheet1.xml" ? ($0.path, xml) : $0 }
@@ -37,22 +40,28 @@ struct XLSXSafetyTests {
     func externalEntity() throws {
         let path = try HostileWorkbooks.sheet(HostileWorkbooks.externalEntity).writeTemporary()
         #expect(xlsxError { _ = try readAll(path) }?.kind == .unsafe)
-        let undeclared = try HostileWorkbooks.sheet("<worksheet><sheetData><row><c t=\"inlineStr\"><is><t>&nbsp;</t></is></c></row></sheetData></worksheet>").writeTemporary()
+        let undeclared = try HostileWorkbooks.sheet("<worksheet><sheetData><row><c t=\"inlineStr\"><is><t>&nbsp;</t></is></c></row></sheetData></worksheet>")
+            .writeTemporary()
         #expect(xlsxError { _ = try readAll(undeclared) } != nil)
     }
 
     @Test("the shared strings refuse a DTD and an undeclared entity as a sheet does; other errors are malformed XML")
     func sharedStringsRefusals() throws {
         func workbook(sharedStrings xml: String) throws -> String {
-            var book = TestWorkbook.make(sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="s"><v>0</v></c></row>"#)],
-                                         sharedStrings: ["x"])
+            var book = TestWorkbook.make(
+                sheets: [("S", "sheet1.xml", #"<row r="1"><c r="A1" t="s"><v>0</v></c></row>"#)],
+                sharedStrings: ["x"])
             book.parts = book.parts.map { $0.path == "xl/sharedStrings.xml" ? ($0.path, Data(xml.utf8)) : $0 }
             return try book.writeTemporary()
         }
         let main = TestWorkbook.mainNamespace
-        let dtd = xlsxError { _ = try readAll(try workbook(sharedStrings: """
-            <?xml version="1.0"?><!DOCTYPE sst [<!ENTITY e "x">]><sst xmlns="\(main)"><si><t>&e;</t></si></sst>
-            """)) }
+        let dtd = xlsxError {
+            _ = try readAll(
+                try workbook(
+                    sharedStrings: """
+                        <?xml version="1.0"?><!DOCTYPE sst [<!ENTITY e "x">]><sst xmlns="\(main)"><si><t>&e;</t></si></sst>
+                        """))
+        }
         #expect(dtd?.kind == .unsafe)
         #expect(dtd?.message.contains("DTD") == true)
         #expect(dtd?.part == "xl/sharedStrings.xml")
@@ -146,7 +155,7 @@ struct XLSXSafetyTests {
         let path = try TestWorkbook.make(sheets: [("S", "sheet1.xml", Self.sheetRows)]).writeTemporary(stored: true)
         var zip = try ZIPBytes(path: path)
         let eocd = zip.bytes.count - 22
-        #expect(zip.u32(eocd) == 0x06054B50)
+        #expect(zip.u32(eocd) == 0x0605_4B50)
         let name = "xl/worksheets/sheet1.xml"
         let (local, central) = try #require(zip.headers(of: name))
         let dataStart = local + 30 + zip.u16(local + 26) + zip.u16(local + 28)

@@ -4,6 +4,7 @@ import TradeportBalances
 import TradeportCore
 import TradeportPrimitives
 import TradeportPush
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,8 +100,9 @@ struct PushCommand: AsyncParsableCommand {
         let prepare: @Sendable () throws -> PushPlan = { [files, source, manifest] in
             do throws(PushPlanError) {
                 if let manifest { return try PushPlan.fromManifest(manifest, registry: registry) }
-                return try PushPlan.fromFiles(files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
-                                              timezone: source.timezone, registry: registry)
+                return try PushPlan.fromFiles(
+                    files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
+                    timezone: source.timezone, registry: registry)
             } catch {
                 throw CommandFailure(message: error.message)
             }
@@ -120,7 +122,8 @@ struct PushCommand: AsyncParsableCommand {
             return
         }
         // The portfolios whose names are known before converting: read ahead while it runs.
-        let known = manifest.map { $0.portfolios.filter { $0.account == nil }.map { $0.name } }
+        let known =
+            manifest.map { $0.portfolios.filter { $0.account == nil }.map { $0.name } }
             ?? (source.splitAccounts ? [] : [source.portfolio])
         let client = BalancesClient(base: serverURL, connections: concurrency, retry: RetryPolicy(attempts: attempts))
         let batchSize = self.batchSize
@@ -163,8 +166,11 @@ struct PushCommand: AsyncParsableCommand {
         if !quiet { printStandardError(summary(result.outcomes, conversion: result.conversion, server: serverURL)) }
         if let inputFailure = result.inputFailure {
             let sent = result.outcomes.reduce(0) { $0 + $1.sent }
-            let message = inputFailure.message + (sent == 0 ? "; nothing was sent"
-                : "; the \(Wording.count(sent, "operation")) sent before it stay on the server, and a re-run sends the rest")
+            let message =
+                inputFailure.message
+                + (sent == 0
+                    ? "; nothing was sent"
+                    : "; the \(Wording.count(sent, "operation")) sent before it stay on the server, and a re-run sends the rest")
             // The server's refusal, when there was one too, is the exit status (3); both are said.
             guard result.failure != nil else { throw CommandFailure(message: message) }
             printError(message)
@@ -183,12 +189,15 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     /// A logged-in engine, already reading what the portfolios `names` hold, and its progress line.
-    private func makeEngine(_ client: BalancesClient, environment: [String: String],
-                            prefetching names: [String]) async throws -> (PushEngine, TerminalProgress?) {
+    private func makeEngine(
+        _ client: BalancesClient, environment: [String: String],
+        prefetching names: [String]
+    ) async throws -> (PushEngine, TerminalProgress?) {
         let token = try await authenticate(client, environment: environment)
         var logIn: (@Sendable () async throws -> String)?
         if let username = environment["TRADEPORT_USERNAME"], !username.isEmpty,
-           let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty {
+            let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty
+        {
             logIn = { try await client.logIn(username: username, password: password) }
         }
         let progress = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
@@ -223,11 +232,12 @@ struct PushCommand: AsyncParsableCommand {
             }
         }
         guard let username = environment["TRADEPORT_USERNAME"], !username.isEmpty,
-              let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty
+            let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty
         else {
-            throw CommandFailure(message: register
-                ? "--register needs TRADEPORT_USERNAME and TRADEPORT_PASSWORD in the environment"
-                : "no credentials: set TRADEPORT_TOKEN, give --token-file, or set TRADEPORT_USERNAME and TRADEPORT_PASSWORD")
+            throw CommandFailure(
+                message: register
+                    ? "--register needs TRADEPORT_USERNAME and TRADEPORT_PASSWORD in the environment"
+                    : "no credentials: set TRADEPORT_TOKEN, give --token-file, or set TRADEPORT_USERNAME and TRADEPORT_PASSWORD")
         }
         if register {
             let email = environment["TRADEPORT_EMAIL"] ?? ""
@@ -258,8 +268,9 @@ struct PushCommand: AsyncParsableCommand {
             for r in planned.transactions { out.line(portfolio: load.name, resource: "transactions", record: r) }
             if !quiet {
                 let note = planned.exists.map { $0 ? " (the server lacks these)" : " (the portfolio would be created)" } ?? ""
-                printError("dry run: \(load.name): would send \(Wording.count(planned.trades.count, "trade")) and \(Wording.count(planned.transactions.count, "transaction"))\(note)"
-                           + (load.tally.refused.isEmpty ? "" : "; \(load.tally.refused.count) cannot be mapped"))
+                printError(
+                    "dry run: \(load.name): would send \(Wording.count(planned.trades.count, "trade")) and \(Wording.count(planned.transactions.count, "transaction"))\(note)"
+                        + (load.tally.refused.isEmpty ? "" : "; \(load.tally.refused.count) cannot be mapped"))
                 for r in load.tally.refused.prefix(10) { printError("  not sent: \(r)") }
                 if load.tally.movements > 0 { printError("  not sent: \(Self.movementsNotSent(load.tally.movements))") }
             }
@@ -279,13 +290,15 @@ struct PushCommand: AsyncParsableCommand {
         var lines = ["pushed to \(server):"]
         let width = outcomes.map(\.name.count).max() ?? 0
         for o in outcomes {
-            var line = "  \(o.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(o.sent) sent, \(o.alreadyPresent) already present, \(o.failed) failed"
+            var line =
+                "  \(o.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(o.sent) sent, \(o.alreadyPresent) already present, \(o.failed) failed"
             if o.heldTwice > 0 { line += " (\(o.heldTwice) held more than once by the server before this run)" }
             if let stopped = o.stopped { line += " — stopped: \(stopped)" }
             lines.append(line)
         }
         if outcomes.count > 1 {
-            let sent = outcomes.reduce(0) { $0 + $1.sent }, present = outcomes.reduce(0) { $0 + $1.alreadyPresent }
+            let sent = outcomes.reduce(0) { $0 + $1.sent }
+            let present = outcomes.reduce(0) { $0 + $1.alreadyPresent }
             let failed = outcomes.reduce(0) { $0 + $1.failed }
             lines.append("  total: \(sent) sent, \(present) already present, \(failed) failed")
         }
@@ -309,8 +322,10 @@ private struct FileHandleOutput {
     mutating func line<R: OperationRecord>(portfolio: String, resource: String, record: R) {
         var w = JSONWriter()
         w.beginObject()
-        w.key("portfolio"); w.string(portfolio)
-        w.key("resource"); w.string(resource)
+        w.key("portfolio")
+        w.string(portfolio)
+        w.key("resource")
+        w.string(resource)
         w.key("record")
         record.write(to: &w, secondsAlways: true)
         w.endObject()

@@ -124,8 +124,10 @@ struct BalanceLedger {
 
     /// Records an operation at `time`, read at `row` of `origin`, by each change `changes` gives.
     @inline(__always)
-    private mutating func record(time: Int64, origin: SourceLocation, row: Int, portfolio name: String,
-                                 changes: ((AssetCode, ExactDecimal?) -> Void) -> Void) {
+    private mutating func record(
+        time: Int64, origin: SourceLocation, row: Int, portfolio name: String,
+        changes: ((AssetCode, ExactDecimal?) -> Void) -> Void
+    ) {
         let portfolio = portfolioNumber(name)
         let op = count
         count += 1
@@ -253,7 +255,8 @@ struct BalanceLedger {
 
     /// The origin (input and sheet) of operation `op`, from the runs recorded.
     private func origin(ofOperation op: Int) -> UInt32 {
-        var low = 0, high = originRuns.count - 1
+        var low = 0
+        var high = originRuns.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if originRuns[mid].start <= op { low = mid } else { high = mid - 1 }
@@ -316,13 +319,15 @@ struct BalanceLedger {
                     message: "balance of \(account.asset) in portfolio \(portfolio) goes beyond 38 digits at \(time); it is not checked from there on",
                     source: source)
             }
-            let given = seeds[UInt32(item.account)].map { opening in
-                let printer = opening.origin == origin(ofOperation: item.op) ? "the source" : origins[Int(opening.origin)].path
-                return " given the opening balance of \(opening.amount) that \(printer) prints (row \(opening.row))"
-            } ?? ""
+            let given =
+                seeds[UInt32(item.account)].map { opening in
+                    let printer = opening.origin == origin(ofOperation: item.op) ? "the source" : origins[Int(opening.origin)].path
+                    return " given the opening balance of \(opening.amount) that \(printer) prints (row \(opening.row))"
+                } ?? ""
             return ConversionWarning(
                 code: "negative-balance",
-                message: "balance of \(account.asset) in portfolio \(portfolio) goes below zero, to \(balance), at \(time)\(given): the history loaded is incomplete, or a row is wrong",
+                message:
+                    "balance of \(account.asset) in portfolio \(portfolio) goes below zero, to \(balance), at \(time)\(given): the history loaded is incomplete, or a row is wrong",
                 source: source)
         }
         return (warnings, finals)
@@ -487,7 +492,8 @@ struct OperationLog {
     func reader(from start: Int, to end: Int) throws -> Reader {
         var reader = Reader(log: self, op: start, end: end, block: -1)
         guard start < end else { return reader }
-        var low = 0, high = blockFirstRecord.count - 1
+        var low = 0
+        var high = blockFirstRecord.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if blockFirstRecord[mid] <= start { low = mid } else { high = mid - 1 }

@@ -37,9 +37,12 @@ final class IdentityStage: @unchecked Sendable {
     /// its balances, whose operations the reconciliation reads).
     private let preparation: OperationPreparation?
 
-    init(input: SourceInput, reader: any FormatReader, options: ConversionOptions, sourceIndex: Int,
-         earlierPaths: [String], index: OperationIndex, preparedForm: PreparedForm? = nil) {
-        preparation = reader is any PreparingReader && !reader.printsBalances
+    init(
+        input: SourceInput, reader: any FormatReader, options: ConversionOptions, sourceIndex: Int,
+        earlierPaths: [String], index: OperationIndex, preparedForm: PreparedForm? = nil
+    ) {
+        preparation =
+            reader is any PreparingReader && !reader.printsBalances
             ? preparedForm.map { OperationPreparation(format: reader.id, options: options, form: $0) } : nil
         self.input = input
         self.reader = reader
@@ -86,9 +89,11 @@ final class IdentityStage: @unchecked Sendable {
         func accept(_ operation: PortfolioOperation, placedIn: String?, _ rawText: () -> String) throws {
             if case .transaction(let t) = operation, t.status != .complete, !keepFailed {
                 summary.skipped += 1
-                try hand(.skipped(SkippedRow(
-                    source: t.source,
-                    reason: "\(t.status.rawValue) transaction: it moved no money (--keep-failed outputs it)")))
+                try hand(
+                    .skipped(
+                        SkippedRow(
+                            source: t.source,
+                            reason: "\(t.status.rawValue) transaction: it moved no money (--keep-failed outputs it)")))
                 return
             }
             let content = OperationIdentity.contentHash(operation)
@@ -104,18 +109,27 @@ final class IdentityStage: @unchecked Sendable {
 
         /// What the index says of an operation read at `source`: a duplicate counted, a conflict
         /// rejected, a new one counted and handed on (`new`).
-        func file(_ outcome: OperationIndex.Outcome, _ source: SourceLocation, id: () -> String, _ rawText: () -> String,
-                  new: () -> Decision) throws {
+        func file(
+            _ outcome: OperationIndex.Outcome, _ source: SourceLocation, id: () -> String, _ rawText: () -> String,
+            new: () -> Decision
+        ) throws {
             switch outcome {
             case .duplicate:
                 summary.duplicates += 1
             case .conflict(let first):
                 summary.rejected += 1
-                let firstRead = first.map { "row \($0.row) of \($0.source == sourceIndex ? path : earlierPaths[$0.source])" }
+                let firstRead =
+                    first.map { "row \($0.row) of \($0.source == sourceIndex ? path : earlierPaths[$0.source])" }
                     ?? "an operation read earlier"
-                try hand(.rejected(RejectedRow(source: source, raw: rawText(), errors: [FieldError(
-                    column: nil, field: "id",
-                    message: "conflicts with \(firstRead): same id \(id()), different content")])))
+                try hand(
+                    .rejected(
+                        RejectedRow(
+                            source: source, raw: rawText(),
+                            errors: [
+                                FieldError(
+                                    column: nil, field: "id",
+                                    message: "conflicts with \(firstRead): same id \(id()), different content")
+                            ])))
             case .new:
                 summary.operations += 1
                 try hand(new())

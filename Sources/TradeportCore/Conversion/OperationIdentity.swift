@@ -80,16 +80,25 @@ extension FastHasher {
         switch value {
         case .null: combine(0xFFFF_FFFF_FFFF_FFFF as UInt64)
         case .text(let t): combineText(t)
-        case .asset(let a): combine(2 as UInt64); combine(a.text)
-        case .decimal(let d): combine(3 as UInt64); combine(d)
+        case .asset(let a):
+            combine(2 as UInt64)
+            combine(a.text)
+        case .decimal(let d):
+            combine(3 as UInt64)
+            combine(d)
         case .time(let t):
             // Whole seconds hash as they always did (ids stay stable); a fraction is marked apart.
             if t.nanoseconds == 0 {
-                combine(4 as UInt64); combine(t.secondsSinceEpoch)
+                combine(4 as UInt64)
+                combine(t.secondsSinceEpoch)
             } else {
-                combine(12 as UInt64); combine(t.secondsSinceEpoch); combine(UInt64(t.nanoseconds))
+                combine(12 as UInt64)
+                combine(t.secondsSinceEpoch)
+                combine(UInt64(t.nanoseconds))
             }
-        case .date(let d): combine(5 as UInt64); combine(UInt64(bitPattern: d.daysSinceEpoch))
+        case .date(let d):
+            combine(5 as UInt64)
+            combine(UInt64(bitPattern: d.daysSinceEpoch))
         case .tradeFees(let fees):
             combine(6 as UInt64)
             combine(UInt64(fees.count))

@@ -137,7 +137,8 @@ struct OperationIndex {
     private func firstRead(_ place: UInt32) -> FirstRead? {
         guard place != Self.unplaced else { return nil }
         let ordinal = UInt64(place - 1)
-        var low = 0, high = bases.count  // the answer is in low..<high
+        var low = 0
+        var high = bases.count  // the answer is in low..<high
         while high - low > 1 {
             let middle = (low + high) / 2
             if bases[middle] <= ordinal { low = middle } else { high = middle }

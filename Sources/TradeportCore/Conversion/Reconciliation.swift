@@ -62,18 +62,20 @@ struct Reconciliation {
             let computed = entry.sum.flatMap { stated.opening.adding($0) }
             let difference = computed.flatMap { $0.subtracting(stated.closing) }
             let reconciles = difference?.isZero ?? false
-            checks.append(BalanceCheck(
-                path: path, asset: asset.text, kind: stated.kind, opening: stated.opening, operations: entry.sum ?? .zero,
-                count: entry.count, closing: stated.closing, difference: difference ?? .zero, reconciles: reconciles,
-                statement: stated.source, rows: reconciles ? [] : entry.rows))
+            checks.append(
+                BalanceCheck(
+                    path: path, asset: asset.text, kind: stated.kind, opening: stated.opening, operations: entry.sum ?? .zero,
+                    count: entry.count, closing: stated.closing, difference: difference ?? .zero, reconciles: reconciles,
+                    statement: stated.source, rows: reconciles ? [] : entry.rows))
         }
         for asset in movedOrder where statements[asset] == nil {
             let entry = moved[asset]!
             // Moved and back (a repo's legs, a deposit withdrawn): nothing to state.
             if entry.sum?.isZero == true { continue }
-            checks.append(BalanceCheck(
-                path: path, asset: asset.text, kind: entry.money ? .cash : .position, opening: nil, operations: entry.sum ?? .zero, count: entry.count,
-                closing: nil, difference: entry.sum ?? .zero, reconciles: false, statement: nil, rows: entry.rows))
+            checks.append(
+                BalanceCheck(
+                    path: path, asset: asset.text, kind: entry.money ? .cash : .position, opening: nil, operations: entry.sum ?? .zero, count: entry.count,
+                    closing: nil, difference: entry.sum ?? .zero, reconciles: false, statement: nil, rows: entry.rows))
         }
         return checks
     }

@@ -130,8 +130,10 @@ public enum CanonicalJSON {
 
     /// An operation as one line of JSON Lines: `{"kind":…,"portfolio":…,` its fields `}` and a line
     /// break. `id`: the id to write instead of the operation's own (nil: its own).
-    public static func appendLine(_ operation: PortfolioOperation, id: UnsafeRawBufferPointer? = nil, portfolio: String,
-                                  to out: inout OutputBuffer) {
+    public static func appendLine(
+        _ operation: PortfolioOperation, id: UnsafeRawBufferPointer? = nil, portfolio: String,
+        to out: inout OutputBuffer
+    ) {
         appendLine(operation.kind, portfolio: portfolio, to: &out) { appendOperationFields(operation, id: id, to: &$0) }
     }
 

@@ -161,9 +161,9 @@ public final class OutputFile {
             let name = Array(raw)
             let rest = name[prefixBytes.count...]
             guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), dash > rest.startIndex,
-                  rest[rest.startIndex..<dash].allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                  let pid = Int32(String(decoding: rest[rest.startIndex..<dash], as: UTF8.self)), pid > 0,
-                  rest.count - (dash - rest.startIndex) == 7
+                rest[rest.startIndex..<dash].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                let pid = Int32(String(decoding: rest[rest.startIndex..<dash], as: UTF8.self)), pid > 0,
+                rest.count - (dash - rest.startIndex) == 7
             else { continue }
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
             let path = directory + "/" + String(decoding: name, as: UTF8.self)

@@ -1,6 +1,6 @@
+import Crypto
 import TradeportPrimitives
 
-import Crypto
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -45,7 +45,8 @@ public final class SourceInput {
             // A named pipe, socket or device would hang in open() or read without end; one the
             // shell opened for this run (`<(cmd)`, /dev/stdin) is a stream that is meant.
             if !isRegular && !Self.isOpenDescriptor(path) {
-                throw InputError(path: path, message: "is not a regular file (\(Self.describe(type))); to read a stream, give `-` and pipe it to standard input")
+                throw InputError(
+                    path: path, message: "is not a regular file (\(Self.describe(type))); to read a stream, give `-` and pipe it to standard input")
             }
             fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw InputError(path: path, errno: errno) }
@@ -64,7 +65,10 @@ public final class SourceInput {
                 if path != "-" { close(fd) }
                 throw InputError(path: path, errno: code)
             }
-            if n == 0 { eof = true; break }
+            if n == 0 {
+                eof = true
+                break
+            }
             filled += n
         }
         buffer.removeSubrange(filled...)

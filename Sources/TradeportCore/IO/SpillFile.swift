@@ -155,8 +155,10 @@ extension SpooledBytes {
         public init() {}
 
         /// Calls `body` with the `count` bytes from `start` of `spool`.
-        public mutating func withBytes<R>(of spool: SpooledBytes, from start: Int, count: Int,
-                                          _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        public mutating func withBytes<R>(
+            of spool: SpooledBytes, from start: Int, count: Int,
+            _ body: (UnsafeRawBufferPointer) throws -> R
+        ) throws -> R {
             let c = start / SpooledBytes.chunkSize
             let offset = start % SpooledBytes.chunkSize
             guard offset + count <= SpooledBytes.chunkSize else {

@@ -52,7 +52,10 @@ public final class Spool {
             var done = 0
             while done < fromDisk {
                 let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, fromDisk - done, off_t(offset + done)) }
-                if n < 0 { if errno == EINTR { continue }; throw OutputError(path: "spool", errno: errno) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw OutputError(path: "spool", errno: errno)
+                }
                 if n == 0 { throw OutputError(path: "spool", message: "unexpected end of spool file") }
                 done += n
             }

@@ -75,7 +75,7 @@ extension FieldValue {
             for (n, item) in items.enumerated() {
                 func failFee(_ message: String) -> CanonicalJSONError { CanonicalJSONError(field: "\(field)[\(n)]", message) }
                 guard case .string(let amount)? = item["amount"], case .string(let currency)? = item["currency"],
-                      case .string(let kindText)? = item["kind"]
+                    case .string(let kindText)? = item["kind"]
                 else { throw failFee("expected {\"amount\": decimal, \"currency\": asset, \"kind\": …}") }
                 guard let kind = FeeKind(rawValue: kindText) else {
                     throw failFee("kind: '\(kindText)' is not one of \(FeeKind.words.joined(separator: ", "))")

@@ -66,9 +66,15 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// The 1-based line and column (in bytes) of the problem in the text `bytes` it was found in.
     public func lineAndColumn(in bytes: some Collection<UInt8>) -> (line: Int, column: Int) {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for b in bytes.prefix(offset) {
-            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return (line, column)
     }
@@ -188,9 +194,15 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default: throw fail("expected a value, found '\(printable(bytes[i]))'")
         }
@@ -230,7 +242,10 @@ private struct JSONParser {
             members.append((key, try value()))
             skipSpace()
             guard i < bytes.count else { throw fail("the text ends inside an object") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
             if bytes[i] == UInt8(ascii: "}") {
                 i += 1
                 lastMemberCount = members.count
@@ -278,8 +293,14 @@ private struct JSONParser {
             items.append(try value())
             skipSpace()
             guard i < bytes.count else { throw fail("the text ends inside an array") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "]") {
+                i += 1
+                return .array(items)
+            }
             throw fail("expected ',' or ']' in an array")
         }
     }
@@ -401,8 +422,14 @@ private struct JSONParser {
                 try object(&self)
                 skipSpace()
                 guard i < bytes.count else { throw fail("the text ends inside an array") }
-                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "]") { i += 1; break }
+                if bytes[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if bytes[i] == UInt8(ascii: "]") {
+                    i += 1
+                    break
+                }
                 throw fail("expected ',' or ']' in an array")
             }
         }
@@ -467,8 +494,14 @@ private struct JSONParser {
             try member(&self)
             skipSpace()
             guard i < bytes.count else { throw fail("the text ends inside an object") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                return
+            }
             throw fail("expected ',' or '}' in an object")
         }
     }
@@ -516,7 +549,8 @@ private struct JSONParser {
         switch bytes[i] {
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
-        case UInt8(ascii: "{"): try members { (p: inout JSONParser) throws(JSONSyntaxError) in
+        case UInt8(ascii: "{"):
+            try members { (p: inout JSONParser) throws(JSONSyntaxError) in
                 _ = try p.memberName(matching: [])
                 try p.skipValue()
             }
@@ -541,8 +575,14 @@ private struct JSONParser {
             count += 1
             skipSpace()
             guard i < bytes.count else { throw fail("the text ends inside an array") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; return count }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "]") {
+                i += 1
+                return count
+            }
             throw fail("expected ',' or ']' in an array")
         }
     }

@@ -69,7 +69,10 @@ public struct CashTransaction: CanonicalRecord {
         note: String? = nil, account: String? = nil, counterparty: String? = nil, txHash: String? = nil,
         address: String? = nil, source: SourceLocation
     ) {
-        storage = SharedFields(Fields(id: id, externalId: externalId, time: time, type: type, asset: asset, amount: amount, fee: fee, status: status, security: security, note: note, account: account, counterparty: counterparty, txHash: txHash, address: address, source: source))
+        storage = SharedFields(
+            Fields(
+                id: id, externalId: externalId, time: time, type: type, asset: asset, amount: amount, fee: fee, status: status, security: security, note: note,
+                account: account, counterparty: counterparty, txHash: txHash, address: address, source: source))
     }
 
     public static let kind = OperationKind.transaction

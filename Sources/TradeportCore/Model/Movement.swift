@@ -50,7 +50,10 @@ public struct Movement: CanonicalRecord {
         quantity: ExactDecimal, reason: MovementReason, isin: String? = nil, name: String? = nil, note: String? = nil,
         account: String? = nil, source: SourceLocation
     ) {
-        storage = SharedFields(Fields(id: id, externalId: externalId, time: time, direction: direction, asset: asset, quantity: quantity, reason: reason, isin: isin, name: name, note: note, account: account, source: source))
+        storage = SharedFields(
+            Fields(
+                id: id, externalId: externalId, time: time, direction: direction, asset: asset, quantity: quantity, reason: reason, isin: isin, name: name,
+                note: note, account: account, source: source))
     }
 
     public static let kind = OperationKind.movement

@@ -83,8 +83,9 @@ extension PortfolioOperation {
     public func forEachBalanceChange(_ body: (_ asset: AssetCode, _ change: ExactDecimal?, _ money: Bool) -> Void) {
         switch self {
         case .trade(let t):
-            Self.forEachTradeChange(buy: t.side == .buy, base: t.base, quote: t.quote, quantity: t.quantity, price: t.price,
-                                    amount: t.amount, accruedInterest: t.accruedInterest, fees: t.fees, body)
+            Self.forEachTradeChange(
+                buy: t.side == .buy, base: t.base, quote: t.quote, quantity: t.quantity, price: t.price,
+                amount: t.amount, accruedInterest: t.accruedInterest, fees: t.fees, body)
         case .transaction(let t):
             guard t.status == .complete else { return }
             body(t.asset, t.type.isIncoming ? t.amount : t.amount.negated, true)

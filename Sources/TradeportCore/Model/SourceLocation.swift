@@ -34,7 +34,8 @@ extension SourceLocation: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(path: try c.decode(String.self, forKey: .path), row: try c.decode(Int.self, forKey: .row),
-                  sheet: try c.decodeIfPresent(String.self, forKey: .sheet))
+        self.init(
+            path: try c.decode(String.self, forKey: .path), row: try c.decode(Int.self, forKey: .row),
+            sheet: try c.decodeIfPresent(String.self, forKey: .sheet))
     }
 }

@@ -48,8 +48,10 @@ public struct BalanceCheck: Sendable, Hashable, Decodable {
     /// When it does not reconcile: the rows of the operations that moved the asset (the first 50).
     public var rows: [Int]
 
-    public init(path: String, asset: String, kind: StatedBalance.Kind, opening: ExactDecimal?, operations: ExactDecimal, count: Int,
-                closing: ExactDecimal?, difference: ExactDecimal, reconciles: Bool, statement: SourceLocation?, rows: [Int]) {
+    public init(
+        path: String, asset: String, kind: StatedBalance.Kind, opening: ExactDecimal?, operations: ExactDecimal, count: Int,
+        closing: ExactDecimal?, difference: ExactDecimal, reconciles: Bool, statement: SourceLocation?, rows: [Int]
+    ) {
         self.path = path
         self.asset = asset
         self.kind = kind
@@ -65,7 +67,9 @@ public struct BalanceCheck: Sendable, Hashable, Decodable {
 
     private enum CodingKeys: String, CodingKey {
         // `kind` names a JSON Lines line's kind: the check's is its `type`.
-        case path, asset, kind = "type", opening, operations, count, closing, difference, reconciles, statement, rows
+        case path, asset
+        case kind = "type"
+        case opening, operations, count, closing, difference, reconciles, statement, rows
     }
 
     /// The warning a difference gives: `unreconciled-cash` or `unreconciled-position`.
@@ -81,7 +85,8 @@ public struct BalanceCheck: Sendable, Hashable, Decodable {
             return "\(asset): moved by \(count) operation\(count == 1 ? "" : "s") (net \(operations)) but the source prints no balance for it\(rowList)"
         }
         if reconciles { return "\(asset): reconciles (opening \(opening) + operations \(operations) = closing \(closing))" }
-        return "\(asset): differs by \(difference) (opening \(opening) + operations \(operations) = \(opening.adding(operations).map { "\($0)" } ?? "?"), the source says \(closing))\(rowList)"
+        return
+            "\(asset): differs by \(difference) (opening \(opening) + operations \(operations) = \(opening.adding(operations).map { "\($0)" } ?? "?"), the source says \(closing))\(rowList)"
     }
 
     private var rowList: String {

@@ -79,7 +79,11 @@ public struct Trade: CanonicalRecord {
         settlementDate: CalendarDate? = nil, account: String? = nil, orderId: String? = nil,
         pricePercent: ExactDecimal? = nil, nominal: ExactDecimal? = nil, source: SourceLocation
     ) {
-        storage = SharedFields(Fields(id: id, externalId: externalId, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price, amount: amount, accruedInterest: accruedInterest, fees: fees, isin: isin, name: name, venue: venue, settlementDate: settlementDate, account: account, orderId: orderId, pricePercent: pricePercent, nominal: nominal, source: source))
+        storage = SharedFields(
+            Fields(
+                id: id, externalId: externalId, time: time, side: side, base: base, quote: quote, quantity: quantity, price: price, amount: amount,
+                accruedInterest: accruedInterest, fees: fees, isin: isin, name: name, venue: venue, settlementDate: settlementDate, account: account,
+                orderId: orderId, pricePercent: pricePercent, nominal: nominal, source: source))
     }
 
     public static let kind = OperationKind.trade

@@ -188,8 +188,9 @@ extension ExactDecimal {
         if i < n {
             let rest = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[i...]), as: UTF8.self)
             let what = rest.first.map { "'\($0)'" } ?? "byte"
-            return .failure(NumberParseError(
-                message: "unexpected \(what) at position \(i + 1); expected a number like \(style.example)"))
+            return .failure(
+                NumberParseError(
+                    message: "unexpected \(what) at position \(i + 1); expected a number like \(style.example)"))
         }
         if useSmall { mantissa = Int128(small) }
         if negative { mantissa = -mantissa }

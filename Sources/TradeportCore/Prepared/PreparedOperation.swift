@@ -57,8 +57,10 @@ public struct OperationPreparation: Sendable {
 
     /// `operation` made ready in `parts`, which go to `store` (read from `store`'s source), or nil
     /// when the conversion must take it as it is. `placedIn`: the portfolio the source names for it.
-    public func prepare(_ operation: PortfolioOperation, placedIn: String?, into parts: inout PreparedParts,
-                        of store: PreparedStore) -> PreparedOperation? {
+    public func prepare(
+        _ operation: PortfolioOperation, placedIn: String?, into parts: inout PreparedParts,
+        of store: PreparedStore
+    ) -> PreparedOperation? {
         if case .transaction(let t) = operation, t.status != .complete, !keepFailed { return nil }
         return prepare(
             kind: operation.kind, carried: operation.id, externalId: operation.externalId, account: operation.account,

@@ -9,8 +9,9 @@ public protocol PreparingReader: FormatReader {
     /// Reads the source as `read(_:options:emit:)` does, each row handed on either to `emit` as
     /// before or, when `preparation` made it ready, to `emitPrepared`: exactly one of the two per
     /// row, in the rows' order.
-    func read(_ input: SourceInput, options: ReadOptions, preparation: OperationPreparation,
-              emit: RecordHandler, emitPrepared: PreparedRecordHandler) throws
+    func read(
+        _ input: SourceInput, options: ReadOptions, preparation: OperationPreparation,
+        emit: RecordHandler, emitPrepared: PreparedRecordHandler) throws
 }
 
 /// Receives an operation a `PreparingReader` made ready (a data row, as `.operation` is), and a

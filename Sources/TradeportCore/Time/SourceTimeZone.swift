@@ -64,7 +64,8 @@ public struct SourceTimeZone: Sendable, Hashable, CustomStringConvertible {
             let hour = wall >= 0 ? wall / 3600 : (wall - 3599) / 3600
             if hour == cachedHour { return Timestamp(secondsSinceEpoch: wall - cachedOffset) }
             let offset = Converter.offset(zone, wall)
-            let stable = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - offset - 86_400)))) == offset
+            let stable =
+                Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - offset - 86_400)))) == offset
                 && Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - offset + 86_400)))) == offset
             if stable {
                 cachedHour = hour

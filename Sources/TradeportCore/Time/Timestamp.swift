@@ -25,7 +25,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         guard i < b.endIndex, b[i] == UInt8(ascii: ".") else { return 0 }
         i += 1
         let start = i
-        var nanoseconds: UInt32 = 0, scale: UInt32 = 100_000_000
+        var nanoseconds: UInt32 = 0
+        var scale: UInt32 = 100_000_000
         while i < b.endIndex, b[i] &- 48 < 10 {
             guard i - start < 9 else { return nil }
             nanoseconds += UInt32(b[i] - 48) * scale
@@ -65,8 +66,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         bytes.appendTimeOfDay(hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
         if nanoseconds != 0 {
             bytes.append(UInt8(ascii: "."))
-            var digits = Int(nanoseconds), width = 9
-            while digits % 10 == 0 { digits /= 10; width -= 1 }
+            var digits = Int(nanoseconds)
+            var width = 9
+            while digits % 10 == 0 {
+                digits /= 10
+                width -= 1
+            }
             var divisor = 1
             for _ in 1..<width { divisor *= 10 }
             while divisor > 0 {
@@ -82,10 +87,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public init?(rfc3339 text: String) {
         let b = Array(text.utf8)
         guard b.count >= 20, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-              let date = CalendarDate(iso: Array(b[0..<10])),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              let h = twoDigits(b, 11), let m = twoDigits(b, 14), let s = twoDigits(b, 17),
-              h < 24, m < 60, s < 60
+            let date = CalendarDate(iso: Array(b[0..<10])),
+            b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+            let h = twoDigits(b, 11), let m = twoDigits(b, 14), let s = twoDigits(b, 17),
+            h < 24, m < 60, s < 60
         else { return nil }
         var i = 19
         guard let nanoseconds = Self.fraction(b, at: &i) else { return nil }
@@ -95,7 +100,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             i += 1
         } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
             guard b.count == i + 6, b[i + 3] == UInt8(ascii: ":"),
-                  let oh = twoDigits(b, i + 1), let om = twoDigits(b, i + 4), oh < 24, om < 60
+                let oh = twoDigits(b, i + 1), let om = twoDigits(b, i + 4), oh < 24, om < 60
             else { return nil }
             offset = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
             i += 6
@@ -132,7 +137,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     /// A valid date, or `nil` (`2019-02-30`, month 13, day 0).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
-              day <= CalendarDate.daysIn(month: month, year: year)
+            day <= CalendarDate.daysIn(month: month, year: year)
         else { return nil }
         storedYear = Int16(year)
         storedMonth = UInt8(month)
@@ -160,7 +165,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     /// Parses exactly `YYYY-MM-DD`.
     public init?(iso b: [UInt8]) {
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let y1 = twoDigits(b, 0), let y2 = twoDigits(b, 2), let m = twoDigits(b, 5), let d = twoDigits(b, 8)
+            let y1 = twoDigits(b, 0), let y2 = twoDigits(b, 2), let m = twoDigits(b, 5), let d = twoDigits(b, 8)
         else { return nil }
         self.init(year: y1 * 100 + y2, month: m, day: d)
     }
@@ -228,7 +233,8 @@ public struct LocalDateTime: Sendable, Hashable {
 
 @inline(__always)
 func twoDigits(_ b: [UInt8], _ i: Int) -> Int? {
-    let a = b[i] &- 48, c = b[i + 1] &- 48
+    let a = b[i] &- 48
+    let c = b[i + 1] &- 48
     guard a < 10, c < 10 else { return nil }
     return Int(a) * 10 + Int(c)
 }

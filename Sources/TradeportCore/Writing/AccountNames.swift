@@ -82,7 +82,8 @@ public struct AccountNames: Sendable, Hashable {
         }
         let parts = template.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count >= 2, !parts.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw AccountNamesError("\(role.rawValue): '\(template)' is not an account (two or more non-empty parts joined by ':', as Assets:{portfolio}:Cash:{asset})")
+            throw AccountNamesError(
+                "\(role.rawValue): '\(template)' is not an account (two or more non-empty parts joined by ':', as Assets:{portfolio}:Cash:{asset})")
         }
         templates[role] = template
     }

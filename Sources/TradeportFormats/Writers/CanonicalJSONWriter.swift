@@ -1,4 +1,5 @@
 import TradeportCore
+
 /// Writes the canonical JSON document. Operations are serialized as they arrive into a spool on
 /// disk with a small index entry each; at the end the index is sorted (portfolio, kind, time,
 /// input order) and the document written from the spool, so memory holds 32 bytes an operation,
@@ -64,10 +65,11 @@ public final class JSONDocumentSink: PreparedOperationSink {
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the document writer holds")
         }
-        entries.append(Entry(
-            time: time, place: UInt64(offset) << 24 | UInt64(length),
-            portfolioAndKind: portfolios.number(portfolio) | kind.bits, sequence: UInt32(truncatingIfNeeded: entries.count),
-            nanoseconds: nanoseconds))
+        entries.append(
+            Entry(
+                time: time, place: UInt64(offset) << 24 | UInt64(length),
+                portfolioAndKind: portfolios.number(portfolio) | kind.bits, sequence: UInt32(truncatingIfNeeded: entries.count),
+                nanoseconds: nanoseconds))
     }
 
     public func write(_ row: SkippedRow) throws {
@@ -140,11 +142,10 @@ public final class JSONDocumentSink: PreparedOperationSink {
                 var high = low + entries[cursor].length
                 var next = cursor + 1
                 while next < entries.count, next - runStart < 4096, entries[next].portfolio == number,
-                      entries[next].kind == entries[cursor].kind {
+                    entries[next].kind == entries[cursor].kind
+                {
                     let e = entries[next]
-                    if e.offset == high { high += e.length }
-                    else if e.offset + e.length == low { low = e.offset }
-                    else { break }
+                    if e.offset == high { high += e.length } else if e.offset + e.length == low { low = e.offset } else { break }
                     next += 1
                 }
                 try operations.read(offset: low, count: high - low, into: &chunk)

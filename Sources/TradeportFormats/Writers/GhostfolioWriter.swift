@@ -44,8 +44,10 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
 
     private enum Kind: String { case BUY, SELL, DIVIDEND, FEE, INTEREST }
 
-    private func activity(_ kind: Kind, portfolio: String, time: Timestamp, symbol: String, market: Bool,
-                          currency: AssetCode, quantity: ExactDecimal, unitPrice: ExactDecimal, fee: ExactDecimal, comment: String) throws {
+    private func activity(
+        _ kind: Kind, portfolio: String, time: Timestamp, symbol: String, market: Bool,
+        currency: AssetCode, quantity: ExactDecimal, unitPrice: ExactDecimal, fee: ExactDecimal, comment: String
+    ) throws {
         currencies[portfolio, default: [:]][currency.description, default: 0] += 1
         let account = accountId(portfolio)
         try output.append { out in
@@ -87,8 +89,9 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
             counts.notCarried("fees in \(currency), which is not an ISO 4217 currency")
             return
         }
-        try activity(.FEE, portfolio: portfolio, time: time, symbol: symbol, market: false, currency: currency,
-                     quantity: .zero, unitPrice: .zero, fee: amount, comment: comment)
+        try activity(
+            .FEE, portfolio: portfolio, time: time, symbol: symbol, market: false, currency: currency,
+            quantity: .zero, unitPrice: .zero, fee: amount, comment: comment)
     }
 
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
@@ -104,8 +107,9 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
             for f in t.fees {
                 if f.currency == t.quote, let sum = fee.adding(f.amount) { fee = sum } else { others.append(f) }
             }
-            try activity(t.side == .buy ? .BUY : .SELL, portfolio: portfolio, time: t.time, symbol: marketSymbol(t.base.description), market: true,
-                         currency: t.quote, quantity: t.quantity, unitPrice: t.price, fee: fee, comment: comment)
+            try activity(
+                t.side == .buy ? .BUY : .SELL, portfolio: portfolio, time: t.time, symbol: marketSymbol(t.base.description), market: true,
+                currency: t.quote, quantity: t.quantity, unitPrice: t.price, fee: fee, comment: comment)
             for f in others {
                 counts.writtenAs("trade fees in another currency than the trade's, as a FEE of their own")
                 try self.fee(f.amount, f.currency, portfolio: portfolio, time: t.time, symbol: "Fee of \(t.side.rawValue) \(t.base)", comment: comment + " fee")
@@ -131,12 +135,14 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
                     return
                 }
                 if t.type == .coupon { counts.writtenAs("coupons, as DIVIDEND of their bond") }
-                try activity(.DIVIDEND, portfolio: portfolio, time: t.time, symbol: marketSymbol(security), market: true, currency: t.asset,
-                             quantity: ExactDecimal(1), unitPrice: t.amount, fee: .zero, comment: comment)
+                try activity(
+                    .DIVIDEND, portfolio: portfolio, time: t.time, symbol: marketSymbol(security), market: true, currency: t.asset,
+                    quantity: ExactDecimal(1), unitPrice: t.amount, fee: .zero, comment: comment)
             case .interest, .otherIncome:
                 if t.type == .otherIncome { counts.writtenAs("other income, as INTEREST") }
-                try activity(.INTEREST, portfolio: portfolio, time: t.time, symbol: label, market: false, currency: t.asset,
-                             quantity: ExactDecimal(1), unitPrice: t.amount, fee: .zero, comment: comment)
+                try activity(
+                    .INTEREST, portfolio: portfolio, time: t.time, symbol: label, market: false, currency: t.asset,
+                    quantity: ExactDecimal(1), unitPrice: t.amount, fee: .zero, comment: comment)
             case .fee, .tax, .otherCharge, .dividendCharge:
                 if t.type != .fee { counts.writtenAs("\(t.type == .tax ? "taxes" : t.type == .otherCharge ? "other charges" : "dividends charged"), as FEE") }
                 try fee(t.amount, t.asset, portfolio: portfolio, time: t.time, symbol: label, comment: comment)
@@ -164,13 +170,15 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
                 // The currency most of its activities are in (the first by name among equals),
                 // and the portfolio's balance in it.
                 let used = currencies[name] ?? [:]
-                let currency = used.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
+                let currency =
+                    used.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
                     ?? report.balances.first { $0.portfolio == name && Self.isCurrencyCode($0.asset) }?.asset.description ?? "USD"
                 let balance = report.balances.first { $0.portfolio == name && $0.asset.description == currency }?.amount ?? .zero
                 CanonicalJSON.appendRaw(i == 0 ? "\n    {\"balance\": " : ",\n    {\"balance\": ", to: &out)
                 balance.appendText(to: &out)
                 CanonicalJSON.appendRaw(", \"comment\": ", to: &out)
-                CanonicalJSON.appendString(TargetText.oneLine("tradeport portfolio \(name): its balance in \(currency) as the operations read give it"), to: &out)
+                CanonicalJSON.appendString(
+                    TargetText.oneLine("tradeport portfolio \(name): its balance in \(currency) as the operations read give it"), to: &out)
                 CanonicalJSON.appendRaw(", \"currency\": ", to: &out)
                 CanonicalJSON.appendString(currency, to: &out)
                 CanonicalJSON.appendRaw(", \"id\": ", to: &out)
@@ -189,7 +197,8 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
 /// Ghostfolio's import body (`--to ghostfolio`).
 public struct GhostfolioWriter: FormatWriter {
     public let id = "ghostfolio"
-    public let summary = "the body of Ghostfolio's import API: activities (BUY, SELL, DIVIDEND, FEE, INTEREST) and an account per portfolio; what it cannot hold is counted"
+    public let summary =
+        "the body of Ghostfolio's import API: activities (BUY, SELL, DIVIDEND, FEE, INTEREST) and an account per portfolio; what it cannot hold is counted"
     public let fileExtension = "json"
     public init() {}
     public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try GhostfolioSink(output: output, options: options) }

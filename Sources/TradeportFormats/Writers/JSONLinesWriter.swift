@@ -1,4 +1,5 @@
 import TradeportCore
+
 /// Writes JSON Lines as operations arrive: each operation as one object with `kind` and
 /// `portfolio`, then the skipped rows, the rejected rows (both held on disk meanwhile), the
 /// warnings, and a last `summary` line.

@@ -1,4 +1,5 @@
 import TradeportCore
+
 /// Writes operations as tradeport's own CSV layout (`tradeport-csv`): a header row of canonical
 /// field names, then one row per operation as it arrives, for people who keep or fix their
 /// history in a spreadsheet. Skipped and rejected rows and warnings are not operations: they stay
@@ -24,7 +25,8 @@ public final class CSVSink: ConversionSink {
     static func appendField(_ text: String, to out: inout OutputBuffer) {
         var t = text
         t.withUTF8 { bytes in
-            let needsQuotes = bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            let needsQuotes =
+                bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
                 || bytes.first == 0x20 || bytes.last == 0x20
             guard needsQuotes else {
                 out.append(UnsafeRawBufferPointer(bytes))

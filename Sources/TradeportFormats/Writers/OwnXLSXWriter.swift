@@ -16,12 +16,15 @@ public final class XLSXSink: ConversionSink {
         try writer.addRow(OperationColumns.names.map { .text($0) })
     }
 
-
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
         do {
             try writer.beginRow()
         } catch let e as XLSXWriteError {
-            throw OutputError(path: output.path, message: "\(e.message) (a header and \(XLSXSheetWriter.maxRows - 1) operations), and this conversion has more: write --to csv or --to jsonl, or convert fewer inputs at a time")
+            throw OutputError(
+                path: output.path,
+                message:
+                    "\(e.message) (a header and \(XLSXSheetWriter.maxRows - 1) operations), and this conversion has more: write --to csv or --to jsonl, or convert fewer inputs at a time"
+            )
         }
         OperationColumns.forEachField(of: operation, portfolio: portfolio) { column, value in
             switch value {

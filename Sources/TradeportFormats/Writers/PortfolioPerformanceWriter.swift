@@ -12,10 +12,14 @@ import TradeportCore
 /// currency); a sell's what reached it. Both files are written and put in place together.
 public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     public static let files = ["portfolio-transactions.csv", "account-transactions.csv"]
-    public static let portfolioColumns = ["Date", "Time", "Type", "Value", "Transaction Currency", "Fees", "Taxes", "Shares",
-                                          "ISIN", "Ticker Symbol", "Security Name", "Note", "Securities Account", "Cash Account"]
-    public static let accountColumns = ["Date", "Time", "Type", "Value", "Transaction Currency", "Fees", "Taxes", "Shares",
-                                        "ISIN", "Ticker Symbol", "Security Name", "Note", "Cash Account", "Securities Account"]
+    public static let portfolioColumns = [
+        "Date", "Time", "Type", "Value", "Transaction Currency", "Fees", "Taxes", "Shares",
+        "ISIN", "Ticker Symbol", "Security Name", "Note", "Securities Account", "Cash Account"
+    ]
+    public static let accountColumns = [
+        "Date", "Time", "Type", "Value", "Transaction Currency", "Fees", "Taxes", "Shares",
+        "ISIN", "Ticker Symbol", "Security Name", "Note", "Cash Account", "Securities Account"
+    ]
 
     private let portfolio: OutputFile
     private let account: OutputFile
@@ -43,7 +47,8 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
 
     private func dateAndTime(_ t: Timestamp) -> (String, String) {
         let (date, second) = dates.local(t)
-        let hh = second / 3600, mm = second / 60 % 60
+        let hh = second / 3600
+        let mm = second / 60 % 60
         return (date.description, (hh < 10 ? "0" : "") + "\(hh):" + (mm < 10 ? "0" : "") + "\(mm)")
     }
 
@@ -53,7 +58,8 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     /// use, the ones the euro replaced, GBX and ILA). Its CSV import takes any other code in
     /// Transaction Currency (BTC, USDT, ETH) as the file's base currency, without a word, so an
     /// amount in one is not written but counted as not carried.
-    public static let currencies = Set("""
+    public static let currencies = Set(
+        """
         AED AFN ALL AMD ANG AOA ARS ATS AUD AWG AZN BAM BBD BDT BEF BGN BHD BIF BMD BND BOB BRL BSD BTN
         BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUC CUP CVE CZK DEM DJF DKK DOP DZD EGP ERN ESP ETB EUR
         FIM FJD FKP FRF GBP GBX GEL GHS GIP GMD GNF GRD GTQ GYD HKD HNL HRK HTG HUF IDR IEP ILA ILS INR
@@ -96,18 +102,33 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
                     counts.notCarried(Self.unknown("trade fees", f.currency))
                 } else {
                     counts.writtenAs("trade fees in another currency than the trade's, as Fees of their own")
-                    try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, t.isin, t.base.description,
-                                                  t.name ?? t.base.description, note + " fee", "\(name) \(f.currency)", name], to: &$0) }
+                    try account.append {
+                        Self.row(
+                            [
+                                date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, t.isin, t.base.description,
+                                t.name ?? t.base.description, note + " fee", "\(name) \(f.currency)", name
+                            ], to: &$0)
+                    }
                 }
             }
             let booked = (buy ? value.adding(fees) : value.subtracting(fees)) ?? value
             let shownValue = booked.isNegative ? booked.negated : booked
             if booked.isNegative { counts.writtenAs("sells whose fees exceed their value, Value as the amount paid") }
-            try portfolio.append { Self.row([date, time, buy ? "Buy" : "Sell", "\(shownValue)", t.quote.description, fees.isZero ? nil : "\(fees)", nil,
-                                            "\(t.quantity)", t.isin, t.base.description, t.name ?? t.base.description, note, name, "\(name) \(t.quote)"], to: &$0) }
+            try portfolio.append {
+                Self.row(
+                    [
+                        date, time, buy ? "Buy" : "Sell", "\(shownValue)", t.quote.description, fees.isZero ? nil : "\(fees)", nil,
+                        "\(t.quantity)", t.isin, t.base.description, t.name ?? t.base.description, note, name, "\(name) \(t.quote)"
+                    ], to: &$0)
+            }
         case .movement(let m):
-            try portfolio.append { Self.row([date, time, m.direction == .in ? "Delivery (Inbound)" : "Delivery (Outbound)", "0", nil, nil, nil,
-                                            "\(m.quantity)", m.isin, m.asset.description, m.name ?? m.asset.description, note + " (\(m.reason.rawValue))", name, nil], to: &$0) }
+            try portfolio.append {
+                Self.row(
+                    [
+                        date, time, m.direction == .in ? "Delivery (Inbound)" : "Delivery (Outbound)", "0", nil, nil, nil,
+                        "\(m.quantity)", m.isin, m.asset.description, m.name ?? m.asset.description, note + " (\(m.reason.rawValue))", name, nil
+                    ], to: &$0)
+            }
         case .transaction(let t):
             guard t.status == .complete else {
                 counts.notCarried("\(t.status.rawValue) transactions (no money moved)")
@@ -147,13 +168,23 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
             let noteText = note + (t.note.map { ": \($0)" } ?? "")
             // A security named only by text: as its ISIN when it is one, else its ticker.
             let isISIN = t.security.map(looksLikeISIN) ?? false
-            try account.append { Self.row([date, time, type, "\(t.amount)", t.asset.description, nil, nil, nil,
-                                          isISIN ? t.security : nil, isISIN ? nil : t.security, nil, noteText, "\(name) \(t.asset)",
-                                          t.security == nil ? nil : name], to: &$0) }
+            try account.append {
+                Self.row(
+                    [
+                        date, time, type, "\(t.amount)", t.asset.description, nil, nil, nil,
+                        isISIN ? t.security : nil, isISIN ? nil : t.security, nil, noteText, "\(name) \(t.asset)",
+                        t.security == nil ? nil : name
+                    ], to: &$0)
+            }
             if let f = t.fee, !f.amount.isZero {
                 if Self.knows(f.currency) {
-                    try account.append { Self.row([date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, nil, nil, nil,
-                                                  note + " fee", "\(name) \(f.currency)", nil], to: &$0) }
+                    try account.append {
+                        Self.row(
+                            [
+                                date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, nil, nil, nil,
+                                note + " fee", "\(name) \(f.currency)", nil
+                            ], to: &$0)
+                    }
                 } else {
                     counts.notCarried(Self.unknown("transaction fees", f.currency))
                 }

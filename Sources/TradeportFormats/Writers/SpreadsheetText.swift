@@ -23,11 +23,10 @@ enum SpreadsheetText {
         let b = Array(text.utf8)
         var i = b.first == UInt8(ascii: "-") ? 1 : 0
         guard i < b.count else { return false }
-        var digits = 0, points = 0
+        var digits = 0
+        var points = 0
         while i < b.count {
-            if b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") { digits += 1 }
-            else if b[i] == UInt8(ascii: ".") { points += 1 }
-            else { return false }
+            if b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") { digits += 1 } else if b[i] == UInt8(ascii: ".") { points += 1 } else { return false }
             i += 1
         }
         return digits > 0 && points <= 1

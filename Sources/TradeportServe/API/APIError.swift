@@ -23,10 +23,14 @@ struct APIError: HTTPResponseError {
         if let body { return jsonResponse(status, body) }
         var w = JSONWriter()
         w.beginObject()
-        w.key("status"); w.number(Int64(status.code))
-        w.key("error"); w.string(status.reasonPhrase)
-        w.key("message"); w.string(message)
-        w.key("path"); w.string(path)
+        w.key("status")
+        w.number(Int64(status.code))
+        w.key("error")
+        w.string(status.reasonPhrase)
+        w.key("message")
+        w.string(message)
+        w.key("path")
+        w.string(path)
         w.endObject()
         return jsonResponse(status, w.bytes)
     }

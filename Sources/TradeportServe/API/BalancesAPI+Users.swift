@@ -47,8 +47,10 @@ extension BalancesAPI {
     func tokenResponse(_ username: String) async throws -> Response {
         var w = JSONWriter()
         w.beginObject()
-        w.key("username"); w.string(username)
-        w.key("token"); w.string(try await signer.token(for: username))
+        w.key("username")
+        w.string(username)
+        w.key("token")
+        w.string(try await signer.token(for: username))
         w.endObject()
         return jsonResponse(.ok, w.bytes)
     }

@@ -1,8 +1,8 @@
-import TradeportCore
 import Foundation
-import HummingbirdBcrypt
 import Hummingbird
+import HummingbirdBcrypt
 import TradeportBalances
+import TradeportCore
 import TradeportPrimitives
 
 /// The balances API's routes (see the shared `balances-api.md`), plus what the original lacked:

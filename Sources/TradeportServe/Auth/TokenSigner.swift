@@ -20,7 +20,8 @@ public struct TokenSigner: Sendable {
 
     /// Why a token is refused.
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
-        case malformed, badSignature, expired, notYetValid, unsupportedAlgorithm(String)
+        case malformed, badSignature, expired, notYetValid
+        case unsupportedAlgorithm(String)
 
         public var description: String {
             switch self {

@@ -57,8 +57,10 @@ enum Deadline {
 
     /// `work`'s result, or nil when `until` (which waits for whatever should end the wait)
     /// returns first.
-    static func race<T: Sendable>(_ work: @escaping @Sendable () async throws -> T,
-                                  until: @escaping @Sendable () async -> Void) async throws -> T? {
+    static func race<T: Sendable>(
+        _ work: @escaping @Sendable () async throws -> T,
+        until: @escaping @Sendable () async -> Void
+    ) async throws -> T? {
         let once = Once()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T?, any Error>) in
             let task = Task {

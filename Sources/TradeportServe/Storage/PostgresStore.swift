@@ -61,7 +61,7 @@ final class PostgresStore: BalancesStorage {
         // write per record. Databases made before lose it.
         "DROP INDEX IF EXISTS trades_by_portfolio",
         "DROP INDEX IF EXISTS transactions_by_portfolio",
-        "CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
     ]
 
     /// Whether the database answers a trivial query.
@@ -88,8 +88,10 @@ final class PostgresStore: BalancesStorage {
     /// The token secret all instances over this database share: made by the first to ask.
     func sharedSecret() async throws -> [UInt8] {
         let made = String(decoding: TokenSigner.newSecret(), as: UTF8.self)
-        try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO settings (name, value) VALUES ('jwt-secret', $1) ON CONFLICT (name) DO NOTHING",
-                                              binds: Self.binds([.text(made)])), logger: logger)
+        try await client.query(
+            PostgresQuery(
+                unsafeSQL: "INSERT INTO settings (name, value) VALUES ('jwt-secret', $1) ON CONFLICT (name) DO NOTHING",
+                binds: Self.binds([.text(made)])), logger: logger)
         guard let stored = try await first("SELECT value FROM settings WHERE name = 'jwt-secret'", [], { $0.text(0) }) else {
             throw StorageError("the token secret is neither stored nor there")
         }
@@ -131,20 +133,25 @@ final class PostgresStore: BalancesStorage {
         PostgresQuery(unsafeSQL: numbered(sql), binds: binds(values))
     }
 
-    private func rows<T>(_ sql: String, _ values: [SQLValue], on connection: PostgresConnection? = nil,
-                         _ make: (PostgresStoredRow) throws -> T) async throws -> [T] {
-        let sequence = if let connection {
-            try await connection.query(Self.query(sql, values), logger: logger)
-        } else {
-            try await client.query(Self.query(sql, values), logger: logger)
-        }
+    private func rows<T>(
+        _ sql: String, _ values: [SQLValue], on connection: PostgresConnection? = nil,
+        _ make: (PostgresStoredRow) throws -> T
+    ) async throws -> [T] {
+        let sequence =
+            if let connection {
+                try await connection.query(Self.query(sql, values), logger: logger)
+            } else {
+                try await client.query(Self.query(sql, values), logger: logger)
+            }
         var result: [T] = []
         for try await row in sequence { result.append(try make(try PostgresStoredRow(row))) }
         return result
     }
 
-    private func first<T>(_ sql: String, _ values: [SQLValue], on connection: PostgresConnection? = nil,
-                          _ make: (PostgresStoredRow) throws -> T) async throws -> T? {
+    private func first<T>(
+        _ sql: String, _ values: [SQLValue], on connection: PostgresConnection? = nil,
+        _ make: (PostgresStoredRow) throws -> T
+    ) async throws -> T? {
         try await rows(sql, values, on: connection, make).first
     }
 
@@ -156,8 +163,10 @@ final class PostgresStore: BalancesStorage {
     // MARK: Users
 
     func addUser(username: String, email: String, passwordHash: String) async throws -> Bool {
-        try await first("INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?) ON CONFLICT (username) DO NOTHING RETURNING id",
-                        [.text(username), .text(email), .text(passwordHash)]) { $0.integer(0) } != nil
+        try await first(
+            "INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?) ON CONFLICT (username) DO NOTHING RETURNING id",
+            [.text(username), .text(email), .text(passwordHash)]
+        ) { $0.integer(0) } != nil
     }
 
     func user(named username: String) async throws -> (id: Int64, passwordHash: String)? {
@@ -185,8 +194,10 @@ final class PostgresStore: BalancesStorage {
     }
 
     func addPortfolio(named name: String, owner: Int64) async throws -> (PortfolioRecord, created: Bool) {
-        if let id = try await first("INSERT INTO portfolios (owner_id, name) VALUES (?, ?) ON CONFLICT (owner_id, name) DO NOTHING RETURNING id",
-                                    [.integer(owner), .text(name)], { $0.integer(0) }) {
+        if let id = try await first(
+            "INSERT INTO portfolios (owner_id, name) VALUES (?, ?) ON CONFLICT (owner_id, name) DO NOTHING RETURNING id",
+            [.integer(owner), .text(name)], { $0.integer(0) })
+        {
             return (PortfolioRecord(id: id, name: name), true)
         }
         guard let existing = try await portfolio(named: name, owner: owner) else {
@@ -262,7 +273,11 @@ final class PostgresStore: BalancesStorage {
 
 /// A PostgreSQL result row, its cells read once.
 struct PostgresStoredRow: StoredRow {
-    private enum Cell { case null, integer(Int64), text(String) }
+    private enum Cell {
+        case null
+        case integer(Int64)
+        case text(String)
+    }
     private let cells: [Cell]
 
     init(_ row: PostgresRow) throws {

@@ -9,7 +9,8 @@ actor SQLiteStore: BalancesStorage {
 
     init(path: String) throws {
         db = try SQLiteDatabase(path: path)
-        try db.execute("""
+        try db.execute(
+            """
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;
             PRAGMA foreign_keys = ON;
@@ -34,7 +35,8 @@ actor SQLiteStore: BalancesStorage {
         // without a key are in it too): an index on the portfolio alone was one more B-tree to
         // write per record. Listing a portfolio sorts its rows by id instead. Files made before
         // lose it.
-        try db.execute("""
+        try db.execute(
+            """
             CREATE UNIQUE INDEX IF NOT EXISTS trades_by_value_key ON trades (portfolio_id, value_key);
             CREATE UNIQUE INDEX IF NOT EXISTS transactions_by_value_key ON transactions (portfolio_id, value_key);
             DROP INDEX IF EXISTS trades_by_portfolio;
@@ -49,7 +51,8 @@ actor SQLiteStore: BalancesStorage {
             let columns = try db.rows("SELECT name FROM pragma_table_info('\(table)')") { $0.text(0) }
             guard !columns.contains("value_key") else { continue }
             try db.transaction {
-                try db.execute("""
+                try db.execute(
+                    """
                     ALTER TABLE \(table) ADD COLUMN value_key TEXT;
                     UPDATE \(table) SET value_key = value_id WHERE value_id IS NOT NULL AND id IN
                         (SELECT min(id) FROM \(table) WHERE value_id IS NOT NULL GROUP BY portfolio_id, value_id);
@@ -62,8 +65,10 @@ actor SQLiteStore: BalancesStorage {
     // MARK: Users
 
     func addUser(username: String, email: String, passwordHash: String) throws -> Bool {
-        try db.first("INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?) ON CONFLICT (username) DO NOTHING RETURNING id",
-                     [.text(username), .text(email), .text(passwordHash)]) { $0.integer(0) } != nil
+        try db.first(
+            "INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?) ON CONFLICT (username) DO NOTHING RETURNING id",
+            [.text(username), .text(email), .text(passwordHash)]
+        ) { $0.integer(0) } != nil
     }
 
     func user(named username: String) throws -> (id: Int64, passwordHash: String)? {
@@ -91,8 +96,10 @@ actor SQLiteStore: BalancesStorage {
     }
 
     func addPortfolio(named name: String, owner: Int64) throws -> (PortfolioRecord, created: Bool) {
-        if let id = try db.first("INSERT INTO portfolios (owner_id, name) VALUES (?, ?) ON CONFLICT (owner_id, name) DO NOTHING RETURNING id",
-                                 [.integer(owner), .text(name)], { $0.integer(0) }) {
+        if let id = try db.first(
+            "INSERT INTO portfolios (owner_id, name) VALUES (?, ?) ON CONFLICT (owner_id, name) DO NOTHING RETURNING id",
+            [.integer(owner), .text(name)], { $0.integer(0) })
+        {
             return (PortfolioRecord(id: id, name: name), true)
         }
         guard let existing = try portfolio(named: name, owner: owner) else { throw StorageError("the portfolio '\(name)' is neither stored nor there") }

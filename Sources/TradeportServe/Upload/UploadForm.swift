@@ -32,7 +32,8 @@ public enum UploadForm {
         // a 128-entry table): such a body is refused before the kit sees it. Content and header
         // values may hold any byte (a Cyrillic file, a UTF-8 filename).
         if let at = nonASCIIHeaderName(body, boundary: Array(boundary.utf8)) {
-            throw Malformed(description: "a part's header name holds a byte that is not ASCII (0x\(String(body[at], radix: 16, uppercase: true)) at byte \(at))")
+            throw Malformed(
+                description: "a part's header name holds a byte that is not ASCII (0x\(String(body[at], radix: 16, uppercase: true)) at byte \(at))")
         }
 
         var found: File?
@@ -73,7 +74,9 @@ public enum UploadForm {
     /// the body a client sends, whose content never holds `--BOUNDARY`.
     static func nonASCIIHeaderName(_ body: [UInt8], boundary: [UInt8]) -> Int? {
         let marker = [UInt8(ascii: "-"), UInt8(ascii: "-")] + boundary
-        let cr: UInt8 = 0x0D, lf: UInt8 = 0x0A, colon = UInt8(ascii: ":")
+        let cr: UInt8 = 0x0D
+        let lf: UInt8 = 0x0A
+        let colon = UInt8(ascii: ":")
         var from = 0
         while let start = find(marker, in: body, from: from) {
             var i = start + marker.count
@@ -105,7 +108,7 @@ public enum UploadForm {
         var i = from
         let last = haystack.count - needle.count
         while i <= last {
-            if haystack[i] == first, haystack[i ..< i + needle.count].elementsEqual(needle) { return i }
+            if haystack[i] == first, haystack[i..<i + needle.count].elementsEqual(needle) { return i }
             i += 1
         }
         return nil

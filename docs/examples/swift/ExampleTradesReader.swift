@@ -42,8 +42,9 @@ public struct ExampleTradesReader: FormatReader {
             guard let time, let side, let quantity, let base, let price, let quote, errors.isEmpty else {
                 return try emit(.rejected(RejectedRow(source: location, raw: record.rawText, errors: errors)), { record.rawText })
             }
-            let trade = Trade(externalId: nil, time: time, side: side, base: base, quote: quote,
-                              quantity: quantity, price: price, amount: nil, source: location)
+            let trade = Trade(
+                externalId: nil, time: time, side: side, base: base, quote: quote,
+                quantity: quantity, price: price, amount: nil, source: location)
             try emit(.operation(.trade(trade)), { record.rawText })
         }
     }

@@ -29,8 +29,10 @@ extension SpecRowValues {
 /// Reading trades spread over several rows: consecutive legs of one key are held (memory: the
 /// one open group), and become trades when a leg of another key comes or the source ends.
 extension SpecReader.ReadState {
-    mutating func addLeg(_ group: SpecPlan.GroupPlan, _ row: some SpecRow, location: SourceLocation, raw: () -> String,
-                         emit: RecordHandler) throws {
+    mutating func addLeg(
+        _ group: SpecPlan.GroupPlan, _ row: some SpecRow, location: SourceLocation, raw: () -> String,
+        emit: RecordHandler
+    ) throws {
         var key: [UInt8] = []
         for c in group.key {
             if let p = positions[c], p < row.fieldCount { key.append(contentsOf: row.field(p).bytes) }
@@ -54,8 +56,9 @@ extension SpecReader.ReadState {
             try withoutActuallyEscaping(raw) { raw in try emit(.rejected(RejectedRow(source: location, raw: raw(), errors: errors)), raw) }
             return
         }
-        let leg = SpecLeg(location: location, raw: raw(), asset: asset, amount: amount, isFee: isFee,
-                          legFee: group.legFee.flatMap { SpecRowValues.decimal(values.values[$0]) }, values: values.values)
+        let leg = SpecLeg(
+            location: location, raw: raw(), asset: asset, amount: amount, isFee: isFee,
+            legFee: group.legFee.flatMap { SpecRowValues.decimal(values.values[$0]) }, values: values.values)
         // Closing the open group reuses the row values: this row's were taken first.
         if !legs.isEmpty && key != legKey { try closeGroup(emit: emit) }
         legKey = key
@@ -91,8 +94,10 @@ extension SpecReader.ReadState {
             pairs = [(a, b, fees, legs)]
         } else {
             guard !ins.isEmpty, ins.count == outs.count, fees.isEmpty || fees.count == ins.count else {
-                try reject(legs, "\(span) make no trade: \(ins.count) in (+), \(outs.count) out (−), \(fees.count) fee\(fees.count == 1 ? "" : "s") in several assets; "
-                    + "such rows pair one in with one out, in file order (and a fee per pair)")
+                try reject(
+                    legs,
+                    "\(span) make no trade: \(ins.count) in (+), \(outs.count) out (−), \(fees.count) fee\(fees.count == 1 ? "" : "s") in several assets; "
+                        + "such rows pair one in with one out, in file order (and a fee per pair)")
                 return
             }
             for (i, (a, b)) in zip(ins, outs).enumerated() {
@@ -103,7 +108,8 @@ extension SpecReader.ReadState {
         for (i, pair) in pairs.enumerated() {
             let (a, b) = (pair.in, pair.out)
             // The quote: the one ranked first in `quotes`, else the one that went out.
-            let rankIn = group.quoteRank[a.asset.text], rankOut = group.quoteRank[b.asset.text]
+            let rankIn = group.quoteRank[a.asset.text]
+            let rankOut = group.quoteRank[b.asset.text]
             let inIsQuote = rankIn != nil && (rankOut == nil || rankIn! < rankOut!)
             let (baseLeg, quoteLeg) = inIsQuote ? (b, a) : (a, b)
             let quantity = baseLeg.amount.isNegative ? baseLeg.amount.negated : baseLeg.amount
@@ -131,7 +137,7 @@ extension SpecReader.ReadState {
             values.values = first.values
             values.groupValues = [
                 .mapped(inIsQuote ? "sell" : "buy"), .asset(baseLeg.asset), .asset(quoteLeg.asset),
-                .decimal(quantity), .decimal(price), .decimal(amount),
+                .decimal(quantity), .decimal(price), .decimal(amount)
             ]
             values.groupFees = tradeFees
             guard case .trade(var trade)? = values.trade(first.location, zone: &zone, grouped: true), values.errors.isEmpty else {

@@ -53,7 +53,8 @@ struct SpecNumberReader: Sendable {
 
     /// The value of `f`, or why it is none.
     func parse(_ f: UnsafeRawBufferPointer) -> Result<ExactDecimal, NumberParseError> {
-        var lo = 0, hi = f.count
+        var lo = 0
+        var hi = f.count
         func trim() {
             while lo < hi, case let n = Self.isSpace(f, lo), n > 0 { lo += n }
             while hi > lo, case let n = Self.trailingSpace(f, hi), n > 0 { hi -= n }
@@ -102,7 +103,8 @@ struct SpecNumberReader: Sendable {
                 i += 1
             }
             guard i < hi, hi - i <= 3, (i..<hi).allSatisfy({ f[$0] &- 48 < 10 }) else {
-                return .failure(NumberParseError(message: "no power of ten after '\(String(decoding: [f[e]], as: UTF8.self))'; expected a number like 4.615E-06"))
+                return .failure(
+                    NumberParseError(message: "no power of ten after '\(String(decoding: [f[e]], as: UTF8.self))'; expected a number like 4.615E-06"))
             }
             for k in i..<hi { exponent = exponent * 10 + Int(f[k] - 48) }
             if negativeExponent { exponent = -exponent }
@@ -147,13 +149,17 @@ struct SpecNumberReader: Sendable {
     /// once when only one does (unless it would read `1,234` either way: refused), and the other
     /// (or a space) groups thousands.
     private func decimalSeparator(_ f: UnsafeRawBufferPointer, _ lo: Int, _ hi: Int, scientific: Bool) -> Result<NumberStyle, NumberParseError> {
-        var dots = 0, commas = 0, last: UInt8 = 0, lastIndex = 0
+        var dots = 0
+        var commas = 0
+        var last: UInt8 = 0
+        var lastIndex = 0
         for i in lo..<hi where f[i] == UInt8(ascii: ".") || f[i] == UInt8(ascii: ",") {
             if f[i] == UInt8(ascii: ".") { dots += 1 } else { commas += 1 }
             last = f[i]
             lastIndex = i
         }
-        let dot = UInt8(ascii: "."), comma = UInt8(ascii: ",")
+        let dot = UInt8(ascii: ".")
+        let comma = UInt8(ascii: ",")
         if dots > 0 && commas > 0 {
             return .success(NumberStyle(decimalSeparator: last, groupingSeparator: [last == dot ? comma : dot]))
         }
@@ -163,7 +169,8 @@ struct SpecNumberReader: Sendable {
             return .success(NumberStyle(decimalSeparator: last == dot ? comma : dot, groupingSeparator: [last]))
         }
         let after = hi - lastIndex - 1
-        var integer = 0, leadingZero = true
+        var integer = 0
+        var leadingZero = true
         for i in lo..<lastIndex where f[i] &- 48 < 10 {
             integer += 1
             if f[i] != 48 { leadingZero = false }
@@ -171,7 +178,11 @@ struct SpecNumberReader: Sendable {
         // Before a power of ten (`4.615E-06`) a separator is never a thousands one.
         if after == 3 && integer >= 1 && integer <= 3 && !leadingZero && !scientific {
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: f[lo..<hi]), as: UTF8.self)
-            return .failure(NumberParseError(message: "'\(String(decoding: [last], as: UTF8.self))' may be a decimal separator or group thousands in \(text); with decimal: either a single separator before three digits is ambiguous (give values: {decimal: '\(String(decoding: [last], as: UTF8.self))'} or the other)"))
+            return .failure(
+                NumberParseError(
+                    message:
+                        "'\(String(decoding: [last], as: UTF8.self))' may be a decimal separator or group thousands in \(text); with decimal: either a single separator before three digits is ambiguous (give values: {decimal: '\(String(decoding: [last], as: UTF8.self))'} or the other)"
+                ))
         }
         return .success(NumberStyle(decimalSeparator: last, groupingSeparator: [0x20]))
     }
@@ -193,9 +204,12 @@ struct SpecNumberReader: Sendable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return nil }
         if trimmed.unicodeScalars.allSatisfy({ !("0"..."9").contains($0) }) {
-            return notation("'\(trimmed)' holds no digits; a text that stands for no value is read as empty with empty: ['\(trimmed)'] (on the column, or in values)")
+            return notation(
+                "'\(trimmed)' holds no digits; a text that stands for no value is read as empty with empty: ['\(trimmed)'] (on the column, or in values)")
         }
-        if trimmed != text { return notation("spaces around the digits are dropped with a notation in values (decimal: either, symbols, parentheses or exponent)") }
+        if trimmed != text {
+            return notation("spaces around the digits are dropped with a notation in values (decimal: either, symbols, parentheses or exponent)")
+        }
         var position = 0
         var previousDigit = false
         for c in text {
@@ -203,17 +217,32 @@ struct SpecNumberReader: Sendable {
             let isDigit = ("0"..."9").contains(c)
             defer { previousDigit = isDigit }
             if isDigit || (c == "-" && position == 1) { continue }
-            if c == "(" || c == ")" { return notation("'\(c)' at position \(position): a negative number in parentheses is read with values: {parentheses: true}") }
-            if (c == "E" || c == "e") && previousDigit { return notation("'\(c)' at position \(position): a power of ten is read with values: {exponent: true}") }
+            if c == "(" || c == ")" {
+                return notation("'\(c)' at position \(position): a negative number in parentheses is read with values: {parentheses: true}")
+            }
+            if (c == "E" || c == "e") && previousDigit {
+                return notation("'\(c)' at position \(position): a power of ten is read with values: {exponent: true}")
+            }
             if c == "." || c == "," {
                 let separator = UInt8(ascii: c == "." ? "." : ",")
                 if separator == style.decimalSeparator { continue }
                 if style.groupingSeparator == [separator] { continue }
-                return separators("'\(c)' at position \(position): the spec's decimal separator is '\(String(decoding: [style.decimalSeparator], as: UTF8.self))'; values: {decimal: '\(c)'} reads '\(c)' as the decimal separator, {thousands: '\(c)'} as grouping thousands, {decimal: either} takes either value by value")
+                return separators(
+                    "'\(c)' at position \(position): the spec's decimal separator is '\(String(decoding: [style.decimalSeparator], as: UTF8.self))'; values: {decimal: '\(c)'} reads '\(c)' as the decimal separator, {thousands: '\(c)'} as grouping thousands, {decimal: either} takes either value by value"
+                )
             }
-            if c == " " || c == "\u{A0}" || c == "\u{202F}" { return separators("a space at position \(position): values: {thousands: space} reads spaces that group thousands") }
-            if c == "+" { return notation("'+' at position \(position): a leading plus is dropped with a notation in values (symbols, parentheses, exponent or decimal: either)") }
-            if c.isLetter { return separators("'\(c)' at position \(position): a letter where digits are expected (a code before or after the number is taken off with the column's match)") }
+            if c == " " || c == "\u{A0}" || c == "\u{202F}" {
+                return separators("a space at position \(position): values: {thousands: space} reads spaces that group thousands")
+            }
+            if c == "+" {
+                return notation(
+                    "'+' at position \(position): a leading plus is dropped with a notation in values (symbols, parentheses, exponent or decimal: either)")
+            }
+            if c.isLetter {
+                return separators(
+                    "'\(c)' at position \(position): a letter where digits are expected (a code before or after the number is taken off with the column's match)"
+                )
+            }
             return notation("'\(c)' at position \(position): a currency symbol is read with values: {symbols: ['\(c)']}")
         }
         return nil

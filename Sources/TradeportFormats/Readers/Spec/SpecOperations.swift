@@ -1,11 +1,13 @@
-import TradeportCore
 import TradeportCSV
+import TradeportCore
 import TradeportSpec
 
 /// Building the trade, cash transaction or movement a spec's mapping names, from a row's values.
 extension SpecRowValues {
-    mutating func operation(_ record: some SpecRow, _ positions: [Int?], location: SourceLocation,
-                            zone: inout SourceTimeZone.Converter) -> PortfolioOperation? {
+    mutating func operation(
+        _ record: some SpecRow, _ positions: [Int?], location: SourceLocation,
+        zone: inout SourceTimeZone.Converter
+    ) -> PortfolioOperation? {
         guard errors.isEmpty else { return nil }
         guard let i = plan.rowKindColumn else {
             switch plan.spec.rows {
@@ -29,7 +31,10 @@ extension SpecRowValues {
             let kind = matched(i, f).map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: f, as: UTF8.self)
             guard case .by(let column, let trades, let transactions, let movements, let legs) = plan.spec.rows else { return nil }
             let known = trades + transactions.map(\.value) + movements + legs
-            errors.append(FieldError(column: p + 1, field: column, message: "'\(kind)' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))
+            errors.append(
+                FieldError(
+                    column: p + 1, field: column,
+                    message: "'\(kind)' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))
             return nil
         }
     }
@@ -42,8 +47,10 @@ extension SpecRowValues {
 
     /// The operations a row gives after its first: one per further type of its transaction value,
     /// where that type's amount is present and not zero.
-    mutating func additionalOperations(after first: PortfolioOperation?, location: SourceLocation,
-                                       zone: inout SourceTimeZone.Converter) -> [PortfolioOperation] {
+    mutating func additionalOperations(
+        after first: PortfolioOperation?, location: SourceLocation,
+        zone: inout SourceTimeZone.Converter
+    ) -> [PortfolioOperation] {
         guard case .transaction(let k)? = rowKind, let m = plan.transaction else { return [] }
         var out: [PortfolioOperation] = []
         for choice in plan.transactionKinds[k].types.dropFirst() {
@@ -158,7 +165,10 @@ extension SpecRowValues {
         if case .dateAndTime(let d, let t) = source {
             guard case .date(let date)? = values[d] else { return nil }
             var clock = (0, 0, 0)
-            if case .clock(let h, let m, let s, let n)? = values[t] { clock = (h, m, s); nanoseconds = n }
+            if case .clock(let h, let m, let s, let n)? = values[t] {
+                clock = (h, m, s)
+                nanoseconds = n
+            }
             local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2)
         } else {
             switch resolve(source) {
@@ -256,7 +266,8 @@ extension SpecRowValues {
             if m.grouped { return .tradeFees(groupFees) }
             var fees: [TradeFee] = []
             for fee in m.fees {
-                let amount = resolve(fee.amount), currency = resolve(fee.currency)
+                let amount = resolve(fee.amount)
+                let currency = resolve(fee.currency)
                 if case .decimal(let d)? = amount, !Self.isList(currency) {
                     // One amount in one currency, as most rows give: no lists made for it.
                     if !d.isZero, let c = Self.asset(currency) {
@@ -265,9 +276,11 @@ extension SpecRowValues {
                     }
                     continue
                 }
-                let amounts = Self.decimals(amount), currencies = Self.assets(currency)
+                let amounts = Self.decimals(amount)
+                let currencies = Self.assets(currency)
                 if amounts.count > 1, currencies.count != amounts.count {
-                    return fail(m.names[i], "\(amounts.count) \(fee.kind.rawValue) fee amounts but \(currencies.count) currencies: each amount needs its currency")
+                    return fail(
+                        m.names[i], "\(amounts.count) \(fee.kind.rawValue) fee amounts but \(currencies.count) currencies: each amount needs its currency")
                 }
                 for (k, amount) in amounts.enumerated() where !amount.isZero && k < currencies.count {
                     fees.append(TradeFee(amount: amount, currency: currencies[k], kind: fee.kind))
@@ -343,7 +356,8 @@ extension SpecRowValues {
     /// What a choice expects: `buy or sell (the spec's map must give one of them)` for two words,
     /// `a status (complete, failed, …)` for more.
     private static func oneOf(_ words: [String], _ name: String) -> String {
-        words.count == 2 ? "\(words[0]) or \(words[1]) (the spec's map must give one of them)"
+        words.count == 2
+            ? "\(words[0]) or \(words[1]) (the spec's map must give one of them)"
             : "a \(name) (" + words.joined(separator: ", ") + ")"
     }
 }

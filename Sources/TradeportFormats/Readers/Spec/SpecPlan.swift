@@ -103,12 +103,17 @@ final class SpecPlan: Sendable {
 
     /// What a column holds, without the strings of its spec: what the row loop switches on.
     enum Kind: Sendable {
-        case text, id, asset, decimal(DecimalCheck), dateTime, date, time, map(ignoreCase: Bool), instrument
+        case text, id, asset
+        case decimal(DecimalCheck)
+        case dateTime, date, time
+        case map(ignoreCase: Bool)
+        case instrument
     }
 
     /// Whether an empty value is allowed: always, never, or when a decimal column is zero.
     enum Empty: Sendable {
-        case allowed, refused, allowedWhenZero(Int)
+        case allowed, refused
+        case allowedWhenZero(Int)
     }
 
     /// Where each field of one kind's table comes from, by the table's order: what building an
@@ -116,7 +121,9 @@ final class SpecPlan: Sendable {
     final class KindMapping: Sendable {
         /// What building a field does, from its definition, without its strings (read per row).
         enum Step: Sendable {
-            case location, id, time, text, asset, decimal(DecimalSign), date, choice, tradeFees, cashFee
+            case location, id, time, text, asset
+            case decimal(DecimalSign)
+            case date, choice, tradeFees, cashFee
         }
         /// Per field of `Record.layout`: its step, whether a reader must give it, and its source
         /// (nil: not mapped).
@@ -144,7 +151,8 @@ final class SpecPlan: Sendable {
             names = layout.fields.map(\.rawValue)
             typeField = Record.kind == .transaction ? names.firstIndex(of: TransactionField.type.rawValue) : nil
             var sources: [Source?] = []
-            var feeAmount: Source?, feeCurrency: Source?
+            var feeAmount: Source?
+            var feeCurrency: Source?
             for (field, definition) in zip(layout.fields, layout.definitions) {
                 if definition.type == .cashFee {
                     feeAmount = resolve(m.source(of: field.rawValue + ".amount"))
@@ -318,8 +326,9 @@ final class SpecPlan: Sendable {
         }
         skips = spec.skip.compactMap { rule in
             index[rule.column].map { column in
-                Skip(column: column, equals: rule.equals.map { Array($0.utf8) }, reason: rule.reason,
-                     and: rule.and.compactMap { c in index[c.column].map { ($0, c.equals.map { Array($0.utf8) }) } })
+                Skip(
+                    column: column, equals: rule.equals.map { Array($0.utf8) }, reason: rule.reason,
+                    and: rule.and.compactMap { c in index[c.column].map { ($0, c.equals.map { Array($0.utf8) }) } })
             }
         }
         func resolve(_ s: FieldSource?) -> Source? {
@@ -409,13 +418,16 @@ final class SpecPlan: Sendable {
             func bytes(_ s: String) -> [UInt8] { Array((ignoreCase ? s.lowercased() : s).utf8) }
             tradeKinds = trades.map(bytes)
             transactionKinds = transactions.map { t in
-                (bytes(t.value), t.types.map { rule -> TypeChoice in
-                    switch rule {
-                    case .mapping: return .mapping
-                    case .fixed(let type): return .fixed(type)
-                    case .bySign(let c, let p, let n): return index[c].map { .bySign($0, SignTexts(positive: p, negative: n)) } ?? .mapping
+                (
+                    bytes(t.value),
+                    t.types.map { rule -> TypeChoice in
+                        switch rule {
+                        case .mapping: return .mapping
+                        case .fixed(let type): return .fixed(type)
+                        case .bySign(let c, let p, let n): return index[c].map { .bySign($0, SignTexts(positive: p, negative: n)) } ?? .mapping
+                        }
                     }
-                })
+                )
             }
             movementKinds = movements.map(bytes)
             rowKindIgnoresCase = ignoreCase
@@ -441,15 +453,19 @@ final class SpecPlan: Sendable {
             guard let asset = index[g.asset], let amount = index[g.amount] else { return nil }
             var ranks: [String: Int] = [:]
             for (r, q) in g.quotes.enumerated() where ranks[q.uppercased()] == nil { ranks[q.uppercased()] = r }
-            return GroupPlan(key: g.key.compactMap { index[$0] }, asset: asset, amount: amount, feeColumn: g.feeColumn.flatMap { index[$0] },
-                             feeValues: g.feeValues.map { Array($0.utf8) }, legFee: g.legFee.flatMap { index[$0] },
-                             quoteRank: ranks, priceScale: g.priceScale)
+            return GroupPlan(
+                key: g.key.compactMap { index[$0] }, asset: asset, amount: amount, feeColumn: g.feeColumn.flatMap { index[$0] },
+                feeValues: g.feeValues.map { Array($0.utf8) }, legFee: g.legFee.flatMap { index[$0] },
+                quoteRank: ranks, priceScale: g.priceScale)
         }
         var order: [Int] = []
         var placed = Set<Int>()
         let status = statusColumn
         // The row's kind first: columns read on some kinds only need it.
-        if let c = rowKindColumn { order.append(c); placed.insert(c) }
+        if let c = rowKindColumn {
+            order.append(c)
+            placed.insert(c)
+        }
         func place(_ i: Int) {
             guard placed.insert(i).inserted else { return }
             if case .allowedWhenZero(let o) = empties[i] { place(o) }

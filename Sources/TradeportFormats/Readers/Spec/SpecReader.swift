@@ -1,7 +1,6 @@
-import TradeportPrimitives
-
-import TradeportCore
 import TradeportCSV
+import TradeportCore
+import TradeportPrimitives
 import TradeportSpec
 import TradeportXLSX
 
@@ -95,7 +94,8 @@ public struct SpecReader: PreparingReader {
             offset += n
             return n
         }
-        var line = 0, seen = 0
+        var line = 0
+        var seen = 0
         try? reader.forEachRecord { record in
             line += 1
             if line <= csv.skipLines || record.isEmptyLine { return }
@@ -141,13 +141,16 @@ public struct SpecReader: PreparingReader {
         guard spec.detect?.fit.isEmpty == false else { return .noMatch("the spec says nothing to recognize its files by (detect: fit or header)") }
         let fitColumns = spec.detect?.fit.compactMap { name in plan.columnIndex[name].map { (index: $0, column: spec.columns[$0]) } } ?? []
         var values = SpecRowValues(plan: plan, codes: AssetCodeCache())
-        var checked = 0, fitting = 0
+        var checked = 0
+        var fitting = 0
         var problem: String?
         let (head, resolved) = completeHead(probe, csv)
         headRecords(head, resolved, csv, limit: 200) { record in
             checked += 1
             if let n = csv.fields, record.count != n {
-                problem = problem ?? "line \(checked) has \(record.count) field\(record.count == 1 ? "" : "s") separated by \(Self.delimiterName(resolved.delimiter)), not \(n)"
+                problem =
+                    problem
+                    ?? "line \(checked) has \(record.count) field\(record.count == 1 ? "" : "s") separated by \(Self.delimiterName(resolved.delimiter)), not \(n)"
                 return
             }
             for (index, column) in fitColumns {
@@ -209,13 +212,17 @@ public struct SpecReader: PreparingReader {
 
     /// Reads the source; a CSV source read in pieces has its workers prepare each operation they
     /// can (`PreparingReader`).
-    public func read(_ input: SourceInput, options: ReadOptions, preparation: OperationPreparation,
-                     emit: RecordHandler, emitPrepared: PreparedRecordHandler) throws {
+    public func read(
+        _ input: SourceInput, options: ReadOptions, preparation: OperationPreparation,
+        emit: RecordHandler, emitPrepared: PreparedRecordHandler
+    ) throws {
         try read(input, options: options, preparing: preparation, emit: emit, emitPrepared: emitPrepared)
     }
 
-    private func read(_ input: SourceInput, options: ReadOptions, preparing preparation: OperationPreparation?,
-                      emit: RecordHandler, emitPrepared: PreparedRecordHandler) throws {
+    private func read(
+        _ input: SourceInput, options: ReadOptions, preparing preparation: OperationPreparation?,
+        emit: RecordHandler, emitPrepared: PreparedRecordHandler
+    ) throws {
         guard let zone = options.timeZone ?? SourceTimeZone(identifier: spec.values.timeZone) else {
             throw InputError(path: input.path, message: "the spec's time zone '\(spec.values.timeZone)' is unknown")
         }
@@ -225,8 +232,9 @@ public struct SpecReader: PreparingReader {
         case .csv(let csv):
             let resolved = dialect(csv, head: Self.utf8Head(input.probe, csv))
             let transcoder = TextTranscoder(encoding: csv.encoding, path: input.path) { buffer in try input.read(into: buffer) }
-            try readCSV(csv, dialect: resolved, state: &state, read: { buffer in try transcoder.read(into: buffer) },
-                        emit: emit, emitPrepared: emitPrepared)
+            try readCSV(
+                csv, dialect: resolved, state: &state, read: { buffer in try transcoder.read(into: buffer) },
+                emit: emit, emitPrepared: emitPrepared)
             try state.finish(csv.header, emit: emit)
         case .xlsx(let xlsx):
             try input.withSeekableFile { path in
@@ -240,8 +248,9 @@ public struct SpecReader: PreparingReader {
                         try workbook.readRows(of: sheet) { row in
                             let specRow = SheetSpecRow(row, scratch: &scratch)
                             do {
-                                try state.handle(specRow, number: row.number, ordinal: row.number, malformation: nil,
-                                                 header: xlsx.header, raw: { row.text }, emit: emit)
+                                try state.handle(
+                                    specRow, number: row.number, ordinal: row.number, malformation: nil,
+                                    header: xlsx.header, raw: { row.text }, emit: emit)
                             } catch {
                                 failure = error
                                 return false
@@ -305,8 +314,10 @@ public struct SpecReader: PreparingReader {
         var legKey: [UInt8] = []
 
         /// One row: the header (mapping names to columns), or a data row emitted as one record.
-        mutating func handle(_ row: some SpecRow, number: Int, ordinal: Int, malformation: String?, header: HeaderRule,
-                             raw: () -> String, emit: RecordHandler) throws {
+        mutating func handle(
+            _ row: some SpecRow, number: Int, ordinal: Int, malformation: String?, header: HeaderRule,
+            raw: () -> String, emit: RecordHandler
+        ) throws {
             if !headerFound {
                 let spec = reader.spec
                 let texts = (0..<row.fieldCount).map { HeaderText.fold(row.field($0).bytes) }
@@ -316,7 +327,11 @@ public struct SpecReader: PreparingReader {
                 case .find(let wanted, let within):
                     isHeader = wanted.allSatisfy { texts.contains(HeaderText.fold($0)) }
                     if !isHeader && ordinal >= within {
-                        throw InputError(path: path, message: "no header row with \(wanted.joined(separator: ", ")) in the first \(within) rows\(unreadableBeforeHeader.map { "; \($0)" } ?? "")")
+                        throw InputError(
+                            path: path,
+                            message:
+                                "no header row with \(wanted.joined(separator: ", ")) in the first \(within) rows\(unreadableBeforeHeader.map { "; \($0)" } ?? "")"
+                        )
                     }
                 case .none: isHeader = false
                 }
@@ -329,7 +344,10 @@ public struct SpecReader: PreparingReader {
                     if positions[i] == nil, column.required == .yes { missing.append(names[0]) }
                 }
                 if !missing.isEmpty {
-                    throw InputError(path: path, message: "row \(number): the header has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")), which the format \(spec.id) needs")
+                    throw InputError(
+                        path: path,
+                        message:
+                            "row \(number): the header has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")), which the format \(spec.id) needs")
                 }
                 Self.placeFromColumns(spec, &positions)
                 return
@@ -368,7 +386,9 @@ public struct SpecReader: PreparingReader {
         mutating func finish(_ header: HeaderRule, emit: RecordHandler) throws {
             try closeGroup(emit: emit)
             if !headerFound {
-                throw InputError(path: path, message: "no header row found (the format \(reader.spec.id) expects \(header))\(unreadableBeforeHeader.map { "; \($0)" } ?? "")")
+                throw InputError(
+                    path: path, message: "no header row found (the format \(reader.spec.id) expects \(header))\(unreadableBeforeHeader.map { "; \($0)" } ?? "")"
+                )
             }
         }
     }

@@ -1,5 +1,5 @@
-import TradeportCore
 import TradeportCSV
+import TradeportCore
 import TradeportSpec
 import TradeportXLSX
 
@@ -152,7 +152,8 @@ struct SpecRowValues {
         }
         var mask: UInt8 = 15
         if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount {
-            let f = record.field(p).bytes, plan = self.plan
+            let f = record.field(p).bytes
+            let plan = self.plan
             rowKind = matched(c, f).map { taken in taken.withUnsafeBytes { Self.decideKind(plan, $0) } } ?? Self.decideKind(plan, f)
             switch rowKind {
             case .trade?: mask = 1
@@ -187,8 +188,10 @@ struct SpecRowValues {
 
     /// Column `i`'s value from `f`, unless it is empty and may be.
     @inline(__always)
-    private mutating func readColumn(_ i: Int, _ f: UnsafeRawBufferPointer, _ kind: SpecFieldKind, _ positions: [Int?],
-                                     zone: inout SourceTimeZone.Converter) {
+    private mutating func readColumn(
+        _ i: Int, _ f: UnsafeRawBufferPointer, _ kind: SpecFieldKind, _ positions: [Int?],
+        zone: inout SourceTimeZone.Converter
+    ) {
         if f.isEmpty {
             switch plan.empties[i] {
             case .allowed: return
@@ -231,8 +234,10 @@ struct SpecRowValues {
         errors.append(FieldError(column: p.map { $0 + 1 }, field: check.name, message: message))
     }
 
-    private mutating func read(_ i: Int, _ raw: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
-                               zone: inout SourceTimeZone.Converter, at position: Int?) -> SpecValue? {
+    private mutating func read(
+        _ i: Int, _ raw: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
+        zone: inout SourceTimeZone.Converter, at position: Int?
+    ) -> SpecValue? {
         if plan.hasLists, let separator = plan.lists[i], Self.firstIndex(of: separator, in: raw, from: 0) != nil {
             // Several values in one cell: each read as the column's type; any bad one rejects the row.
             var parts: [SpecValue] = []
@@ -266,8 +271,10 @@ struct SpecRowValues {
         }
     }
 
-    private mutating func readText(_ i: Int, _ f: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
-                                   zone: inout SourceTimeZone.Converter, at position: Int?) -> SpecValue? {
+    private mutating func readText(
+        _ i: Int, _ f: UnsafeRawBufferPointer, _ fieldKind: SpecFieldKind,
+        zone: inout SourceTimeZone.Converter, at position: Int?
+    ) -> SpecValue? {
         let plan = self.plan
         func fail(_ message: String) -> SpecValue? {
             errors.append(FieldError(column: position, field: plan.spec.columns[i].name, message: message))
@@ -296,7 +303,9 @@ struct SpecRowValues {
         case .decimal(let check):
             // A space as thousands separator also takes the no-break spaces (NumberStyle does).
             let parsed: Result<ExactDecimal, NumberParseError>
-            if plan.readsNotations, fieldKind != .number, let numbers = plan.columnNumbers[i] ?? plan.numbers { parsed = numbers.parse(f) } else {
+            if plan.readsNotations, fieldKind != .number, let numbers = plan.columnNumbers[i] ?? plan.numbers {
+                parsed = numbers.parse(f)
+            } else {
                 parsed = ExactDecimal.parse(f, style: fieldKind == .number ? .canonical : plan.style)
             }
             switch parsed {
@@ -349,7 +358,8 @@ struct SpecRowValues {
             case .time: return m.clock.map { .clock(hour: $0.0, minute: $0.1, second: $0.2, nanoseconds: $0.3) }
             default:
                 guard let date = m.date, let clock = m.clock,
-                      let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2) else { return nil }
+                    let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2)
+                else { return nil }
                 guard let instant = zone.writableTimestamp(for: local) else {
                     return fail("'\(text(f))' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC")
                 }
@@ -375,17 +385,17 @@ struct SpecRowValues {
                 // No separator: the value ends with a quote code (`XXBTZEUR`).
                 let at = f.count - quote.count
                 guard UnsafeRawBufferPointer(rebasing: f[at...]).elementsEqual(quote),
-                      let b = codes.code(UnsafeRawBufferPointer(rebasing: f[..<at])),
-                      let q = codes.code(UnsafeRawBufferPointer(rebasing: f[at...]))
+                    let b = codes.code(UnsafeRawBufferPointer(rebasing: f[..<at])),
+                    let q = codes.code(UnsafeRawBufferPointer(rebasing: f[at...]))
                 else { continue }
                 return .pair(aliased(b), aliased(q))
             }
             for separator in instrument.separators {
                 // Exactly one separator, with a code on each side.
                 guard let at = Self.firstIndex(of: separator, in: f, from: 0),
-                      Self.firstIndex(of: separator, in: f, from: at + separator.count) == nil,
-                      let b = codes.code(UnsafeRawBufferPointer(rebasing: f[..<at])),
-                      let q = codes.code(UnsafeRawBufferPointer(rebasing: f[(at + separator.count)...]))
+                    Self.firstIndex(of: separator, in: f, from: at + separator.count) == nil,
+                    let b = codes.code(UnsafeRawBufferPointer(rebasing: f[..<at])),
+                    let q = codes.code(UnsafeRawBufferPointer(rebasing: f[(at + separator.count)...]))
                 else { continue }
                 return .pair(aliased(b), aliased(q))
             }

@@ -28,7 +28,11 @@ enum SpecValue {
 /// quoted literal text (`'UTC'`).
 struct CompiledPattern: Sendable {
     enum Token: Sendable {
-        case year, month(oneOrTwo: Bool), day(oneOrTwo: Bool), hour(oneOrTwo: Bool), minute, second
+        case year
+        case month(oneOrTwo: Bool)
+        case day(oneOrTwo: Bool)
+        case hour(oneOrTwo: Bool)
+        case minute, second
         /// `[.F]`: an optional `.` and up to nine digits, the fraction of the second.
         case fraction
         case literal(UInt8)
@@ -77,7 +81,12 @@ struct CompiledPattern: Sendable {
     /// The fields read from `f`, or nil when it does not follow the pattern (or is no real date).
     func match(_ f: UnsafeRawBufferPointer) -> (date: CalendarDate?, clock: (Int, Int, Int, UInt32)?)? {
         var i = 0
-        var year: Int?, month: Int?, day: Int?, hour: Int?, minute: Int?, second = 0
+        var year: Int?
+        var month: Int?
+        var day: Int?
+        var hour: Int?
+        var minute: Int?
+        var second = 0
         var nanoseconds: UInt32 = 0
         func digits(_ min: Int, _ max: Int) -> Int? {
             var v = 0
@@ -91,12 +100,24 @@ struct CompiledPattern: Sendable {
         }
         for token in tokens {
             switch token {
-            case .year: guard let v = digits(4, 4) else { return nil }; year = v
-            case .month(let short): guard let v = digits(short ? 1 : 2, 2) else { return nil }; month = v
-            case .day(let short): guard let v = digits(short ? 1 : 2, 2) else { return nil }; day = v
-            case .hour(let short): guard let v = digits(short ? 1 : 2, 2), v < 24 else { return nil }; hour = v
-            case .minute: guard let v = digits(2, 2), v < 60 else { return nil }; minute = v
-            case .second: guard let v = digits(2, 2), v < 60 else { return nil }; second = v
+            case .year:
+                guard let v = digits(4, 4) else { return nil }
+                year = v
+            case .month(let short):
+                guard let v = digits(short ? 1 : 2, 2) else { return nil }
+                month = v
+            case .day(let short):
+                guard let v = digits(short ? 1 : 2, 2) else { return nil }
+                day = v
+            case .hour(let short):
+                guard let v = digits(short ? 1 : 2, 2), v < 24 else { return nil }
+                hour = v
+            case .minute:
+                guard let v = digits(2, 2), v < 60 else { return nil }
+                minute = v
+            case .second:
+                guard let v = digits(2, 2), v < 60 else { return nil }
+                second = v
             case .fraction:
                 guard let n = Timestamp.fraction(f, at: &i) else { return nil }
                 nanoseconds = n

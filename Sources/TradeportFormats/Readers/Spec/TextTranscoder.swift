@@ -1,6 +1,5 @@
-import TradeportPrimitives
-
 import TradeportCore
+import TradeportPrimitives
 import TradeportSpec
 
 /// Turns a source's bytes into UTF-8 as they are read, so the CSV reader and the field readers
@@ -65,12 +64,15 @@ final class TextTranscoder {
                     throw InputError(path: path, message: "starts with a Unicode byte-order mark, but its format says Windows-1251")
                 }
             } else {
-                let le = bytes.starts(with: [0xFF, 0xFE]), be = bytes.starts(with: [0xFE, 0xFF])
+                let le = bytes.starts(with: [0xFF, 0xFE])
+                let be = bytes.starts(with: [0xFE, 0xFF])
                 if (le && encoding == .utf16be) || (be && encoding == .utf16le) {
-                    throw InputError(path: path, message: "its byte-order mark says UTF-16 \(le ? "little" : "big")-endian, but its format says \(encoding.rawValue)")
+                    throw InputError(
+                        path: path, message: "its byte-order mark says UTF-16 \(le ? "little" : "big")-endian, but its format says \(encoding.rawValue)")
                 }
                 if encoding == .utf16 && !le && !be {
-                    throw InputError(path: path, message: "has no UTF-16 byte-order mark; its format says utf-16 (name utf-16le or utf-16be when there is none)")
+                    throw InputError(
+                        path: path, message: "has no UTF-16 byte-order mark; its format says utf-16 (name utf-16le or utf-16be when there is none)")
                 }
                 if be { bigEndian = true }
                 if le || be { bytes = bytes.dropFirst(2) }
@@ -136,6 +138,6 @@ final class TextTranscoder {
         0x0430, 0x0431, 0x0432, 0x0433, 0x0434, 0x0435, 0x0436, 0x0437,
         0x0438, 0x0439, 0x043A, 0x043B, 0x043C, 0x043D, 0x043E, 0x043F,
         0x0440, 0x0441, 0x0442, 0x0443, 0x0444, 0x0445, 0x0446, 0x0447,
-        0x0448, 0x0449, 0x044A, 0x044B, 0x044C, 0x044D, 0x044E, 0x044F,
+        0x0448, 0x0449, 0x044A, 0x044B, 0x044C, 0x044D, 0x044E, 0x044F
     ]
 }

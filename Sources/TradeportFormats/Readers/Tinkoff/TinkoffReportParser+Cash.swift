@@ -16,24 +16,26 @@ extension TinkoffReportParser {
     static let planned = Array("план".utf8)
 
     /// Cash operations by their folded text.
-    static let cashTypes: [[UInt8]: CashTransactionType] = Dictionary(uniqueKeysWithValues: [
-        ("пополнениесчета", .deposit), ("выводсредств", .withdrawal),
-        // Between the investor's own accounts.
-        ("переводзачисление", .deposit), ("переводсписание", .withdrawal),
-        ("выплатадивидендов", .dividend), ("возмещениедоходаподивидендам-списание", .dividendCharge),
-        ("налог", .tax), ("налог(дивиденды)", .tax), ("налог(поитогугода)", .tax),
-        ("комиссияпотарифу", .fee), ("выплатакупонов", .coupon), ("погашениеоблигации", .redemption),
-    ].map { (Array($0.utf8), $1) })
+    static let cashTypes: [[UInt8]: CashTransactionType] = Dictionary(
+        uniqueKeysWithValues: [
+            ("пополнениесчета", .deposit), ("выводсредств", .withdrawal),
+            // Between the investor's own accounts.
+            ("переводзачисление", .deposit), ("переводсписание", .withdrawal),
+            ("выплатадивидендов", .dividend), ("возмещениедоходаподивидендам-списание", .dividendCharge),
+            ("налог", .tax), ("налог(дивиденды)", .tax), ("налог(поитогугода)", .tax),
+            ("комиссияпотарифу", .fee), ("выплатакупонов", .coupon), ("погашениеоблигации", .redemption)
+        ].map { (Array($0.utf8), $1) })
     /// «Выплата доходов по корпоративным действиям» (reports since 2024): one operation for every
     /// payout, its kind in the note's «Тип КД: …».
     static let corporateActionPayout = Array("выплатадоходовпокорпоративнымдействиям".utf8)
     /// The kinds of «Тип КД» a payout may name, folded; any other is a reject naming it.
     static let corporateActionKinds: [String: CashTransactionType] = [
         "выплатадивидендов": .dividend, "выплатадивидендовртс": .dividend,
-        "выплатадоходапооблигациям": .coupon, "частичноепогашение": .redemption, "погашениевуст.срок": .redemption,
+        "выплатадоходапооблигациям": .coupon, "частичноепогашение": .redemption, "погашениевуст.срок": .redemption
     ]
     /// The cash legs of the deals of section 1.1, aggregated per day.
-    static let tradeLegs: Set<[UInt8]> = Set(["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "dfp/rfp", "неттинг", "иныеоперации"].map { Array($0.utf8) })
+    static let tradeLegs: Set<[UInt8]> = Set(
+        ["покупка/продажа", "комиссиязасделки", "репо", "dvp/rvp", "dfp/rfp", "неттинг", "иныеоперации"].map { Array($0.utf8) })
     static let securityTypes: Set<CashTransactionType> = [.dividend, .dividendCharge, .coupon, .redemption]
     static let dividendTax = Array("налог(дивиденды)".utf8)
 
@@ -83,17 +85,49 @@ extension TinkoffReportParser {
             // Under the summary: a balance line, or the operations printed with no header (2026–).
             if isBalanceLine(row, map) { return try balanceRow(row, map) }
             if try headerlessOperation(row) { return }
-            return try reject(row, [FieldError(column: nil, field: nil, message: "a row under section 2's balance summary that is neither a currency's balance line (a currency code under Валюта, amounts under the balance headers) nor an operation (a date, an operation such as Пополнение счета, amounts): a layout tradeport does not know")])
+            return try reject(
+                row,
+                [
+                    FieldError(
+                        column: nil, field: nil,
+                        message:
+                            "a row under section 2's balance summary that is neither a currency's balance line (a currency code under Валюта, amounts under the balance headers) nor an operation (a date, an operation such as Пополнение счета, amounts): a layout tradeport does not know"
+                    )
+                ])
         }
         if headerless != nil {
             if try headerlessOperation(row) { return }
-            return try reject(row, [FieldError(column: nil, field: nil, message: "a row among section 2's operations printed without a header row that is not one (a date, an operation such as Пополнение счета, one or two amounts, a note): a layout tradeport does not know")])
+            return try reject(
+                row,
+                [
+                    FieldError(
+                        column: nil, field: nil,
+                        message:
+                            "a row among section 2's operations printed without a header row that is not one (a date, an operation such as Пополнение счета, one or two amounts, a note): a layout tradeport does not know"
+                    )
+                ])
         }
         guard let map = cashMap, currency != nil else {
-            return try reject(row, [FieldError(column: nil, field: nil, message: "a row of section 2 outside a currency block with a header row (Дата, Операция, Сумма зачисления, …): without its currency and columns it cannot be read")])
+            return try reject(
+                row,
+                [
+                    FieldError(
+                        column: nil, field: nil,
+                        message:
+                            "a row of section 2 outside a currency block with a header row (Дата, Операция, Сумма зачисления, …): without its currency and columns it cannot be read"
+                    )
+                ])
         }
         if !map.missing.isEmpty {
-            return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", "))")])
+            return try reject(
+                row,
+                [
+                    FieldError(
+                        column: nil, field: nil,
+                        message:
+                            "the header row \(map.headerRow) of section 2 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", "))"
+                    )
+                ])
         }
         holdCashRow(row, map: cashMapIndex!, currency: cashCurrencyIndex(currency!))
     }
@@ -166,17 +200,23 @@ extension TinkoffReportParser {
         if folded == Self.corporateActionPayout {
             let kind = note.flatMap { Self.noteValue($0, "Тип КД") }
             guard let kind, let type = Self.corporateActionKinds[String(decoding: HeaderText.fold(kind), as: UTF8.self)] else {
-                check.add(cells[.note], "type", kind.map { "'Тип КД: \($0)' is a corporate action tradeport does not know (it reads dividends, bond income, partial and full redemptions); a new kind must be added to the Tinkoff reader, not guessed" }
-                          ?? "a corporate-action payout whose note names no 'Тип КД: …': its kind cannot be told")
+                check.add(
+                    cells[.note], "type",
+                    kind.map {
+                        "'Тип КД: \($0)' is a corporate action tradeport does not know (it reads dividends, bond income, partial and full redemptions); a new kind must be added to the Tinkoff reader, not guessed"
+                    }
+                        ?? "a corporate-action payout whose note names no 'Тип КД: …': its kind cannot be told")
                 return try reject(row, check.errors)
             }
             payoutKind = type
             fullRedemption = Self.fullRedemptionKinds.contains(String(decoding: HeaderText.fold(kind), as: UTF8.self))
         }
         guard var type = payoutKind ?? Self.cashTypes[folded] else {
-            check.add(cells[.operation], "type",
-                      folded.isEmpty ? "empty; expected an operation such as Пополнение счета"
-                                        : "'\(operationText)' is an operation tradeport does not know; a new kind of cash row must be added to the Tinkoff reader, not guessed")
+            check.add(
+                cells[.operation], "type",
+                folded.isEmpty
+                    ? "empty; expected an operation such as Пополнение счета"
+                    : "'\(operationText)' is an operation tradeport does not know; a new kind of cash row must be added to the Tinkoff reader, not guessed")
             return try reject(row, check.errors)
         }
         let credit = check.number(cells[.credit], "amount", .nonNegative, required: false) ?? .zero
@@ -199,8 +239,10 @@ extension TinkoffReportParser {
                     type = .feeRefund
                     amount = credit
                 } else {
-                    check.add(cells[credit.isZero ? .debit : .credit], "amount",
-                              "'\(operationText)' \(type.isIncoming ? "brings money in, but the row has Сумма списания" : "takes money out, but the row has Сумма зачисления")")
+                    check.add(
+                        cells[credit.isZero ? .debit : .credit], "amount",
+                        "'\(operationText)' \(type.isIncoming ? "brings money in, but the row has Сумма списания" : "takes money out, but the row has Сумма зачисления")"
+                    )
                 }
             }
         }
@@ -219,10 +261,13 @@ extension TinkoffReportParser {
         // A security held under a ticker and its ISIN is one asset: the ticker.
         if let s = security, let r = rekeyed[s] { security = r.ticker }
         // A transfer's row names no more than the operation: it is the note.
-        let transaction = CashTransaction(externalId: nil, time: time, type: type, asset: currency, amount: amount,
-                                          security: security, note: note ?? (folded.starts(with: Array("перевод".utf8)) ? operationText : nil),
-                                          source: at(row))
-        if fullRedemption, type == .redemption, let note { noteRedemption(transaction, note: note, operation: note.contains("Тип КД") ? (Self.noteValue(note, "Тип КД") ?? operationText) : operationText) }
+        let transaction = CashTransaction(
+            externalId: nil, time: time, type: type, asset: currency, amount: amount,
+            security: security, note: note ?? (folded.starts(with: Array("перевод".utf8)) ? operationText : nil),
+            source: at(row))
+        if fullRedemption, type == .redemption, let note {
+            noteRedemption(transaction, note: note, operation: note.contains("Тип КД") ? (Self.noteValue(note, "Тип КД") ?? operationText) : operationText)
+        }
         try output(.operation(.transaction(transaction)), row)
     }
 

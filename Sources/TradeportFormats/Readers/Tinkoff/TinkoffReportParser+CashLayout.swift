@@ -121,7 +121,7 @@ extension TinkoffReportParser {
         for cell in shapes {
             let shape = cell.shape
             if note != nil { return nil }
-            guard let _ = operation else {
+            guard operation != nil else {
                 switch shape {
                 case .date: dates.append(cell.column)
                 case .time: times.append(cell.column)
@@ -131,9 +131,7 @@ extension TinkoffReportParser {
                 continue
             }
             // After two amounts, or a text after one, whatever comes is the note.
-            if amounts.count < 2 && shape == .number { amounts.append(cell.column) }
-            else if amounts.isEmpty { return nil }
-            else { note = cell.column }
+            if amounts.count < 2 && shape == .number { amounts.append(cell.column) } else if amounts.isEmpty { return nil } else { note = cell.column }
         }
         guard let operation, (1...2).contains(dates.count), times.count <= 1, !amounts.isEmpty else { return nil }
         var layout: HeaderlessLayout
@@ -242,7 +240,8 @@ extension TinkoffReportParser {
         var cells: [XLSXCell] = []
         for offset in stride(from: 0, to: heldEntries.count, by: HeldEntry.size) {
             guard let entry = try entryCursor.withBytes(of: heldEntries, from: offset, count: HeldEntry.size, { HeldEntry($0) }),
-                  entry.kind == .cashRow, entry.currency >= 0 else { continue }
+                entry.kind == .cashRow, entry.currency >= 0
+            else { continue }
             let code = cashCurrencies[entry.currency]
             guard !unreadable.contains(code) else { continue }
             let moved = try cashCursor.withBytes(of: heldCashRows, from: entry.start, count: Int(entry.length)) {
@@ -270,7 +269,8 @@ extension TinkoffReportParser {
             let rows = run.first == run.last ? "row \(run.first)" : "rows \(run.first)–\(run.last)"
             let what = "section 2 prints \(run.count) operation row\(run.count == 1 ? "" : "s") (\(rows)) with no currency label and no header row"
             guard let net = run.net else {
-                run.problem = "\(what), and the amounts of row \(run.unreadable ?? run.first) cannot be read: which currency the rows are in cannot be worked out from the balances the report prints"
+                run.problem =
+                    "\(what), and the amounts of row \(run.unreadable ?? run.first) cannot be read: which currency the rows are in cannot be worked out from the balances the report prints"
                 continue
             }
             var fits: [(code: AssetCode, sum: String)] = []
@@ -282,7 +282,8 @@ extension TinkoffReportParser {
                 }
                 let labelled = labelledNet[balance.asset] ?? .zero
                 guard let sum = balance.opening.adding(labelled).flatMap({ $0.adding(net) }) else { continue }
-                let text = "\(balance.asset): opening \(balance.opening)\(labelled.isZero ? "" : " + its labelled rows \(labelled)") + these rows \(net) = \(sum)"
+                let text =
+                    "\(balance.asset): opening \(balance.opening)\(labelled.isZero ? "" : " + its labelled rows \(labelled)") + these rows \(net) = \(sum)"
                 if sum.subtracting(balance.closing)?.isZero == true {
                     fits.append((balance.asset, text + ", its closing"))
                 } else {
@@ -292,14 +293,17 @@ extension TinkoffReportParser {
             if fits.count == 1 {
                 run.currency = fits[0].code
                 let others = misses.isEmpty ? "" : "; not \(misses.joined(separator: "; "))"
-                warnings.append(ConversionWarning(
-                    code: "inferred-currency",
-                    message: "\(what): read as \(fits[0].code), the one currency whose printed balances they fit (\(fits[0].sum))\(others)",
-                    source: at(row: run.first)))
+                warnings.append(
+                    ConversionWarning(
+                        code: "inferred-currency",
+                        message: "\(what): read as \(fits[0].code), the one currency whose printed balances they fit (\(fits[0].sum))\(others)",
+                        source: at(row: run.first)))
             } else if fits.isEmpty {
-                run.problem = "\(what), and no currency's printed balances fit them (\(misses.isEmpty ? "the summary prints none" : misses.joined(separator: "; "))): their currency cannot be told"
+                run.problem =
+                    "\(what), and no currency's printed balances fit them (\(misses.isEmpty ? "the summary prints none" : misses.joined(separator: "; "))): their currency cannot be told"
             } else {
-                run.problem = "\(what), and the balances of \(fits.map(\.code.text).joined(separator: " and ")) all fit them (\(fits.map(\.sum).joined(separator: "; "))): which currency is theirs cannot be told"
+                run.problem =
+                    "\(what), and the balances of \(fits.map(\.code.text).joined(separator: " and ")) all fit them (\(fits.map(\.sum).joined(separator: "; "))): which currency is theirs cannot be told"
             }
         }
         return warnings
@@ -317,7 +321,9 @@ extension TinkoffReportParser {
                 return "a cash operation («\(cell.text.trimmedOfSpaces)»)"
             }
         }
-        var dates = 0, times = 0, numbers = 0
+        var dates = 0
+        var times = 0
+        var numbers = 0
         var side: String?
         for shaped in shaped {
             switch shaped.shape {
@@ -346,7 +352,12 @@ extension TinkoffReportParser {
     func rejectOperation(_ row: XLSXRow, place: String, cashOnly: Bool = false) throws -> Bool {
         guard let what = operationLookalike(row), !cashOnly || what.hasPrefix("a cash") else { return false }
         let prints = cashOnly ? "deals" : "no operations"
-        try reject(row, [FieldError(column: nil, field: nil, message: "\(what) in \(place), where the report prints \(prints): a layout tradeport does not know, not skipped")])
+        try reject(
+            row,
+            [
+                FieldError(
+                    column: nil, field: nil, message: "\(what) in \(place), where the report prints \(prints): a layout tradeport does not know, not skipped")
+            ])
         return true
     }
 }

@@ -24,7 +24,8 @@ extension TinkoffReportParser {
     func dealRow(_ row: XLSXRow) throws {
         switch section {
         case .pendingTrades:
-            return try skipDealLike(row, "pending: not yet settled at the end of the report's period (section 1.2); a later report lists it as executed", place: "section 1.2")
+            return try skipDealLike(
+                row, "pending: not yet settled at the end of the report's period (section 1.2); a later report lists it as executed", place: "section 1.2")
         case .terminatedTrades:
             return try skipDealLike(row, "terminated without execution (section 1.3)", place: "section 1.3")
         case .repoChanges:
@@ -33,10 +34,24 @@ extension TinkoffReportParser {
             break
         }
         guard let map = tradeMap else {
-            return try reject(row, [FieldError(column: nil, field: nil, message: "a row of section 1.1 before any header row naming its columns (Номер сделки, …): the layout is not one tradeport knows")])
+            return try reject(
+                row,
+                [
+                    FieldError(
+                        column: nil, field: nil,
+                        message: "a row of section 1.1 before any header row naming its columns (Номер сделки, …): the layout is not one tradeport knows")
+                ])
         }
         if !map.missing.isEmpty {
-            return try reject(row, [FieldError(column: nil, field: nil, message: "the header row \(map.headerRow) of section 1.1 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", ")), which a trade needs")])
+            return try reject(
+                row,
+                [
+                    FieldError(
+                        column: nil, field: nil,
+                        message:
+                            "the header row \(map.headerRow) of section 1.1 has no column \(map.missing.map { "'\(DealColumn.printed[$0] ?? $0)'" }.joined(separator: ", ")), which a trade needs"
+                    )
+                ])
         }
         try readDeal(row, map)
     }
@@ -73,8 +88,11 @@ extension TinkoffReportParser {
             side = .sell
         } else {
             side = nil
-            check.add(kind, "side", folded.isEmpty ? "empty; expected Покупка or Продажа"
-                      : "'\(kind.cell!.text.trimmedOfSpaces)' is not a deal kind tradeport knows (Покупка, Продажа, РЕПО 1 Продажа, РЕПО 2 Покупка …)")
+            check.add(
+                kind, "side",
+                folded.isEmpty
+                    ? "empty; expected Покупка or Продажа"
+                    : "'\(kind.cell!.text.trimmedOfSpaces)' is not a deal kind tradeport knows (Покупка, Продажа, РЕПО 1 Продажа, РЕПО 2 Покупка …)")
         }
         let deal = check.text(cells[.deal], "externalId", required: false)
         let time = check.time(date: cells[.date], time: cells[.time], zone: &zone)
@@ -86,7 +104,9 @@ extension TinkoffReportParser {
         let quote: AssetCode?
         if inPercent {
             quote = settlementCurrency
-            if settlementCurrency == nil { check.add(cells[.settlementCurrency], "quote", "empty; a price in % of the nominal needs the settlement currency (Валюта расчетов)") }
+            if settlementCurrency == nil {
+                check.add(cells[.settlementCurrency], "quote", "empty; a price in % of the nominal needs the settlement currency (Валюта расчетов)")
+            }
         } else {
             quote = check.asset(cells[.priceCurrency], "quote", required: true)
         }
@@ -155,15 +175,17 @@ extension TinkoffReportParser {
         if let codeText { scratch.append(contentsOf: codeText.utf8) }
         let start = heldDeals.count
         scratch.withUnsafeBytes { heldDeals.append(contentsOf: $0) }
-        HeldEntry.spooledDeal(start: start, tradeBytes: tradeBytes, codeBytes: codeText.map { _ in scratch.count - tradeBytes },
-                              rawEnd: rawEnd).append(to: &heldEntries)
+        HeldEntry.spooledDeal(
+            start: start, tradeBytes: tradeBytes, codeBytes: codeText.map { _ in scratch.count - tradeBytes },
+            rawEnd: rawEnd
+        ).append(to: &heldEntries)
     }
 
     /// The fee columns read: amount, currency (else the settlement or price currency) and the field
     /// names their errors give.
     private static let fees: [(amount: DealColumn, currency: DealColumn, kind: FeeKind, amountName: String, currencyName: String)] = [
         (.brokerFee, .brokerFeeCurrency, .broker, "fees.broker", "fees.broker.currency"),
-        (.stampDuty, .stampDutyCurrency, .other, "fees.other", "fees.other.currency"),
+        (.stampDuty, .stampDutyCurrency, .other, "fees.other", "fees.other.currency")
     ]
 
     /// The currency a currency deal buys or sells: by its name (`USDRUB_TOM`, `CNYRUB_TOD`) or, when
@@ -195,8 +217,9 @@ extension TinkoffReportParser {
             // A deal that names the security by its ISIN (off exchange) takes the ticker the report
             // gives that ISIN (3.1, 4.1) or its name.
             if deal.trade.base.text == code, looksLikeISIN(code),
-               let ticker = tickerByIsin[code] ?? deal.trade.name.flatMap({ tickerByName[$0] }),
-               let asset = AssetCode(ticker) {
+                let ticker = tickerByIsin[code] ?? deal.trade.name.flatMap({ tickerByName[$0] }),
+                let asset = AssetCode(ticker)
+            {
                 deal.trade.base = asset
             }
         }
@@ -225,12 +248,23 @@ extension TinkoffReportParser {
             // amount = quantity × nominal × percent ÷ 100, to the kopeck.
             nominal = amount.multiplied(by: ExactDecimal(100))?.divided(by: units, roundedToScale: 2)
         }
-        guard let nominal, nominal.isPositive, let price = nominal.multiplied(by: percent)?.divided(by: ExactDecimal(100), roundedToScale: min(38, nominal.scale + percent.scale + 2)) else {
-            return .failure(FieldError(column: nil, field: "price", message: "a price of \(percent) % of the nominal, but the report prints no nominal (section 4.1) and no amount to work it out from"))
+        guard let nominal, nominal.isPositive,
+            let price = nominal.multiplied(by: percent)?.divided(by: ExactDecimal(100), roundedToScale: min(38, nominal.scale + percent.scale + 2))
+        else {
+            return .failure(
+                FieldError(
+                    column: nil, field: "price",
+                    message: "a price of \(percent) % of the nominal, but the report prints no nominal (section 4.1) and no amount to work it out from"))
         }
         if let amount = t.amount, let total = price.multiplied(by: t.quantity), let gap = total.subtracting(amount),
-           ExactDecimal(mantissa: 1, scale: 2)! < (gap.isNegative ? gap.negated : gap) {
-            return .failure(FieldError(column: nil, field: "price", message: "\(percent) % of the nominal \(nominal)\(printed != nil ? " (section 4.1)" : "") is \(price) per unit, \(total) for \(t.quantity), but Сумма (без НКД) is \(amount)"))
+            ExactDecimal(mantissa: 1, scale: 2)! < (gap.isNegative ? gap.negated : gap)
+        {
+            return .failure(
+                FieldError(
+                    column: nil, field: "price",
+                    message:
+                        "\(percent) % of the nominal \(nominal)\(printed != nil ? " (section 4.1)" : "") is \(price) per unit, \(total) for \(t.quantity), but Сумма (без НКД) is \(amount)"
+                ))
         }
         return .success((nominal, price))
     }
@@ -242,10 +276,20 @@ extension TinkoffReportParser {
         let first = legs.first { $0.repoLeg == 1 }
         let second = legs.first { $0.repoLeg == 2 }
         guard let first, let second, legs.count == 2 else {
-            return .skipped(SkippedRow(source: deal.trade.source, reason: "repo leg \(leg) of deal \(number), whose other leg is not in this report's section 1.1: a loan against securities, not a trade (its cash and position are not counted here)"))
+            return .skipped(
+                SkippedRow(
+                    source: deal.trade.source,
+                    reason:
+                        "repo leg \(leg) of deal \(number), whose other leg is not in this report's section 1.1: a loan against securities, not a trade (its cash and position are not counted here)"
+                ))
         }
         if leg == 1 {
-            return .skipped(SkippedRow(source: deal.trade.source, reason: "repo leg 1 of deal \(number): a loan against securities, not a trade; the repo's income or charge is on the row of leg 2 (\(second.row))"))
+            return .skipped(
+                SkippedRow(
+                    source: deal.trade.source,
+                    reason:
+                        "repo leg 1 of deal \(number): a loan against securities, not a trade; the repo's income or charge is on the row of leg 2 (\(second.row))"
+                ))
         }
         // What the legs did to the money, in the settlement currency: + for money in.
         var net: ExactDecimal? = .zero
@@ -256,9 +300,12 @@ extension TinkoffReportParser {
             }
         }
         guard let net, !net.isZero else {
-            return .skipped(SkippedRow(source: deal.trade.source, reason: "repo leg 2 of deal \(number): the legs' money nets to zero; a loan against securities, not a trade"))
+            return .skipped(
+                SkippedRow(
+                    source: deal.trade.source, reason: "repo leg 2 of deal \(number): the legs' money nets to zero; a loan against securities, not a trade"))
         }
-        let note = "РЕПО \(number): \(first.trade.quantity) \(deal.trade.base) out and back; leg 1 (row \(first.row)) \(first.trade.side == .sell ? "in" : "out") \(first.trade.amount ?? .zero), leg 2 \(second.trade.side == .buy ? "out" : "in") \(second.trade.amount ?? .zero) \(deal.trade.quote)"
+        let note =
+            "РЕПО \(number): \(first.trade.quantity) \(deal.trade.base) out and back; leg 1 (row \(first.row)) \(first.trade.side == .sell ? "in" : "out") \(first.trade.amount ?? .zero), leg 2 \(second.trade.side == .buy ? "out" : "in") \(second.trade.amount ?? .zero) \(deal.trade.quote)"
         let transaction = CashTransaction(
             externalId: nil, time: second.trade.time, type: net.isPositive ? .otherIncome : .otherCharge, asset: deal.trade.quote,
             amount: net.isNegative ? net.negated : net, security: deal.code, note: note, source: deal.trade.source)

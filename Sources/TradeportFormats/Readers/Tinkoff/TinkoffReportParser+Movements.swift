@@ -81,8 +81,7 @@ extension TinkoffReportParser {
     func noteDealUnits(_ record: SourceRecord) {
         guard case .operation(.trade(let t)) = record else { return }
         var units = dealUnits[t.base] ?? DealUnits()
-        if t.side == .buy { units.bought = units.bought.adding(t.quantity) ?? units.bought }
-        else { units.sold = units.sold.adding(t.quantity) ?? units.sold }
+        if t.side == .buy { units.bought = units.bought.adding(t.quantity) ?? units.bought } else { units.sold = units.sold.adding(t.quantity) ?? units.sold }
         units.deals += 1
         dealUnits[t.base] = units
     }
@@ -104,8 +103,11 @@ extension TinkoffReportParser {
         if inRest.isZero && outRest.isZero { return .skipped(SkippedRow(source: source, reason: checked)) }
 
         func movement(_ direction: MovementDirection, _ quantity: ExactDecimal, _ reason: MovementReason, _ time: Timestamp, _ note: String) -> SourceRecord {
-            .operation(.movement(Movement(externalId: nil, time: time, direction: direction, asset: p.asset, quantity: quantity, reason: reason,
-                                          isin: p.isin ?? isinByCode[p.code] ?? (looksLikeISIN(p.code) ? p.code : nil), name: p.name, note: note, source: source)))
+            .operation(
+                .movement(
+                    Movement(
+                        externalId: nil, time: time, direction: direction, asset: p.asset, quantity: quantity, reason: reason,
+                        isin: p.isin ?? isinByCode[p.code] ?? (looksLikeISIN(p.code) ? p.code : nil), name: p.name, note: note, source: source)))
         }
 
         let keys = [p.code] + (p.isin.map { [$0] } ?? [])
@@ -116,21 +118,29 @@ extension TinkoffReportParser {
                 let rows = found.map { "row \($0.row): \($0.operation)" }.joined(separator: ", ")
                 return movement(.out, outRest, .redemption, last.time, "redeemed in full (\(rows)); section 3.1: out \(p.debited)")
             }
-            return .skipped(SkippedRow(source: source, reason: checked + "; what went out beyond the deals (\(outRest)) is not the \(total) its redemption names"))
+            return .skipped(
+                SkippedRow(source: source, reason: checked + "; what went out beyond the deals (\(outRest)) is not the \(total) its redemption names"))
         }
         guard !hadDeals else {
-            return .skipped(SkippedRow(source: source, reason: checked + "; in \(inRest) and out \(outRest) beyond its deals, which no row of the report explains"))
+            return .skipped(
+                SkippedRow(source: source, reason: checked + "; in \(inRest) and out \(outRest) beyond its deals, which no row of the report explains"))
         }
         guard let net = inRest.subtracting(outRest) else { return .skipped(SkippedRow(source: source, reason: checked)) }
         if net.isZero {
             return .skipped(SkippedRow(source: source, reason: checked + "; \(inRest) came in and went out without a deal: no change in the end"))
         }
         guard let end = periodEnd, let last = LocalDateTime(date: end, hour: 23, minute: 59, second: 59) else {
-            return .skipped(SkippedRow(source: source, reason: checked + "; \(net.isNegative ? "out" : "in") \(net.isNegative ? net.negated : net) without a deal, but the report names no period to date it by"))
+            return .skipped(
+                SkippedRow(
+                    source: source,
+                    reason: checked
+                        + "; \(net.isNegative ? "out" : "in") \(net.isNegative ? net.negated : net) without a deal, but the report names no period to date it by"
+                ))
         }
         let time = zone.timestamp(for: last)
-        return movement(net.isNegative ? .out : .in, net.isNegative ? net.negated : net, .unstated, time,
-                        "section 3.1: in \(p.credited), out \(p.debited), without a deal; dated the end of the report's period")
+        return movement(
+            net.isNegative ? .out : .in, net.isNegative ? net.negated : net, .unstated, time,
+            "section 3.1: in \(p.credited), out \(p.debited), without a deal; dated the end of the report's period")
     }
 
     /// The last day of the report's period, from its title (`… за период 01.01.2024 - 31.12.2024`).
@@ -150,7 +160,8 @@ extension TinkoffReportParser {
         }
         while i + 10 <= b.count {
             if let d = digits(i, 2), b[i + 2] == 0x2E, let m = digits(i + 3, 2), b[i + 5] == 0x2E, let y = digits(i + 6, 4),
-               let date = CalendarDate(year: y, month: m, day: d) {
+                let date = CalendarDate(year: y, month: m, day: d)
+            {
                 found = date
                 i += 10
             } else {

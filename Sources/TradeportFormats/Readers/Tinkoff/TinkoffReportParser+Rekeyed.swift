@@ -41,8 +41,9 @@ extension TinkoffReportParser {
             let outOfTicker = sum(keys.filter { $0.code == ticker }, \.debited)
             let moved = intoIsin < outOfTicker ? intoIsin : outOfTicker
             guard let credited = sum(keys, \.credited).subtracting(moved), let debited = sum(keys, \.debited).subtracting(moved) else { continue }
-            rekeyed[isin] = Rekeyed(ticker: ticker, asset: asset, isin: isin, firstRow: keys.map(\.row).min()!,
-                                    credited: credited, debited: debited, moved: moved)
+            rekeyed[isin] = Rekeyed(
+                ticker: ticker, asset: asset, isin: isin, firstRow: keys.map(\.row).min()!,
+                credited: credited, debited: debited, moved: moved)
         }
     }
 

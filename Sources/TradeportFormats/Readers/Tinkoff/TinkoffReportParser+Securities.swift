@@ -42,16 +42,22 @@ extension TinkoffReportParser {
                 if let asset = AssetCode(code) {
                     balances.append(StatedBalance(asset: asset, kind: .position, opening: opening, closing: closing, source: at(row)))
                     // Decided at the end, once the deals and payouts are known (`+Movements`).
-                    let position = HeldPosition(row: row.number, code: code, asset: asset, isin: isin.flatMap { $0.isEmpty ? nil : $0 },
-                                                name: name.flatMap { $0.isEmpty ? nil : $0 }, credited: credited, debited: debited,
-                                                rawEnd: keepRaw(row))
+                    let position = HeldPosition(
+                        row: row.number, code: code, asset: asset, isin: isin.flatMap { $0.isEmpty ? nil : $0 },
+                        name: name.flatMap { $0.isEmpty ? nil : $0 }, credited: credited, debited: debited,
+                        rawEnd: keepRaw(row))
                     positionsSeen.append(position)
                     heldPositions.append(position)
                     HeldEntry(kind: .position).append(to: &heldEntries)
                     return
                 }
             } else {
-                return try reject(row, check.errors + [FieldError(column: nil, field: nil, message: "a position of section 3.1 that cannot be read: the operations cannot be checked against it")])
+                return try reject(
+                    row,
+                    check.errors + [
+                        FieldError(
+                            column: nil, field: nil, message: "a position of section 3.1 that cannot be read: the operations cannot be checked against it")
+                    ])
             }
         }
         try skipReference(row, "a position (section 3.1), not an operation: the operations are checked against it", place: "section 3.1 (positions)")
@@ -67,8 +73,9 @@ extension TinkoffReportParser {
             cells.read(row, map)
             var check = TinkoffValues(codes: codes, dateSystem: dateSystem)
             if let code = check.text(cells[.code], "code", required: false)?.trimmedOfSpaces, !code.isEmpty {
-                noteSecurity(code: code, isin: check.text(cells[.isin], "isin", required: false)?.trimmedOfSpaces,
-                             name: check.text(cells[.name], "name", required: false)?.trimmedOfSpaces)
+                noteSecurity(
+                    code: code, isin: check.text(cells[.isin], "isin", required: false)?.trimmedOfSpaces,
+                    name: check.text(cells[.name], "name", required: false)?.trimmedOfSpaces)
                 if let nominal = check.number(cells[.nominal], "nominal", .nonNegative, required: false), nominal.isPositive { nominalByCode[code] = nominal }
             }
         }

@@ -154,8 +154,10 @@ final class TinkoffReportParser {
             for _ in 0..<count {
                 let length = Int(get(UInt32.self, at: header + 9))
                 // A kind `encode` wrote: always one of `XLSXCell.Kind`'s.
-                cells.append(XLSXCell(column: Int(get(Int64.self, at: header)), kind: XLSXCell.Kind(rawValue: bytes[header + 8]) ?? .string,
-                                      bytes: UnsafeRawBufferPointer(rebasing: bytes[data..<(data + length)])))
+                cells.append(
+                    XLSXCell(
+                        column: Int(get(Int64.self, at: header)), kind: XLSXCell.Kind(rawValue: bytes[header + 8]) ?? .string,
+                        bytes: UnsafeRawBufferPointer(rebasing: bytes[data..<(data + length)])))
                 header += 13
                 data += length
             }
@@ -277,7 +279,15 @@ final class TinkoffReportParser {
                 if periodEnd == nil { periodEnd = Self.periodEnd(row.cells[0].text) }
                 return
             }
-            try reject(row, [FieldError(column: nil, field: nil, message: "a row before any section heading (1.1 Информация о совершенных и исполненных сделках…, 2. Операции с денежными средствами, …): the layout is not one tradeport knows")])
+            try reject(
+                row,
+                [
+                    FieldError(
+                        column: nil, field: nil,
+                        message:
+                            "a row before any section heading (1.1 Информация о совершенных и исполненных сделках…, 2. Операции с денежными средствами, …): the layout is not one tradeport knows"
+                    )
+                ])
         case .executedTrades, .pendingTrades, .terminatedTrades, .repoChanges:
             if Self.has(row, Self.dealNumberHeader) {
                 tradeMapIndex = mapIndex(row, DealColumn.table, &tradeMaps, &tradeLayouts)
@@ -449,7 +459,9 @@ final class TinkoffReportParser {
             }
             // Taken out of `self` first: what reads the rows may touch the reader, never the lists.
             let entries = heldEntries
-            var records = heldRecords, deals = dealsOnHeapHeld, positions = heldPositions
+            var records = heldRecords
+            var deals = dealsOnHeapHeld
+            var positions = heldPositions
             heldEntries = SpooledBytes()
             heldRecords = ChunkedList()
             dealsOnHeapHeld = ChunkedList()
@@ -475,8 +487,10 @@ final class TinkoffReportParser {
                 case .spooledDeal:
                     let tradeBytes = Int(entry.length)
                     let (trade, code) = try dealCursor.withBytes(of: heldDeals, from: entry.start, count: tradeBytes + (entry.codeBytes ?? 0)) { bytes in
-                        (try RecordBytes.read(Trade.self, from: UnsafeRawBufferPointer(rebasing: bytes[..<tradeBytes])),
-                         entry.codeBytes.map { _ in String(decoding: UnsafeRawBufferPointer(rebasing: bytes[tradeBytes...]), as: UTF8.self) })
+                        (
+                            try RecordBytes.read(Trade.self, from: UnsafeRawBufferPointer(rebasing: bytes[..<tradeBytes])),
+                            entry.codeBytes.map { _ in String(decoding: UnsafeRawBufferPointer(rebasing: bytes[tradeBytes...]), as: UTF8.self) }
+                        )
                     }
                     try emitDeal(HeldDeal(trade: trade, code: code, repoLeg: nil, rawEnd: entry.rawEnd))
                 case .cashRow:
@@ -513,4 +527,3 @@ extension StringProtocol {
         return String(s)
     }
 }
-

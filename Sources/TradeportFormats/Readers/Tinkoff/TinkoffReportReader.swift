@@ -60,12 +60,17 @@ public struct TinkoffReportReader: FormatReader {
                         // A report without its title block (the 2021 templates) is known by its
                         // sheet and its first section.
                         if sheet.name == Self.sheetName, row.cells.count == 1, TinkoffReportParser.sectionNumber(cell) == "1.1",
-                           text.contains("Информация о совершенных и исполненных сделках") { sawDeals = true }
+                            text.contains("Информация о совершенных и исполненных сделках")
+                        {
+                            sawDeals = true
+                        }
                     }
                     return !(sawTitle && sawBroker) && !sawDeals && rows < 40
                 }
                 if (sawTitle && sawBroker) || sawDeals { return .match }
-                return .noMatch("an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» or «Брокер: АО «ТБанк»» and «Отчет о сделках и операциях», nor a sheet broker_rep opening with «1.1 Информация о совершенных и исполненных сделках», in its first rows)")
+                return .noMatch(
+                    "an XLSX workbook, but not a Tinkoff broker report (no «Брокер: АО «Тинькофф Банк»» or «Брокер: АО «ТБанк»» and «Отчет о сделках и операциях», nor a sheet broker_rep opening with «1.1 Информация о совершенных и исполненных сделках», in its first rows)"
+                )
             }
         } catch {
             return .noMatch("cannot be read as an XLSX workbook: \(error)")
@@ -97,7 +102,11 @@ public struct TinkoffReportReader: FormatReader {
                 throw InputError(path: input.path, message: error.description)
             }
             guard reader.sawOperationsSection else {
-                throw InputError(path: input.path, message: "sheet '\(sheet.name)' has neither section 1.1 (executed deals) nor section 2 (cash operations): not a Tinkoff broker report tradeport can read")
+                throw InputError(
+                    path: input.path,
+                    message:
+                        "sheet '\(sheet.name)' has neither section 1.1 (executed deals) nor section 2 (cash operations): not a Tinkoff broker report tradeport can read"
+                )
             }
             try reader.finish(emit: emit)
         }

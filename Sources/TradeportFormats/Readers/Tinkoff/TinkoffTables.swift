@@ -90,7 +90,7 @@ struct TableMap {
 /// (2020–2026): folded (no whitespace, lower case), with the renames as aliases.
 enum DealColumn: Int, CaseIterable {
     case deal, order, date, time, venue, kind, name, code, price, priceCurrency, quantity, amountWithoutInterest,
-         accruedInterest, amount, settlementCurrency, brokerFee, brokerFeeCurrency, stampDuty, stampDutyCurrency, settlementDate
+        accruedInterest, amount, settlementCurrency, brokerFee, brokerFeeCurrency, stampDuty, stampDutyCurrency, settlementDate
 
     static let table: [TableField] = [
         TableField("номерсделки", required: true),
@@ -116,7 +116,7 @@ enum DealColumn: Int, CaseIterable {
         TableField("гербовыйсбор"),
         TableField("валютагербовогосбора"),
         // «Дата расчетов», since 2023 «Дата расчетов план/факт».
-        TableField("датарасчетов", aliases: ["датарасчетовплан/факт"]),
+        TableField("датарасчетов", aliases: ["датарасчетовплан/факт"])
     ]
 
     /// The header text as the report prints it, for messages.
@@ -125,7 +125,7 @@ enum DealColumn: Int, CaseIterable {
         "кодактива": "Код актива", "ценазаединицу": "Цена за единицу", "валютацены": "Валюта цены",
         "количество": "Количество", "операция": "Операция", "суммазачисления": "Сумма зачисления",
         "суммасписания": "Сумма списания", "валюта": "Валюта",
-        "входящийостаток": "Входящий остаток", "исходящийостаток": "Исходящий остаток", "зачисление": "Зачисление", "списание": "Списание",
+        "входящийостаток": "Входящий остаток", "исходящийостаток": "Исходящий остаток", "зачисление": "Зачисление", "списание": "Списание"
     ]
 }
 
@@ -140,7 +140,7 @@ enum CashColumn: Int, CaseIterable {
         TableField("операция", required: true),
         TableField("суммазачисления", required: true),
         TableField("суммасписания", required: true),
-        TableField("примечание"),
+        TableField("примечание")
     ]
 }
 
@@ -152,7 +152,7 @@ enum BalanceColumn: Int, CaseIterable {
         TableField("валюта", required: true),
         // Until 2024 «Входящий остаток на начало периода:»; since 2025 «Входящий остаток».
         TableField("входящийостаток", aliases: ["входящийостатокнаначалопериода:", "входящийостатокнаначалопериода"], required: true),
-        TableField("исходящийостаток", aliases: ["исходящийостатокнаконецпериода:", "исходящийостатокнаконецпериода"], required: true),
+        TableField("исходящийостаток", aliases: ["исходящийостатокнаконецпериода:", "исходящийостатокнаконецпериода"], required: true)
     ]
 }
 
@@ -167,7 +167,7 @@ enum PositionColumn: Int, CaseIterable {
         TableField("входящийостаток", required: true),
         TableField("зачисление", required: true),
         TableField("списание", required: true),
-        TableField("исходящийостаток", required: true),
+        TableField("исходящийостаток", required: true)
     ]
 }
 
@@ -181,6 +181,6 @@ enum SecurityColumn: Int, CaseIterable {
         TableField("кодактива", required: true),
         TableField("isin", aliases: ["isinценнойбумаги"]),
         TableField("номинал"),
-        TableField("валютаноминала"),
+        TableField("валютаноминала")
     ]
 }

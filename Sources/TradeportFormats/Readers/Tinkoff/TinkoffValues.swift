@@ -22,15 +22,17 @@ struct TinkoffValues {
         var end = b.count
         while start < end {
             let c = b[start]
-            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { start += 1 }
-            else if c == 0xC2, start + 1 < end, b[start + 1] == 0xA0 { start += 2 }
-            else { break }
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D {
+                start += 1
+            } else if c == 0xC2, start + 1 < end, b[start + 1] == 0xA0 {
+                start += 2
+            } else {
+                break
+            }
         }
         while end > start {
             let c = b[end - 1]
-            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { end -= 1 }
-            else if c == 0xA0, end - 2 >= start, b[end - 2] == 0xC2 { end -= 2 }
-            else { break }
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { end -= 1 } else if c == 0xA0, end - 2 >= start, b[end - 2] == 0xC2 { end -= 2 } else { break }
         }
         return UnsafeRawBufferPointer(rebasing: b[start..<end])
     }
@@ -103,7 +105,9 @@ struct TinkoffValues {
         }
         switch result {
         case .failure(let e):
-            add(at, field, "'\(cell.text)' is not a number: \(e.message.contains("expected") ? e.message : e.message + "; expected a number like 138,28 or 0.55")")
+            add(
+                at, field,
+                "'\(cell.text)' is not a number: \(e.message.contains("expected") ? e.message : e.message + "; expected a number like 138,28 or 0.55")")
             return nil
         case .success(let value):
             switch sign {
@@ -139,8 +143,9 @@ struct TinkoffValues {
             if b.count == 10 {
                 let s = b.count - 10
                 if let day = DecimalDigits.value(b, s, 2), let month = DecimalDigits.value(b, s + 3, 2), let year = DecimalDigits.value(b, s + 6, 4),
-                   b[s + 2] == UInt8(ascii: "."), b[s + 5] == UInt8(ascii: "."),
-                   let date = CalendarDate(year: year, month: month, day: day) {
+                    b[s + 2] == UInt8(ascii: "."), b[s + 5] == UInt8(ascii: "."),
+                    let date = CalendarDate(year: year, month: month, day: day)
+                {
                     return date
                 }
             }
@@ -165,7 +170,8 @@ struct TinkoffValues {
         case .string:
             let hourDigits = b.count == 8 || b.count == 5 ? 2 : (b.count == 7 || b.count == 4 ? 1 : 0)
             if hourDigits > 0, let h = DecimalDigits.value(b, 0, hourDigits), b[hourDigits] == UInt8(ascii: ":"),
-               let m = DecimalDigits.value(b, hourDigits + 1, 2), h < 24, m < 60 {
+                let m = DecimalDigits.value(b, hourDigits + 1, 2), h < 24, m < 60
+            {
                 if b.count == hourDigits + 3 { return (h, m, 0) }
                 if b[hourDigits + 3] == UInt8(ascii: ":"), let s = DecimalDigits.value(b, hourDigits + 4, 2), s < 60 { return (h, m, s) }
             }

@@ -75,7 +75,12 @@ struct JSONStreamScanner {
     /// Reads the next bytes of the text.
     mutating func feed(_ bytes: UnsafeRawBufferPointer) throws {
         for b in bytes {
-            if b == 0x0A { line += 1; column = 0 } else { column += 1 }
+            if b == 0x0A {
+                line += 1
+                column = 0
+            } else {
+                column += 1
+            }
             if capturing {
                 try captureByte(b)
                 continue
@@ -98,7 +103,14 @@ struct JSONStreamScanner {
         capture.append(b)
         if capture.count > Self.captureLimit { throw fail("a value of more than \(Self.captureLimit >> 20) MiB") }
         if captureInString {
-            if captureEscaped { captureEscaped = false } else if b == 0x5C { captureEscaped = true } else if b == 0x22 { captureInString = false; if captureDepth == 0 { try endCapture() } }
+            if captureEscaped {
+                captureEscaped = false
+            } else if b == 0x5C {
+                captureEscaped = true
+            } else if b == 0x22 {
+                captureInString = false
+                if captureDepth == 0 { try endCapture() }
+            }
             return
         }
         switch b {
@@ -183,7 +195,10 @@ struct JSONStreamScanner {
             try close(b)
             return
         case .nameOrEnd, .name:
-            if b == 0x7D, expect == .nameOrEnd { try close(b); return }
+            if b == 0x7D, expect == .nameOrEnd {
+                try close(b)
+                return
+            }
             guard b == 0x22 else { throw fail("expected a member name in quotes") }
             tokenKind = .string
             token = []
@@ -235,8 +250,15 @@ struct JSONStreamScanner {
                 token.append(b)
                 return true
             }
-            if b == 0x5C { escaped = true; token.append(b); return true }
-            if b != 0x22 { token.append(b); return true }
+            if b == 0x5C {
+                escaped = true
+                token.append(b)
+                return true
+            }
+            if b != 0x22 {
+                token.append(b)
+                return true
+            }
             tokenKind = .none
             if expect == .name || expect == .nameOrEnd {
                 let name = try decodeString(token)

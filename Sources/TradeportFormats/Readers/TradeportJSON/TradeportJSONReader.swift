@@ -22,15 +22,17 @@ public struct TradeportJSONReader: FormatReader {
         while i < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[i]) { i += 1 }
         guard i < head.count, head[i] == UInt8(ascii: "{") else { return nil }
         if let end = head[i...].firstIndex(of: 0x0A), let first = try? JSONValue.parse(head[i..<end]),
-           case .string(let kind)? = first["kind"], lineKinds.contains(kind) {
+            case .string(let kind)? = first["kind"], lineKinds.contains(kind)
+        {
             return .lines
         }
         // A document: the member `tradeport` at the top level, among the first ones.
         var found = false
-        var scanner = JSONStreamScanner(wants: { path in
-            if path == [.member("tradeport")] { found = true }
-            return false
-        }, take: { _, _, _, _ in })
+        var scanner = JSONStreamScanner(
+            wants: { path in
+                if path == [.member("tradeport")] { found = true }
+                return false
+            }, take: { _, _, _, _ in })
         try? head[i...].withUnsafeBytes { try scanner.feed($0) }
         return found ? .document : nil
     }
@@ -67,7 +69,9 @@ public struct TradeportJSONReader: FormatReader {
                     let at = error.lineAndColumn(in: bytes)
                     let where_ = "line \(line + at.line - 1), column \(at.line == 1 ? column + at.column - 1 : at.column)"
                     let message = "malformed JSON at \(where_): \(error.message)"
-                    try emit(.rejected(RejectedRow(source: location, raw: raw(bytes), errors: [FieldError(column: nil, field: nil, message: message)])), { raw(bytes) })
+                    try emit(
+                        .rejected(RejectedRow(source: location, raw: raw(bytes), errors: [FieldError(column: nil, field: nil, message: message)])),
+                        { raw(bytes) })
                     return
                 }
             }
@@ -108,7 +112,8 @@ public struct TradeportJSONReader: FormatReader {
                     }
                     return .skipped(SkippedRow(source: location, reason: "\(kind) by the conversion that wrote this file (\(origin)\(why))"))
                 default:
-                    throw CanonicalJSONError(field: "kind", "'\(kind)' is not trade, transaction, movement, skipped, rejected, warning, reconciliation or summary")
+                    throw CanonicalJSONError(
+                        field: "kind", "'\(kind)' is not trade, transaction, movement, skipped, rejected, warning, reconciliation or summary")
                 }
             }
             let made: SourceRecord
@@ -162,39 +167,45 @@ public struct TradeportJSONReader: FormatReader {
             // first (convert writes it first; operations before it wait for it).
             var names: [Int: String] = [:]
             var waiting: [(index: Int, bytes: [UInt8], kind: String, line: Int, column: Int)] = []
-            var scanner = JSONStreamScanner(wants: { path in
-                switch path.count {
-                case 2: return path[0] == .member("skipped") || path[0] == .member("rejected")
-                case 3: if case .member("portfolios") = path[0], path[2] == .member("name") { return true }; return false
-                case 4:
-                    if case .member("portfolios") = path[0], path[2] == .member("trades") || path[2] == .member("transactions") || path[2] == .member("movements") {
-                        return true
+            var scanner = JSONStreamScanner(
+                wants: { path in
+                    switch path.count {
+                    case 2: return path[0] == .member("skipped") || path[0] == .member("rejected")
+                    case 3:
+                        if case .member("portfolios") = path[0], path[2] == .member("name") { return true }
+                        return false
+                    case 4:
+                        if case .member("portfolios") = path[0],
+                            path[2] == .member("trades") || path[2] == .member("transactions") || path[2] == .member("movements")
+                        {
+                            return true
+                        }
+                        return false
+                    default: return false
                     }
-                    return false
-                default: return false
-                }
-            }, take: { path, bytes, line, column in
-                if path.count == 2, case .member(let list) = path[0] {
-                    try row(bytes, kind: list == "skipped" ? "skipped" : "rejected", portfolio: nil, line: line, column: column)
-                    return
-                }
-                guard case .element(let index) = path[1] else { return }
-                if path[2] == .member("name") {
-                    guard case .string(let name)? = try? JSONValue.parse(bytes) else {
-                        throw InputError(path: input.path, message: "line \(line): portfolios[\(index)].name is not a text")
+                },
+                take: { path, bytes, line, column in
+                    if path.count == 2, case .member(let list) = path[0] {
+                        try row(bytes, kind: list == "skipped" ? "skipped" : "rejected", portfolio: nil, line: line, column: column)
+                        return
                     }
-                    names[index] = name
-                    for w in waiting where w.index == index { try row(w.bytes, kind: w.kind, portfolio: name, line: w.line, column: w.column) }
-                    waiting.removeAll { $0.index == index }
-                    return
-                }
-                let kind = path[2] == .member("trades") ? "trade" : path[2] == .member("transactions") ? "transaction" : "movement"
-                if let name = names[index] {
-                    try row(bytes, kind: kind, portfolio: name, line: line, column: column)
-                } else {
-                    waiting.append((index, bytes, kind, line, column))
-                }
-            })
+                    guard case .element(let index) = path[1] else { return }
+                    if path[2] == .member("name") {
+                        guard case .string(let name)? = try? JSONValue.parse(bytes) else {
+                            throw InputError(path: input.path, message: "line \(line): portfolios[\(index)].name is not a text")
+                        }
+                        names[index] = name
+                        for w in waiting where w.index == index { try row(w.bytes, kind: w.kind, portfolio: name, line: w.line, column: w.column) }
+                        waiting.removeAll { $0.index == index }
+                        return
+                    }
+                    let kind = path[2] == .member("trades") ? "trade" : path[2] == .member("transactions") ? "transaction" : "movement"
+                    if let name = names[index] {
+                        try row(bytes, kind: kind, portfolio: name, line: line, column: column)
+                    } else {
+                        waiting.append((index, bytes, kind, line, column))
+                    }
+                })
             do {
                 while true {
                     let n = try input.read(into: chunk)

@@ -20,12 +20,17 @@ public final class BeancountSink: ConversionSink, WriterNotes {
         for role in AccountNames.Role.allCases {
             let root = options.accounts.template(role).prefix { $0 != ":" }
             guard ["Assets", "Liabilities", "Equity", "Income", "Expenses"].contains(root) else {
-                throw OutputError(path: output.path, message: "the \(role.rawValue) account '\(options.accounts.template(role))' does not start with Assets, Liabilities, Equity, Income or Expenses, as Beancount requires")
+                throw OutputError(
+                    path: output.path,
+                    message:
+                        "the \(role.rawValue) account '\(options.accounts.template(role))' does not start with Assets, Liabilities, Equity, Income or Expenses, as Beancount requires"
+                )
             }
         }
         self.output = output
         operations = try OrderedOperations()
-        book = LedgerBook(accounts: options.accounts, dates: options.dates, atCost: true, part: Beancount.accountPart, digits: Beancount.digits, target: "Beancount")
+        book = LedgerBook(
+            accounts: options.accounts, dates: options.dates, atCost: true, part: Beancount.accountPart, digits: Beancount.digits, target: "Beancount")
     }
 
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
@@ -109,8 +114,7 @@ enum Beancount {
     static func commodity(_ code: String) -> String {
         var chars: [Character] = []
         for c in code.uppercased() {
-            if c.isASCII && (c.isLetter || c.isNumber) { chars.append(c) }
-            else { chars.append("-") }
+            if c.isASCII && (c.isLetter || c.isNumber) { chars.append(c) } else { chars.append("-") }
         }
         if chars.first.map({ !($0.isASCII && $0.isLetter) }) ?? true { chars.insert("X", at: 0) }
         if chars.count > 24 { chars = Array(chars.prefix(24)) }
@@ -127,8 +131,7 @@ enum Beancount {
         }
         while chars.last == "-" { chars.removeLast() }
         guard let first = chars.first else { return "X" }
-        if first.isLowercase { chars[0] = Character(first.uppercased()) }
-        else if !(first.isUppercase || first.isNumber) { chars.insert("X", at: 0) }
+        if first.isLowercase { chars[0] = Character(first.uppercased()) } else if !(first.isUppercase || first.isNumber) { chars.insert("X", at: 0) }
         return String(chars)
     }
 
@@ -209,7 +212,8 @@ enum Beancount {
 /// Ledger in Beancount's language (`--to beancount`).
 public struct BeancountWriter: FormatWriter {
     public let id = "beancount"
-    public let summary = "a Beancount ledger: securities at cost in lots, fees, income, opening balances and balance assertions where a source prints them (bean-check accepts it)"
+    public let summary =
+        "a Beancount ledger: securities at cost in lots, fees, income, opening balances and balance assertions where a source prints them (bean-check accepts it)"
     public let fileExtension = "beancount"
     public init() {}
     public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try BeancountSink(output: output, options: options) }

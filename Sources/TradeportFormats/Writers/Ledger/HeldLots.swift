@@ -16,7 +16,8 @@ struct HeldLots {
         total = sum
         let magnitude = units.isNegative ? units.negated : units
         if runs.count > head, runs[runs.count - 1].currency == currency,
-           let merged = runs[runs.count - 1].units.adding(magnitude) {
+            let merged = runs[runs.count - 1].units.adding(magnitude)
+        {
             runs[runs.count - 1].units = merged
         } else {
             runs.append((magnitude, currency))

@@ -74,7 +74,6 @@ enum Hledger {
         return out.isEmpty ? "-" : out
     }
 
-
     static func amount(_ a: LedgerAmount, to out: inout OutputBuffer) {
         a.number.appendText(to: &out)
         out.append(utf8: " " + symbol(a.asset))
@@ -120,7 +119,8 @@ enum Hledger {
 /// Journal in hledger's language (`--to hledger`).
 public struct HledgerWriter: FormatWriter {
     public let id = "hledger"
-    public let summary = "an hledger journal: securities at their total cost, fees, income, opening balances and balance assertions where a source prints them (hledger check accepts it)"
+    public let summary =
+        "an hledger journal: securities at their total cost, fees, income, opening balances and balance assertions where a source prints them (hledger check accepts it)"
     public let fileExtension = "journal"
     public init() {}
     public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try HledgerSink(output: output, options: options) }

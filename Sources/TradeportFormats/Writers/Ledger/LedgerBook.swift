@@ -220,21 +220,25 @@ struct LedgerBook {
                 let opening = t.quantity.subtracting(closing) ?? .zero
                 let closed = closing.isPositive ? lots.close(closing) : []
                 let closings = closed.map { run in
-                    LedgerPosting(account: security, amount: LedgerAmount(number: buy ? run.units : run.units.negated, asset: t.base),
-                                  cost: run.currency == t.quote ? .closing(price: LedgerAmount(number: t.price, asset: t.quote)) : .closingCostIn(run.currency))
+                    LedgerPosting(
+                        account: security, amount: LedgerAmount(number: buy ? run.units : run.units.negated, asset: t.base),
+                        cost: run.currency == t.quote ? .closing(price: LedgerAmount(number: t.price, asset: t.quote)) : .closingCostIn(run.currency))
                 }
                 if opening.isPositive, closed.contains(where: { $0.currency != t.quote }) {
                     // The lots closed for their share of the value at the trade's price; the rest,
                     // with the interest and fees, goes with the units opened.
                     guard let share = closing.multiplied(by: t.price), let rest = value.subtracting(share),
-                          let openedValue = opening.multiplied(by: t.price) else {
+                        let openedValue = opening.multiplied(by: t.price)
+                    else {
                         // Not written, so its lots stay as the ledger holds them.
                         counts.notCarried("trades whose quantity × price is beyond 38 digits")
                         return []
                     }
                     var first = closings
                     if !share.isZero {
-                        first.append(LedgerPosting(account: holding(portfolio, t.quote, on: date), amount: LedgerAmount(number: buy ? share.negated : share, asset: t.quote)))
+                        first.append(
+                            LedgerPosting(
+                                account: holding(portfolio, t.quote, on: date), amount: LedgerAmount(number: buy ? share.negated : share, asset: t.quote)))
                     }
                     first.append(LedgerPosting(account: account(.gains, portfolio, t.quote, on: date), amount: nil))
                     lotsClosed = LedgerEntry(date: date, narration: narration + ": the \(closing) held", meta: meta, postings: first)
@@ -248,7 +252,8 @@ struct LedgerBook {
                 if opening.isPositive {
                     let cost: LedgerCost
                     if closing.isZero {
-                        cost = Self.perUnit(value, t.quantity).map { .lot(LedgerAmount(number: $0, asset: t.quote)) }
+                        cost =
+                            Self.perUnit(value, t.quantity).map { .lot(LedgerAmount(number: $0, asset: t.quote)) }
                             ?? .lotTotal(LedgerAmount(number: value, asset: t.quote))
                     } else {
                         cost = .lot(LedgerAmount(number: t.price, asset: t.quote))
@@ -258,20 +263,27 @@ struct LedgerBook {
                 }
                 held[key] = lots
             } else {
-                postings.append(LedgerPosting(account: security, amount: LedgerAmount(number: signed, asset: t.base),
-                                              cost: .totalPrice(LedgerAmount(number: value, asset: t.quote))))
+                postings.append(
+                    LedgerPosting(
+                        account: security, amount: LedgerAmount(number: signed, asset: t.base),
+                        cost: .totalPrice(LedgerAmount(number: value, asset: t.quote))))
             }
             if let interest = t.accruedInterest, !interest.isZero {
                 value = value.adding(interest) ?? value
-                postings.append(LedgerPosting(account: account(.coupons, portfolio, t.quote, on: date),
-                                              amount: LedgerAmount(number: buy ? interest : interest.negated, asset: t.quote)))
+                postings.append(
+                    LedgerPosting(
+                        account: account(.coupons, portfolio, t.quote, on: date),
+                        amount: LedgerAmount(number: buy ? interest : interest.negated, asset: t.quote)))
             }
             if !value.isZero {
-                postings.append(LedgerPosting(account: holding(portfolio, t.quote, on: date), amount: LedgerAmount(number: buy ? value.negated : value, asset: t.quote)))
+                postings.append(
+                    LedgerPosting(account: holding(portfolio, t.quote, on: date), amount: LedgerAmount(number: buy ? value.negated : value, asset: t.quote)))
             }
             for fee in t.fees where !fee.amount.isZero {
-                postings.append(LedgerPosting(account: holding(portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount.negated, asset: fee.currency)))
-                postings.append(LedgerPosting(account: account(.fees, portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount, asset: fee.currency)))
+                postings.append(
+                    LedgerPosting(account: holding(portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount.negated, asset: fee.currency)))
+                postings.append(
+                    LedgerPosting(account: account(.fees, portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount, asset: fee.currency)))
             }
             if gains {
                 postings.append(LedgerPosting(account: account(.gains, portfolio, t.quote, on: date), amount: nil))
@@ -299,12 +311,19 @@ struct LedgerBook {
             }
             let incoming = t.type.isIncoming
             if !t.amount.isZero {
-                postings.append(LedgerPosting(account: holding(portfolio, t.asset, on: date), amount: LedgerAmount(number: incoming ? t.amount : t.amount.negated, asset: t.asset)))
-                postings.append(LedgerPosting(account: account(other, portfolio, t.asset, on: date), amount: LedgerAmount(number: incoming ? t.amount.negated : t.amount, asset: t.asset)))
+                postings.append(
+                    LedgerPosting(
+                        account: holding(portfolio, t.asset, on: date), amount: LedgerAmount(number: incoming ? t.amount : t.amount.negated, asset: t.asset)))
+                postings.append(
+                    LedgerPosting(
+                        account: account(other, portfolio, t.asset, on: date),
+                        amount: LedgerAmount(number: incoming ? t.amount.negated : t.amount, asset: t.asset)))
             }
             if let fee = t.fee, !fee.amount.isZero {
-                postings.append(LedgerPosting(account: holding(portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount.negated, asset: fee.currency)))
-                postings.append(LedgerPosting(account: account(.fees, portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount, asset: fee.currency)))
+                postings.append(
+                    LedgerPosting(account: holding(portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount.negated, asset: fee.currency)))
+                postings.append(
+                    LedgerPosting(account: account(.fees, portfolio, fee.currency, on: date), amount: LedgerAmount(number: fee.amount, asset: fee.currency)))
             }
         case .movement(let m):
             if let e = m.externalId { meta.append(("external-id", e)) }
@@ -312,8 +331,13 @@ struct LedgerBook {
             meta.append(("reason", m.reason.rawValue))
             narration = "\(m.direction == .in ? "In" : "Out") \(m.quantity) \(m.asset) (\(m.reason.rawValue))" + (m.note.map { ": \($0)" } ?? "")
             let incoming = m.direction.isIncoming
-            postings.append(LedgerPosting(account: holding(portfolio, m.asset, on: date), amount: LedgerAmount(number: incoming ? m.quantity : m.quantity.negated, asset: m.asset)))
-            postings.append(LedgerPosting(account: account(.movements, portfolio, m.asset, on: date), amount: LedgerAmount(number: incoming ? m.quantity.negated : m.quantity, asset: m.asset)))
+            postings.append(
+                LedgerPosting(
+                    account: holding(portfolio, m.asset, on: date), amount: LedgerAmount(number: incoming ? m.quantity : m.quantity.negated, asset: m.asset)))
+            postings.append(
+                LedgerPosting(
+                    account: account(.movements, portfolio, m.asset, on: date),
+                    amount: LedgerAmount(number: incoming ? m.quantity.negated : m.quantity, asset: m.asset)))
         }
         meta.append(("source", operation.source.description))
         lotsClosed?.meta.append(("source", operation.source.description))
@@ -325,7 +349,8 @@ struct LedgerBook {
     static func perUnit(_ value: ExactDecimal, _ quantity: ExactDecimal) -> ExactDecimal? {
         for extra in [0, 2, 4, 8, 12, 18] {
             guard let q = value.divided(by: quantity, roundedToScale: value.scale + quantity.scale + extra),
-                  let back = q.multiplied(by: quantity) else { return nil }
+                let back = q.multiplied(by: quantity)
+            else { return nil }
             if back == value { return q }
         }
         return nil
@@ -348,7 +373,8 @@ struct LedgerBook {
                 continue
             }
             guard let portfolios = sourcePortfolios[check.path], portfolios.count == 1, let portfolio = portfolios.first,
-                  let span = sourceDates[check.path] else {
+                let span = sourceDates[check.path]
+            else {
                 notAsserted.append("\(check.path): \(check.asset): its operations went to \(sourcePortfolios[check.path]?.count ?? 0) portfolios; not asserted")
                 continue
             }
@@ -360,15 +386,20 @@ struct LedgerBook {
             if !opening.isZero {
                 withoutCost.insert(asset)
                 let other = account(.opening, portfolio, asset, on: span.first)
-                entries.append(LedgerEntry(
-                    date: span.first, narration: "Opening balance of \(asset) as \(check.path) prints it",
-                    meta: [("source", check.statement?.description ?? check.path)],
-                    postings: [LedgerPosting(account: place, amount: LedgerAmount(number: opening, asset: asset)),
-                               LedgerPosting(account: other, amount: LedgerAmount(number: opening.negated, asset: asset))]))
+                entries.append(
+                    LedgerEntry(
+                        date: span.first, narration: "Opening balance of \(asset) as \(check.path) prints it",
+                        meta: [("source", check.statement?.description ?? check.path)],
+                        postings: [
+                            LedgerPosting(account: place, amount: LedgerAmount(number: opening, asset: asset)),
+                            LedgerPosting(account: other, amount: LedgerAmount(number: opening.negated, asset: asset))
+                        ]))
             }
             let after = CalendarDate(daysSinceEpoch: span.last.daysSinceEpoch + 1)
-            assertions.append(LedgerAssertion(date: after, account: place, amount: LedgerAmount(number: closing, asset: asset),
-                                              comment: "closing balance as \(check.statement?.description ?? check.path) prints it"))
+            assertions.append(
+                LedgerAssertion(
+                    date: after, account: place, amount: LedgerAmount(number: closing, asset: asset),
+                    comment: "closing balance as \(check.statement?.description ?? check.path) prints it"))
         }
         // By date, openings before assertions of the same date, each in the order of the checks.
         let dated = entries.map(DatedStatement.entry) + assertions.map(DatedStatement.assertion)
@@ -379,8 +410,10 @@ struct LedgerBook {
     /// Writes every operation's transaction in time order into `body`, with `dated` (opening
     /// entries, assertions) placed among them by date, so the ledger reads in date order; `body`
     /// goes to `output` every megabyte. `write` puts one transaction or statement into the body.
-    mutating func write(_ operations: OrderedOperations, dated: [DatedStatement], into body: inout OutputBuffer, output: OutputFile,
-                        _ write: (DatedStatement, inout OutputBuffer) -> Void) throws {
+    mutating func write(
+        _ operations: OrderedOperations, dated: [DatedStatement], into body: inout OutputBuffer, output: OutputFile,
+        _ write: (DatedStatement, inout OutputBuffer) -> Void
+    ) throws {
         var next = 0
         try operations.forEachInTimeOrder { operation, portfolio in
             for entry in entries(operation, portfolio: portfolio) {

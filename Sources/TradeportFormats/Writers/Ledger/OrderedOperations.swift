@@ -39,15 +39,18 @@ final class OrderedOperations {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the writer holds")
         }
         let number = portfolios.number(portfolio)
-        entries.append(Entry(time: operation.time.secondsSinceEpoch, nanoseconds: operation.time.nanoseconds,
-                             portfolioAndKind: number | operation.kindBits, place: UInt64(offset) << 24 | UInt64(length)))
+        entries.append(
+            Entry(
+                time: operation.time.secondsSinceEpoch, nanoseconds: operation.time.nanoseconds,
+                portfolioAndKind: number | operation.kindBits, place: UInt64(offset) << 24 | UInt64(length)))
     }
 
     /// Every operation, by time, then in the order it arrived; with its portfolio.
     func forEachInTimeOrder(_ body: (PortfolioOperation, String) throws -> Void) throws {
         var order = Array(entries.indices)
         order.sort { a, b in
-            let x = entries[a], y = entries[b]
+            let x = entries[a]
+            let y = entries[b]
             if x.time != y.time { return x.time < y.time }
             if x.nanoseconds != y.nanoseconds { return x.nanoseconds < y.nanoseconds }
             return a < b

@@ -1,5 +1,5 @@
-import TradeportCore
 import TradeportCSV
+import TradeportCore
 import TradeportSpec
 
 /// The plainest specs' trades read straight from a row's bytes into what the conversion takes
@@ -29,7 +29,10 @@ final class CompiledTradePlan: @unchecked Sendable {
     enum Value: Sendable {
         /// The same every row (nil: written as is, not hashed: the id, which the conversion gives).
         case constant(FieldValue?)
-        case text(Int), asset(Int), decimal(Int, DecimalSign), time(Int)
+        case text(Int)
+        case asset(Int)
+        case decimal(Int, DecimalSign)
+        case time(Int)
         /// A map's word, by the column's entry.
         case choice(Int)
         /// The fees: each an amount column, a currency column and a kind.
@@ -119,17 +122,19 @@ final class CompiledTradePlan: @unchecked Sendable {
 
     deinit {
         constants.deinitialize()
-        for p in [UnsafeMutableRawPointer(columnKind.baseAddress), UnsafeMutableRawPointer(columnCheck.baseAddress),
-                  UnsafeMutableRawPointer(fieldKind.baseAddress), UnsafeMutableRawPointer(fieldColumn.baseAddress),
-                  UnsafeMutableRawPointer(fieldSign.baseAddress), UnsafeMutableRawPointer(fieldIdentity.baseAddress),
-                  UnsafeMutableRawPointer(fieldOmitted.baseAddress), UnsafeMutableRawPointer(fieldRequired.baseAddress),
-                  UnsafeMutableRawPointer(constants.baseAddress), UnsafeMutableRawPointer(constantEmpty.baseAddress),
-                  keys.baseAddress, UnsafeMutableRawPointer(keyStart.baseAddress), constantJSON.baseAddress,
-                  UnsafeMutableRawPointer(constantStart.baseAddress), wordJSON.baseAddress,
-                  UnsafeMutableRawPointer(wordJSONStart.baseAddress), wordText.baseAddress,
-                  UnsafeMutableRawPointer(wordTextStart.baseAddress), UnsafeMutableRawPointer(segmentLiteral.baseAddress),
-                  UnsafeMutableRawPointer(segmentStart.baseAddress), UnsafeMutableRawPointer(segmentEnd.baseAddress),
-                  literal.baseAddress] {
+        for p in [
+            UnsafeMutableRawPointer(columnKind.baseAddress), UnsafeMutableRawPointer(columnCheck.baseAddress),
+            UnsafeMutableRawPointer(fieldKind.baseAddress), UnsafeMutableRawPointer(fieldColumn.baseAddress),
+            UnsafeMutableRawPointer(fieldSign.baseAddress), UnsafeMutableRawPointer(fieldIdentity.baseAddress),
+            UnsafeMutableRawPointer(fieldOmitted.baseAddress), UnsafeMutableRawPointer(fieldRequired.baseAddress),
+            UnsafeMutableRawPointer(constants.baseAddress), UnsafeMutableRawPointer(constantEmpty.baseAddress),
+            keys.baseAddress, UnsafeMutableRawPointer(keyStart.baseAddress), constantJSON.baseAddress,
+            UnsafeMutableRawPointer(constantStart.baseAddress), wordJSON.baseAddress,
+            UnsafeMutableRawPointer(wordJSONStart.baseAddress), wordText.baseAddress,
+            UnsafeMutableRawPointer(wordTextStart.baseAddress), UnsafeMutableRawPointer(segmentLiteral.baseAddress),
+            UnsafeMutableRawPointer(segmentStart.baseAddress), UnsafeMutableRawPointer(segmentEnd.baseAddress),
+            literal.baseAddress
+        ] {
             p?.deallocate()
         }
     }
@@ -149,15 +154,16 @@ final class CompiledTradePlan: @unchecked Sendable {
     init?(_ plan: SpecPlan) {
         let spec = plan.spec
         guard case .csv(let csv) = spec.source, csv.encoding == .utf8, let m = plan.trade, !m.grouped,
-              plan.rowKindColumn == nil, plan.group == nil, !plan.someRowsGiveSeveral,
-              plan.plainColumns, plan.skips.isEmpty, !plan.hasLists, !plan.readsNotations, plan.assetAliases.isEmpty,
-              m.portfolio == nil, spec.values.formulaQuote == nil
+            plan.rowKindColumn == nil, plan.group == nil, !plan.someRowsGiveSeveral,
+            plan.plainColumns, plan.skips.isEmpty, !plan.hasLists, !plan.readsNotations, plan.assetAliases.isEmpty,
+            m.portfolio == nil, spec.values.formulaQuote == nil
         else { return nil }
         switch spec.rows {
         case .transactions, .movements, .by: return nil
         default: break
         }
-        var words: [[UInt8]] = [], wordTexts: [String] = []
+        var words: [[UInt8]] = []
+        var wordTexts: [String] = []
         func word(_ text: String) -> Int {
             if let i = wordTexts.firstIndex(of: text) { return i }
             var out = OutputBuffer(capacity: 64)
@@ -232,14 +238,14 @@ final class CompiledTradePlan: @unchecked Sendable {
                     value = .decimal(c, sign)
                 case .choice:
                     guard let c = column({ if case .map = $0 { true } else { false } }), case .map(let entries)? = columns[c],
-                          entries.allSatisfy({ m.words[i].contains(wordTexts[$0.word]) })
+                        entries.allSatisfy({ m.words[i].contains(wordTexts[$0.word]) })
                     else { return nil }
                     value = .choice(c)
                 case .tradeFees:
                     var fees: [(amount: Int, currency: Int, kind: FeeKind)] = []
                     for fee in m.fees {
                         guard case .column(let a) = fee.amount, case .column(let c) = fee.currency,
-                              case .decimal = plan.kinds[a], case .asset = plan.kinds[c]
+                            case .decimal = plan.kinds[a], case .asset = plan.kinds[c]
                         else { return nil }
                         fees.append((a, c, fee.kind))
                     }
@@ -249,8 +255,10 @@ final class CompiledTradePlan: @unchecked Sendable {
                 }
             }
             where_[layout.fields[i]] = fields.count
-            fields.append(Field(key: key, value: value, identity: layout.identity[i], omittedWhenEmpty: since,
-                                required: m.mustGive[i]))
+            fields.append(
+                Field(
+                    key: key, value: value, identity: layout.identity[i], omittedWhenEmpty: since,
+                    required: m.mustGive[i]))
         }
         func column(_ field: TradeField) -> Int? {
             switch fields[where_[field]!].value {
@@ -259,7 +267,7 @@ final class CompiledTradePlan: @unchecked Sendable {
             }
         }
         guard let side = column(.side), let base = column(.base), let quote = column(.quote),
-              let quantity = column(.quantity), let price = column(.price)
+            let quantity = column(.quantity), let price = column(.price)
         else { return nil }
         guard case .time = fields[where_[.time]!].value else { return nil }
         // Without a venue id no row is prepared (its content id is numbered in order).
@@ -268,26 +276,37 @@ final class CompiledTradePlan: @unchecked Sendable {
         for f in [TradeField.amount, .accruedInterest, .externalId, .account] {
             if case .constant(let v) = fields[where_[f]!].value, v != nil, v != .null { return nil }
         }
-        columnKind = Self.owned(columns.map {
-            switch $0 {
-            case .text?: .text
-            case .id?: .id
-            case .asset?: .asset
-            case .decimal?: .decimal
-            case .dateTime?: .dateTime
-            default: .map
-            } as CellKind
-        })
+        columnKind = Self.owned(
+            columns.map {
+                switch $0 {
+                case .text?: .text
+                case .id?: .id
+                case .asset?: .asset
+                case .decimal?: .decimal
+                case .dateTime?: .dateTime
+                default: .map
+                } as CellKind
+            })
         columnCheck = Self.owned(columns.map { if case .decimal(let c)? = $0 { c } else { .signed } })
         patterns = columns.map { if case .dateTime(let p)? = $0 { p } else { nil } }
         maps = columns.map { if case .map(let e)? = $0 { e } else { [] } }
-        var kinds: [FieldKind] = [], cols: [Int] = [], signs: [DecimalSign] = [], keys: [UInt8] = [], keyStart: [Int] = []
-        var json: [UInt8] = [], jsonStart: [Int] = [], constants: [FieldValue] = [], feeColumns: [(amount: Int, currency: Int, kind: FeeKind)] = []
+        var kinds: [FieldKind] = []
+        var cols: [Int] = []
+        var signs: [DecimalSign] = []
+        var keys: [UInt8] = []
+        var keyStart: [Int] = []
+        var json: [UInt8] = []
+        var jsonStart: [Int] = []
+        var constants: [FieldValue] = []
+        var feeColumns: [(amount: Int, currency: Int, kind: FeeKind)] = []
         for field in fields {
             keyStart.append(keys.count)
             keys += field.key
             jsonStart.append(json.count)
-            var kind = FieldKind.constant, col = 0, sign = DecimalSign.any, constant = FieldValue.null
+            var kind = FieldKind.constant
+            var col = 0
+            var sign = DecimalSign.any
+            var constant = FieldValue.null
             switch field.value {
             case .constant(let v?):
                 constant = v
@@ -295,12 +314,25 @@ final class CompiledTradePlan: @unchecked Sendable {
                 CanonicalJSON.appendValue(v, to: &out)
                 json += out.array
             case .constant(nil): kind = .id
-            case .text(let c): kind = .text; col = c
-            case .asset(let c): kind = .asset; col = c
-            case .decimal(let c, let s): kind = .decimal; col = c; sign = s
-            case .time(let c): kind = .time; col = c
-            case .choice(let c): kind = .choice; col = c
-            case .fees(let list): kind = .fees; feeColumns = list
+            case .text(let c):
+                kind = .text
+                col = c
+            case .asset(let c):
+                kind = .asset
+                col = c
+            case .decimal(let c, let s):
+                kind = .decimal
+                col = c
+                sign = s
+            case .time(let c):
+                kind = .time
+                col = c
+            case .choice(let c):
+                kind = .choice
+                col = c
+            case .fees(let list):
+                kind = .fees
+                feeColumns = list
             case .location: kind = .location
             }
             kinds.append(kind)
@@ -322,7 +354,10 @@ final class CompiledTradePlan: @unchecked Sendable {
         self.keyStart = Self.owned(keyStart)
         constantJSON = Self.owned(bytes: json)
         constantStart = Self.owned(jsonStart)
-        var wj: [UInt8] = [], wjs: [Int] = [], wt: [UInt8] = [], wts: [Int] = []
+        var wj: [UInt8] = []
+        var wjs: [Int] = []
+        var wt: [UInt8] = []
+        var wts: [Int] = []
         for (j, t) in zip(words, wordTexts) {
             wjs.append(wj.count)
             wj += j
@@ -336,7 +371,10 @@ final class CompiledTradePlan: @unchecked Sendable {
         wordText = Self.owned(bytes: wt)
         wordTextStart = Self.owned(wts)
         self.feeColumns = feeColumns
-        var lit: [UInt8] = [], isLiteral: [Bool] = [], starts: [Int] = [], ends: [Int] = []
+        var lit: [UInt8] = []
+        var isLiteral: [Bool] = []
+        var starts: [Int] = []
+        var ends: [Int] = []
         var run: Int?
         for i in fields.indices {
             guard kinds[i] == .constant else {
@@ -406,9 +444,11 @@ final class CompiledTradePlan: @unchecked Sendable {
 
     /// The trade of `record` prepared into `parts`, or nil when the row is not plainly right (or
     /// the preparation declines it): the caller then reads it as before.
-    func read(_ record: CSVRecord, positions: [Int?], zone: inout SourceTimeZone.Converter, codes: AssetCodeCache, path: String,
-              scratch s: inout Scratch, preparation: OperationPreparation, into parts: inout PreparedParts,
-              of store: PreparedStore) -> PreparedOperation? {
+    func read(
+        _ record: CSVRecord, positions: [Int?], zone: inout SourceTimeZone.Converter, codes: AssetCodeCache, path: String,
+        scratch s: inout Scratch, preparation: OperationPreparation, into parts: inout PreparedParts,
+        of store: PreparedStore
+    ) -> PreparedOperation? {
         let raw = record.raw
         guard !raw.isEmpty else { return nil }
         func cell(_ c: Int) -> UnsafeRawBufferPointer {
@@ -427,8 +467,12 @@ final class CompiledTradePlan: @unchecked Sendable {
                     continue
                 case .allowedWhenZero(let o):
                     switch s.cells[o] {
-                    case .none: s.cells[c] = .none; continue
-                    case .decimal(let d) where d.isZero: s.cells[c] = .none; continue
+                    case .none:
+                        s.cells[c] = .none
+                        continue
+                    case .decimal(let d) where d.isZero:
+                        s.cells[c] = .none
+                        continue
                     default: return nil
                     }
                 case .refused:
@@ -453,8 +497,8 @@ final class CompiledTradePlan: @unchecked Sendable {
                 s.cells[c] = .decimal(v)
             case .dateTime:
                 guard let m = patterns[c]!.match(f), let date = m.date, let clock = m.clock,
-                      let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2),
-                      let instant = zone.writableTimestamp(for: local)
+                    let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2),
+                    let instant = zone.writableTimestamp(for: local)
                 else { return nil }
                 s.cells[c] = .time(clock.3 == 0 ? instant : instant.with(nanoseconds: clock.3))
             case .map:
@@ -540,7 +584,7 @@ final class CompiledTradePlan: @unchecked Sendable {
                 },
                 changes: { body in
                     guard case .asset(let b) = cells[base], case .asset(let q) = cells[quote],
-                          case .decimal(let qty) = cells[quantity], case .decimal(let p) = cells[price], case .word(let w) = cells[side]
+                        case .decimal(let qty) = cells[quantity], case .decimal(let p) = cells[price], case .word(let w) = cells[side]
                     else { return }
                     PortfolioOperation.forEachTradeChange(
                         buy: w == buyWord, base: b, quote: q, quantity: qty, price: p, amount: amount.flatMap { decimal(cells[$0]) },
@@ -582,8 +626,10 @@ final class CompiledTradePlan: @unchecked Sendable {
     }
 
     /// Field `i`'s value into the content hash, as `FastHasher.combine(_: FieldValue)` takes it.
-    private func combine(_ i: Int, _ raw: UnsafeRawBufferPointer, _ cells: UnsafeBufferPointer<Cell>, _ fees: [TradeFee],
-                         into h: inout FastHasher) {
+    private func combine(
+        _ i: Int, _ raw: UnsafeRawBufferPointer, _ cells: UnsafeBufferPointer<Cell>, _ fees: [TradeFee],
+        into h: inout FastHasher
+    ) {
         let cell = fieldKind[i].readsCell ? cells[fieldColumn[i]] : Cell.none
         switch (fieldKind[i], cell) {
         case (.text, .bytes(let b)): h.combineText(b)
@@ -598,8 +644,10 @@ final class CompiledTradePlan: @unchecked Sendable {
     }
 
     /// `,"name":value` of field `i`, as `CanonicalJSON.appendFields` writes it.
-    private func append(_ i: Int, id: UnsafeRawBufferPointer?, _ raw: UnsafeRawBufferPointer, _ cells: UnsafeBufferPointer<Cell>,
-                        _ fees: [TradeFee], row: Int, locationHead: [UInt8], to out: inout OutputBuffer) {
+    private func append(
+        _ i: Int, id: UnsafeRawBufferPointer?, _ raw: UnsafeRawBufferPointer, _ cells: UnsafeBufferPointer<Cell>,
+        _ fees: [TradeFee], row: Int, locationHead: [UInt8], to out: inout OutputBuffer
+    ) {
         let kind = fieldKind[i]
         let cell = kind.readsCell ? cells[fieldColumn[i]] : Cell.none
         let empty: Bool

@@ -1,7 +1,7 @@
 import Foundation
+import TradeportCSV
 import TradeportCore
 import TradeportPrimitives
-import TradeportCSV
 import TradeportSpec
 
 /// Reading a CSV source in pieces on several threads: the source's thread cuts it into pieces
@@ -162,9 +162,11 @@ extension SpecReader {
     /// Reads a CSV source: the first piece here, the rest in pieces on workers when the source
     /// is larger and its rows do not depend on those before them; else in one go (always, when
     /// `pieceSize` is 0).
-    func readCSV(_ csv: CSVSource, dialect: CSVDialect, state: inout ReadState,
-                 read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int, emit: RecordHandler,
-                 emitPrepared: PreparedRecordHandler) throws {
+    func readCSV(
+        _ csv: CSVSource, dialect: CSVDialect, state: inout ReadState,
+        read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int, emit: RecordHandler,
+        emitPrepared: PreparedRecordHandler
+    ) throws {
         var ordinal = 0
         var cutter = PieceCutter(read: read)
         var pending: [UInt8] = []
@@ -181,7 +183,9 @@ extension SpecReader {
                 if end == first.count {
                     if cutter.exhausted { return }
                     if plan.group == nil && state.headerFound && ordinal > csv.skipLines {
-                        guard let stop = try readPieces(csv, dialect: dialect, state: state, cutter: &cutter, emit: emit, emitPrepared: emitPrepared) else { return }
+                        guard let stop = try readPieces(csv, dialect: dialect, state: state, cutter: &cutter, emit: emit, emitPrepared: emitPrepared) else {
+                            return
+                        }
                         pending = stop.bytes
                         resumeLine = stop.line
                     }
@@ -214,8 +218,10 @@ extension SpecReader {
 
     /// One record, as reading in one go and in pieces both take it (`ordinal`: the record's
     /// number in the source, empty lines included).
-    func readRecord(_ record: CSVRecord, _ csv: CSVSource, _ dialect: CSVDialect, ordinal: Int,
-                    state: inout ReadState, emit: RecordHandler) throws {
+    func readRecord(
+        _ record: CSVRecord, _ csv: CSVSource, _ dialect: CSVDialect, ordinal: Int,
+        state: inout ReadState, emit: RecordHandler
+    ) throws {
         if ordinal <= csv.skipLines || record.isEmptyLine { return }
         if record.tooLong, !state.headerFound {
             // Past the record limit before the header: where the header should be, the input
@@ -238,8 +244,9 @@ extension SpecReader {
             try emit(.rejected(RejectedRow(source: state.origin.at(record.line), raw: record.rawText, errors: errors)), { record.rawText })
             return
         }
-        try state.handle(record, number: record.line, ordinal: ordinal - csv.skipLines, malformation: record.malformation,
-                         header: csv.header, raw: { record.rawText }, emit: emit)
+        try state.handle(
+            record, number: record.line, ordinal: ordinal - csv.skipLines, malformation: record.malformation,
+            header: csv.header, raw: { record.rawText }, emit: emit)
     }
 
     /// Where reading in pieces stopped before the source's end: the bytes from the first record
@@ -251,8 +258,10 @@ extension SpecReader {
 
     /// Reads the rest of the source in pieces on workers, each piece's records handed to `emit`
     /// here in order. Returns nil at the source's end, or where to go on in one go.
-    private func readPieces(_ csv: CSVSource, dialect: CSVDialect, state base: ReadState, cutter: inout PieceCutter,
-                            emit: RecordHandler, emitPrepared: PreparedRecordHandler) throws -> PiecesStop? {
+    private func readPieces(
+        _ csv: CSVSource, dialect: CSVDialect, state base: ReadState, cutter: inout PieceCutter,
+        emit: RecordHandler, emitPrepared: PreparedRecordHandler
+    ) throws -> PiecesStop? {
         let workers = Self.pieceWorkers
         // Pieces in flight, oldest first: one per worker ahead of the one being handed on.
         let ahead = workers + 1
@@ -332,7 +341,8 @@ extension SpecReader {
         let base = UnsafeRawPointer(piece.bytes.baseAddress!)
         var records = piece.records
         piece.records = []
-        var rawStart: Int32 = 0, rawCount: Int32 = 0
+        var rawStart: Int32 = 0
+        var rawCount: Int32 = 0
         let preparation = state.preparation
         let store = preparation.map { _ in PreparedStore(origin: state.origin.at(0), memory: memory) }
         var parts = preparation == nil ? PreparedParts(capacity: 0) : memory.parts(capacity: piece.count * 5 / 2 + 4096)
@@ -343,14 +353,18 @@ extension SpecReader {
         var scratch = compiled.map { CompiledTradePlan.Scratch($0, path: path) }
         let codes = state.values.codes
         do {
-            let (end, lines) = try CSVReader.forEachRecord(in: piece.filled, firstLine: piece.firstLine, final: piece.final,
-                                                           dialect: dialect) { record in
+            let (end, lines) = try CSVReader.forEachRecord(
+                in: piece.filled, firstLine: piece.firstLine, final: piece.final,
+                dialect: dialect
+            ) { record in
                 rawStart = Int32(record.raw.baseAddress.map { $0 - base } ?? 0)
                 rawCount = Int32(record.raw.count)
                 if let compiled, let preparation, let store, !record.tooLong, !record.isEmptyLine, record.malformation == nil,
-                   csv.fields.map({ $0 == record.count }) ?? true, state.headerFound,
-                   let prepared = compiled.read(record, positions: state.positions, zone: &state.zone, codes: codes, path: path,
-                                            scratch: &scratch!, preparation: preparation, into: &parts, of: store) {
+                    csv.fields.map({ $0 == record.count }) ?? true, state.headerFound,
+                    let prepared = compiled.read(
+                        record, positions: state.positions, zone: &state.zone, codes: codes, path: path,
+                        scratch: &scratch!, preparation: preparation, into: &parts, of: store)
+                {
                     records.append(PieceRecord(record: .prepared(prepared), rawStart: rawStart, rawCount: rawCount))
                     return
                 }
