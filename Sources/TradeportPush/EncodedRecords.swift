@@ -68,12 +68,16 @@ public struct EncodedRecords: Sendable {
 /// reader prepares and read back by the router: a tag byte, then for a record its value id's
 /// length (4 bytes, little-endian; all ones for none), the value id and the record's object; for a refusal, its text.
 enum ServerRecordBytes {
-    static let trade: UInt8 = 1, transaction: UInt8 = 2, refused: UInt8 = 3, incomplete: UInt8 = 4, movement: UInt8 = 5
+    /// What an operation's bytes say it is.
+    enum Tag: UInt8 {
+        case trade = 1
+        case transaction, refused, incomplete, movement
+    }
 
     /// Writes what `mapped` is (`BalancesMapping.map`).
     static func write(_ mapped: BalancesMapping.Mapped, to out: inout OutputBuffer) {
-        func record<R: OperationRecord>(_ tag: UInt8, _ r: R) {
-            out.append(tag)
+        func record<R: OperationRecord>(_ tag: Tag, _ r: R) {
+            out.append(tag.rawValue)
             if let valueId = r.valueId {
                 withUnsafeBytes(of: UInt32(valueId.utf8.count).littleEndian) { out.append($0) }
                 out.append(utf8: valueId)
@@ -83,30 +87,30 @@ enum ServerRecordBytes {
             r.append(to: &out, secondsAlways: true)
         }
         switch mapped {
-        case .trade(let r): record(trade, r)
-        case .transaction(let r): record(transaction, r)
+        case .trade(let r): record(.trade, r)
+        case .transaction(let r): record(.transaction, r)
         case .refused(let refusal):
-            out.append(refused)
+            out.append(Tag.refused.rawValue)
             out.append(utf8: refusal.description)
-        case .incomplete: out.append(incomplete)
-        case .movement: out.append(movement)
+        case .incomplete: out.append(Tag.incomplete.rawValue)
+        case .movement: out.append(Tag.movement.rawValue)
         }
     }
 
     /// What `write` wrote: the tag, and for a record its value id and object, for a refusal its text.
-    static func read(_ bytes: UnsafeRawBufferPointer) -> (tag: UInt8, valueId: String?, object: UnsafeRawBufferPointer, refusal: String?) {
-        let tag = bytes[0]
+    static func read(_ bytes: UnsafeRawBufferPointer) -> (tag: Tag, valueId: String?, object: UnsafeRawBufferPointer, refusal: String?) {
+        guard let tag = Tag(rawValue: bytes[0]) else { preconditionFailure("an operation's server bytes begin with an unknown tag \(bytes[0])") }
         switch tag {
-        case trade, transaction:
+        case .trade, .transaction:
             var n: UInt32 = 0
             withUnsafeMutableBytes(of: &n) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[1..<5])) }
             guard n != UInt32.max else { return (tag, nil, UnsafeRawBufferPointer(rebasing: bytes[5...]), nil) }
             let length = Int(UInt32(littleEndian: n))
             let id = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[5..<(5 + length)]), as: UTF8.self)
             return (tag, id, UnsafeRawBufferPointer(rebasing: bytes[(5 + length)...]), nil)
-        case refused:
+        case .refused:
             return (tag, nil, UnsafeRawBufferPointer(start: nil, count: 0), String(decoding: UnsafeRawBufferPointer(rebasing: bytes[1...]), as: UTF8.self))
-        default:
+        case .incomplete, .movement:
             return (tag, nil, UnsafeRawBufferPointer(start: nil, count: 0), nil)
         }
     }

@@ -239,9 +239,9 @@ public struct PushConversion: Sendable {
 }
 
 /// The conversion's sink for a push: each operation mapped to the server's record once, and
-/// routed to its portfolios' batches, handed over as each fills. A reader that prepares
-/// operations on its own threads maps and writes them there (`ServerRecordRenderer`); the
-/// router then only routes their bytes.
+/// routed to its portfolios' batches, handed over as each fills. A model value is mapped and
+/// written here; a reader that prepares operations on its own threads (opt-in) maps and writes
+/// them there (`ServerRecordRenderer`), and the router only routes their bytes.
 final class PushRouter: PreparedOperationSink {
     struct Stopped: Error {}
 
@@ -307,33 +307,52 @@ final class PushRouter: PreparedOperationSink {
         return nil
     }
 
+    /// An operation as a model value: mapped to the server's record here, and routed.
     func write(_ operation: PortfolioOperation, portfolio: String) throws {
         guard let positions = claimed(operation.kind, portfolio: portfolio) else { return }
-        var bytes = OutputBuffer(capacity: 512)
-        ServerRecordBytes.write(BalancesMapping.map(operation), to: &bytes)
-        try route(bytes.bytes, to: positions)
+        switch BalancesMapping.map(operation) {
+        case .trade(let record):
+            var object = OutputBuffer(capacity: 320)
+            record.append(to: &object, secondsAlways: true)
+            try route(.trade, object: object.bytes, valueId: record.valueId, to: positions)
+        case .transaction(let record):
+            var object = OutputBuffer(capacity: 320)
+            record.append(to: &object, secondsAlways: true)
+            try route(.transaction, object: object.bytes, valueId: record.valueId, to: positions)
+        case .refused(let refusal):
+            for i in positions { targets[i].tally.refused.append(refusal.description) }
+        case .incomplete:
+            for i in positions { targets[i].tally.incomplete += 1 }
+        case .movement:
+            for i in positions { targets[i].tally.movements += 1 }
+        }
     }
 
+    /// An operation a reader mapped and wrote on its threads (`ServerRecordRenderer`): its bytes
+    /// say what it is.
     func write(prepared operation: PreparedOperation) throws {
         guard let positions = claimed(operation.kind, portfolio: operation.portfolio) else { return }
-        try operation.withBytes { try route($0, to: positions) }
+        try operation.withBytes { bytes in
+            let mapped = ServerRecordBytes.read(bytes)
+            switch mapped.tag {
+            case .trade, .transaction: try route(mapped.tag, object: mapped.object, valueId: mapped.valueId, to: positions)
+            case .refused: for i in positions { targets[i].tally.refused.append(mapped.refusal ?? "") }
+            case .incomplete: for i in positions { targets[i].tally.incomplete += 1 }
+            case .movement: for i in positions { targets[i].tally.movements += 1 }
+            }
+        }
     }
 
-    /// Adds an operation's mapping (`ServerRecordBytes`) to the targets at `positions`.
-    private func route(_ bytes: UnsafeRawBufferPointer, to positions: [Int]) throws {
-        let mapped = ServerRecordBytes.read(bytes)
+    /// Adds a record's object and value id to the targets at `positions`, handing over a batch as
+    /// it fills.
+    private func route(_ kind: ServerRecordBytes.Tag, object: UnsafeRawBufferPointer, valueId: String?, to positions: [Int]) throws {
         for i in positions {
-            switch mapped.tag {
-            case ServerRecordBytes.trade:
-                targets[i].trades.append(object: mapped.object, valueId: mapped.valueId)
+            if kind == .trade {
+                targets[i].trades.append(object: object, valueId: valueId)
                 if targets[i].trades.count >= batchSize { try flush(i, \.trades, as: PushBatch.Records.trades) }
-            case ServerRecordBytes.transaction:
-                targets[i].transactions.append(object: mapped.object, valueId: mapped.valueId)
+            } else {
+                targets[i].transactions.append(object: object, valueId: valueId)
                 if targets[i].transactions.count >= batchSize { try flush(i, \.transactions, as: PushBatch.Records.transactions) }
-            case ServerRecordBytes.refused: targets[i].tally.refused.append(mapped.refusal ?? "")
-            case ServerRecordBytes.incomplete: targets[i].tally.incomplete += 1
-            case ServerRecordBytes.movement: targets[i].tally.movements += 1
-            default: preconditionFailure("an operation's server bytes begin with an unknown tag \(mapped.tag)")
             }
         }
     }
