@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "TradeportServe",
             dependencies: [
-                "TradeportPrimitives", "TradeportBalances", "TradeportCore", "TradeportFormats", "CSQLite",
+                "TradeportPrimitives", "TradeportBalances", "TradeportCore", "TradeportFormats", "TradeportPush", "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

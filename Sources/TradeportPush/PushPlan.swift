@@ -65,6 +65,18 @@ public struct PushPlan: @unchecked Sendable {
         return plan
     }
 
+    /// Inputs already opened and given their readers (an upload to `serve`, read from memory),
+    /// all into the server portfolio `portfolio`.
+    public static func fromInputs(_ inputs: [PreparedInput], portfolio: String, read: ReadOptions = ReadOptions()) -> PushPlan {
+        var plan = PushPlan()
+        plan.jobs = [
+            Job(
+                inputs: inputs, options: ConversionOptions(portfolio: portfolio, read: read), route: .same,
+                paths: inputs.map(\.input.path).joined(separator: ", "))
+        ]
+        return plan
+    }
+
     /// Inputs named by a manifest. Entries with the same inputs and zone are converted once.
     public static func fromManifest(_ manifest: PushManifest, registry: FormatRegistry = .builtIn) throws(PushPlanError) -> PushPlan {
         var plan = PushPlan()
@@ -118,7 +130,10 @@ public struct PushPlan: @unchecked Sendable {
     /// over before stays handed over).
     /// When an input fails part-way, the error's `partial` holds what the conversion counted
     /// until then (the reports of the conversions done, the failing one's tallies).
-    public func run(batchSize: Int, emit: @escaping (PushBatch) -> Bool) throws(PushPlanError) -> PushConversion {
+    /// `rejected`, when given, is told of every row the conversion rejects (never sent), as it comes.
+    public func run(
+        batchSize: Int, rejected: ((RejectedRow) -> Void)? = nil, emit: @escaping (PushBatch) -> Bool
+    ) throws(PushPlanError) -> PushConversion {
         var conversion = PushConversion()
         func count(_ router: PushRouter, paths: String) {
             for target in router.targets {
@@ -132,7 +147,7 @@ public struct PushPlan: @unchecked Sendable {
             }
         }
         for job in jobs {
-            let router = PushRouter(route: job.route, batchSize: batchSize, emit: emit)
+            let router = PushRouter(route: job.route, batchSize: batchSize, rejected: rejected, emit: emit)
             let report: ConversionReport
             do {
                 report = try Inputs.convert(job.inputs, options: job.options, into: router)
@@ -266,8 +281,12 @@ final class PushRouter: PreparedOperationSink {
     /// The targets of the last portfolio seen (operations come in runs of one portfolio).
     private var last: (portfolio: String, targets: [Int])?
 
-    init(route: PushPlan.Route, batchSize: Int, emit: @escaping (PushBatch) -> Bool) {
+    /// Told of each rejected row, when given.
+    private let rejected: ((RejectedRow) -> Void)?
+
+    init(route: PushPlan.Route, batchSize: Int, rejected: ((RejectedRow) -> Void)? = nil, emit: @escaping (PushBatch) -> Bool) {
         self.route = route
+        self.rejected = rejected
         self.batchSize = max(batchSize, 1)
         self.emit = emit
     }
@@ -366,7 +385,7 @@ final class PushRouter: PreparedOperationSink {
     }
 
     func write(_ skipped: SkippedRow) throws {}
-    func write(_ rejected: RejectedRow) throws {}
+    func write(_ rejected: RejectedRow) throws { self.rejected?(rejected) }
 
     func finish(_ report: ConversionReport) throws {
         for i in targets.indices {

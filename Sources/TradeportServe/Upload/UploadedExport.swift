@@ -2,9 +2,12 @@ import Foundation
 import TradeportBalances
 import TradeportCore
 import TradeportFormats
+import TradeportPush
 
-/// A DSX export uploaded to `…/uploadFile`, read by tradeport's own readers and mapped to the
-/// server's records as `push` maps them.
+/// A DSX export uploaded to `…/uploadFile`, read the way `push` reads a file and the server reads
+/// its batches: the conversion's records routed by push's plan (`PushPlan.run`), each batch read
+/// back by the batch endpoint's parser (`records(inBatch:)`). One path from a file to stored
+/// records, whether it comes by `push` or by an upload.
 struct UploadedExport {
     var trades: [TradeRecord] = []
     var transactions: [TransactionRecord] = []
@@ -17,24 +20,33 @@ struct UploadedExport {
         guard let reader = FormatRegistry.builtIn.reader(id: formatId) else { throw ServeError("no \(formatId) reader") }
         // Read from memory: nothing of the upload stays once it is answered.
         let name = (filename.map { ($0 as NSString).lastPathComponent }).flatMap { $0.isEmpty ? nil : $0 } ?? "upload.csv"
-        let input = SourceInput(bytes: bytes, name: name)
-        let (document, _) = try Inputs.document([PreparedInput(input: input, reader: reader)], options: ConversionOptions(portfolio: "upload"))
-        for r in document.rejected {
-            problems.append("row \(r.source.row): " + r.errors.map(\.message).joined(separator: "; "))
-        }
-        for portfolio in document.portfolios {
-            // Transactions not complete were skipped by the conversion already.
-            let records = BalancesMapping.records(of: portfolio)
-            // Text with a NUL character is not stored (as the API refuses it in a JSON body).
-            func storable(_ record: some StoredRecord) -> Bool {
-                guard record.bindings.contains(where: { if case .text(let t) = $0 { t.utf8.contains(0) } else { false } }) else { return true }
-                problems.append("\(type(of: record).noun) \(record.valueId.map { "'\($0.oneLineForMessage)'" } ?? ""): \(BalancesAPI.nulRefusal)")
-                return false
+        let plan = PushPlan.fromInputs([PreparedInput(input: SourceInput(bytes: bytes, name: name), reader: reader)], portfolio: "upload")
+        var rejects: [String] = []
+        var batches: [PushBatch] = []
+        let conversion = try plan.run(
+            batchSize: BalancesAPI.batchLimit,
+            rejected: { row in
+                rejects.append("row \(row.source.row): " + row.errors.map(\.message).joined(separator: "; "))
             }
-            trades += records.trades.filter(storable)
-            transactions += records.transactions.filter(storable)
-            problems += records.refusals.map { "row \($0.source.row): \($0.reason)" }
+        ) { batch in
+            batches.append(batch)
+            return true
         }
+        problems = rejects
+        // Text with a NUL character is not stored (as the API refuses it in a JSON body).
+        func storable(_ record: some StoredRecord) -> Bool {
+            guard record.bindings.contains(where: { if case .text(let t) = $0 { t.utf8.contains(0) } else { false } }) else { return true }
+            problems.append("\(type(of: record).noun) \(record.valueId.map { "'\($0.oneLineForMessage)'" } ?? ""): \(BalancesAPI.nulRefusal)")
+            return false
+        }
+        for batch in batches {
+            switch batch.records {
+            case .trades(let records): trades += try records.records(TradeRecord.self).filter(storable)
+            case .transactions(let records): transactions += try records.records(TransactionRecord.self).filter(storable)
+            }
+        }
+        // Transactions not complete were skipped by the conversion already.
+        for name in conversion.portfolios { problems += conversion.tallies[name]?.refused ?? [] }
     }
 }
 
