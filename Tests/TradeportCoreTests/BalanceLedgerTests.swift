@@ -225,28 +225,30 @@ struct AssetCodeTests {
     }
 }
 
-@Suite("Spooled bytes")
-struct SpooledBytesTests {
-    @Test func readsBackAnyRangeAcrossChunksInTheFileAndInMemory() throws {
-        var spooled = SpooledBytes()
+@Suite("The spool")
+struct SpoolTests {
+    @Test(arguments: [nil, "/nonexistent-directory-for-tradeport"])
+    func readsBackAnyRangeAcrossChunksInTheFileAndInMemory(directory: String?) throws {
+        // In a scratch file, and where none can be made (everything then stays in memory).
+        let spooled = directory.map { Spool(directory: $0) } ?? Spool()
         var all: [UInt8] = []
         var g = BalanceLedgerTests.Generator(state: 42)
         // 3.5 chunks: pieces of every size, single bytes among them.
-        while all.count < 3 * SpooledBytes.chunkSize + SpooledBytes.chunkSize / 2 {
+        while all.count < 3 * Spool.Cursor.chunkSize + Spool.Cursor.chunkSize / 2 {
             let piece = (0..<Int.random(in: 0...70_000, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) }
-            piece.withUnsafeBytes { spooled.append(contentsOf: $0) }
+            _ = piece.withUnsafeBytes { spooled.append(contentsOf: $0) }
             all += piece
             let byte = UInt8.random(in: 0...255, using: &g)
             spooled.append(byte)
             all.append(byte)
         }
         #expect(spooled.count == all.count)
-        let c = SpooledBytes.chunkSize
+        let c = Spool.Cursor.chunkSize
         for (start, count) in [(0, 10), (c - 5, 10), (c - 1, 2 * c + 2), (3 * c - 3, all.count - 3 * c + 3), (all.count - 1, 1), (17, 0)] {
             #expect(try spooled.bytes(from: start, count: count) == Array(all[start..<(start + count)]), "\(start)+\(count)")
         }
         // In order with a cursor: ranges within a chunk, across two, and in the chunk still in memory.
-        var cursor = SpooledBytes.Cursor()
+        var cursor = Spool.Cursor()
         var start = 0
         while start < all.count {
             let count = min(Int.random(in: 0...300_000, using: &g), all.count - start)

@@ -338,16 +338,17 @@ struct BalanceLedger {
 /// per record its time and row (each the difference from the record before it in the block, so
 /// that the first of a block stands alone), the number of changes, then per change the account,
 /// the amount's scale and its mantissa, all LEB128 (signed ones zigzagged). A full block goes to a
-/// scratch file (`SpilledBlocks`: created in `$TMPDIR` and unlinked at once; where that cannot be
-/// written, blocks stay in memory).
+/// `Spool`, one after another, read back by where each begins.
 struct OperationLog {
     static let blockSize = 256 << 10
     let blockSize: Int
 
     init(blockSize: Int = OperationLog.blockSize) { self.blockSize = blockSize }
 
-    /// The full blocks; each record is whole within its block.
-    private var blocks = SpilledBlocks()
+    /// The full blocks, one after another; each record is whole within its block.
+    private var blocks = Spool()
+    /// Where each full block begins in `blocks`.
+    private var blockStarts: [Int] = []
     /// The block being written.
     private var current: [UInt8] = []
     private var scratch: [UInt8] = []
@@ -391,7 +392,10 @@ struct OperationLog {
         if fresh {
             previousTime = 0
             previousRow = 0
-            if !current.isEmpty { blocks.add(&current) }
+            if !current.isEmpty {
+                blockStarts.append(current.withUnsafeBytes { blocks.append(contentsOf: $0) })
+                current.removeAll(keepingCapacity: true)
+            }
             blockFirstRecord.append(records)
         }
         records += 1
@@ -410,11 +414,13 @@ struct OperationLog {
     }
 
     /// How many blocks there are, the one being written included.
-    private var blockCount: Int { blocks.count + (current.isEmpty ? 0 : 1) }
+    private var blockCount: Int { blockStarts.count + (current.isEmpty ? 0 : 1) }
 
     /// The bytes of block `b`.
     private func bytes(ofBlock b: Int) throws -> [UInt8] {
-        b == blocks.count ? current : try blocks.bytes(ofBlock: b)
+        guard b < blockStarts.count else { return current }
+        let end = b + 1 < blockStarts.count ? blockStarts[b + 1] : blocks.count
+        return try blocks.bytes(from: blockStarts[b], count: end - blockStarts[b])
     }
 
     /// Every block's bytes, in order (read back from the file).

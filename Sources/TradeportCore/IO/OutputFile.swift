@@ -52,7 +52,7 @@ public final class OutputFile {
     /// Output to standard output. With `holdUntilCommit`, bytes are kept in a temporary file and
     /// copied out only on `commit()` (for `--strict`, where a failed run must print nothing).
     public static func standardOutput(holdUntilCommit: Bool) throws -> OutputFile {
-        OutputFile(path: "-", fd: 1, temporaryPath: nil, held: holdUntilCommit ? try Spool() : nil)
+        OutputFile(path: "-", fd: 1, temporaryPath: nil, held: holdUntilCommit ? Spool() : nil)
     }
 
     deinit {
@@ -74,7 +74,7 @@ public final class OutputFile {
     public func flush() throws {
         guard buffer.count > 0 else { return }
         if let held {
-            try held.append { $0.append(buffer.bytes) }
+            held.append { $0.append(buffer.bytes) }
         } else {
             try writeAll(fd, buffer.bytes, path: path)
         }
@@ -180,8 +180,8 @@ public final class OutputFile {
 
 /// A file descriptor for scratch data: created in `$TMPDIR` (or /tmp) and unlinked at once, so
 /// nothing is left behind whatever happens to the process.
-func anonymousTemporaryFile() throws -> Int32 {
-    let dir = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+func anonymousTemporaryFile(in directory: String? = nil) throws -> Int32 {
+    let dir = directory ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     let (fd, path) = try createTemporaryFile("\(dir)/tradeport-spool-", errorPath: dir)
     unlink(path)
     return fd

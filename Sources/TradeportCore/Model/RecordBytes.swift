@@ -1,7 +1,7 @@
 import TradeportFields
 
 /// A record's fields as compact bytes, for holding many records off the heap (in a
-/// `SpooledBytes`) and reading them back exactly: each field of the record's layout in order, a tag
+/// `Spool`) and reading them back exactly: each field of the record's layout in order, a tag
 /// byte and its value. Not a format: what one build writes, the same build reads, within one run.
 /// (A held Tinkoff deal took about 740 bytes on the heap; its bytes here are about 150.)
 public enum RecordBytes {

@@ -34,9 +34,9 @@ public final class JSONDocumentSink: PreparedOperationSink {
 
     public init(output: OutputFile) throws {
         self.output = output
-        operations = try Spool()
-        skipped = try Spool()
-        rejected = try Spool()
+        operations = Spool()
+        skipped = Spool()
+        rejected = Spool()
     }
 
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
@@ -59,9 +59,9 @@ public final class JSONDocumentSink: PreparedOperationSink {
 
     /// An operation's object into the spool, by `body`, and its entry.
     private func add(_ kind: OperationKind, portfolio: String, time: Int64, nanoseconds: UInt32, _ body: (inout OutputBuffer) -> Void) throws {
-        let before = operations.size
-        let offset = try operations.append(body)
-        let length = operations.size - before
+        let before = operations.count
+        let offset = operations.append(body)
+        let length = operations.count - before
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the document writer holds")
         }
@@ -73,7 +73,7 @@ public final class JSONDocumentSink: PreparedOperationSink {
     }
 
     public func write(_ row: SkippedRow) throws {
-        try skipped.append { out in
+        skipped.append { out in
             CanonicalJSON.appendRaw(skippedCount == 0 ? "\n    {" : ",\n    {", to: &out)
             CanonicalJSON.appendSkippedFields(row, to: &out)
             out.append(UInt8(ascii: "}"))
@@ -82,7 +82,7 @@ public final class JSONDocumentSink: PreparedOperationSink {
     }
 
     public func write(_ row: RejectedRow) throws {
-        try rejected.append { out in
+        rejected.append { out in
             CanonicalJSON.appendRaw(rejectedCount == 0 ? "\n    {" : ",\n    {", to: &out)
             CanonicalJSON.appendRejectedFields(row, to: &out)
             out.append(UInt8(ascii: "}"))

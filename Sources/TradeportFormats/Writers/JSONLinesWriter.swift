@@ -10,8 +10,8 @@ public final class JSONLinesSink: PreparedOperationSink {
 
     public init(output: OutputFile) throws {
         self.output = output
-        skippedLines = try Spool()
-        rejectedLines = try Spool()
+        skippedLines = Spool()
+        rejectedLines = Spool()
     }
 
     public func write(_ operation: PortfolioOperation, portfolio: String) throws {
@@ -26,7 +26,7 @@ public final class JSONLinesSink: PreparedOperationSink {
     }
 
     public func write(_ skipped: SkippedRow) throws {
-        try skippedLines.append { out in
+        skippedLines.append { out in
             CanonicalJSON.appendRaw("{\"kind\":\"skipped\",", to: &out)
             CanonicalJSON.appendSkippedFields(skipped, to: &out)
             CanonicalJSON.appendRaw("}\n", to: &out)
@@ -34,7 +34,7 @@ public final class JSONLinesSink: PreparedOperationSink {
     }
 
     public func write(_ rejected: RejectedRow) throws {
-        try rejectedLines.append { out in
+        rejectedLines.append { out in
             CanonicalJSON.appendRaw("{\"kind\":\"rejected\",", to: &out)
             CanonicalJSON.appendRejectedFields(rejected, to: &out)
             CanonicalJSON.appendRaw("}\n", to: &out)

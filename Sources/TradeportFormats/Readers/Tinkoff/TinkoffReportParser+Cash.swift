@@ -137,8 +137,8 @@ extension TinkoffReportParser {
     func holdCashRow(_ row: XLSXRow, map: Int, currency: Int) {
         HeldRow.encode(row, into: &scratch)
         let start = heldCashRows.count
-        scratch.withUnsafeBytes { heldCashRows.append(contentsOf: $0) }
-        HeldEntry.cashRow(start: start, bytes: scratch.count, map: map, currency: currency).append(to: &heldEntries)
+        _ = scratch.withUnsafeBytes { heldCashRows.append(contentsOf: $0) }
+        HeldEntry.cashRow(start: start, bytes: scratch.count, map: map, currency: currency).append(to: heldEntries)
     }
 
     /// Where `code` is in `cashCurrencies` (added when new): looked up only when the currency

@@ -235,8 +235,8 @@ extension TinkoffReportParser {
     func labelledNets() throws -> (net: [AssetCode: ExactDecimal], unreadable: Set<AssetCode>) {
         var net: [AssetCode: ExactDecimal] = [:]
         var unreadable: Set<AssetCode> = []
-        var entryCursor = SpooledBytes.Cursor()
-        var cashCursor = SpooledBytes.Cursor()
+        var entryCursor = Spool.Cursor()
+        var cashCursor = Spool.Cursor()
         var cells: [XLSXCell] = []
         for offset in stride(from: 0, to: heldEntries.count, by: HeldEntry.size) {
             guard let entry = try entryCursor.withBytes(of: heldEntries, from: offset, count: HeldEntry.size, { HeldEntry($0) }),

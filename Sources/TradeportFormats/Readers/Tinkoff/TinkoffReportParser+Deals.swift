@@ -162,7 +162,7 @@ extension TinkoffReportParser {
             let read = HeldDeal(trade: trade, code: codeText, repoLeg: repoLeg.map(UInt8.init), rawEnd: rawEnd)
             if repoLeg != nil, let deal { repoLegs[deal, default: []].append(read) }
             dealsOnHeapHeld.append(read)
-            HeldEntry(kind: .deal).append(to: &heldEntries)
+            HeldEntry(kind: .deal).append(to: heldEntries)
             dealsOnHeap += 1
             return
         }
@@ -174,11 +174,11 @@ extension TinkoffReportParser {
         let tradeBytes = scratch.count
         if let codeText { scratch.append(contentsOf: codeText.utf8) }
         let start = heldDeals.count
-        scratch.withUnsafeBytes { heldDeals.append(contentsOf: $0) }
+        _ = scratch.withUnsafeBytes { heldDeals.append(contentsOf: $0) }
         HeldEntry.spooledDeal(
             start: start, tradeBytes: tradeBytes, codeBytes: codeText.map { _ in scratch.count - tradeBytes },
             rawEnd: rawEnd
-        ).append(to: &heldEntries)
+        ).append(to: heldEntries)
     }
 
     /// The fee columns read: amount, currency (else the settlement or price currency) and the field

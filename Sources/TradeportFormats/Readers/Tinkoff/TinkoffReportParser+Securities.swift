@@ -48,7 +48,7 @@ extension TinkoffReportParser {
                         rawEnd: keepRaw(row))
                     positionsSeen.append(position)
                     heldPositions.append(position)
-                    HeldEntry(kind: .position).append(to: &heldEntries)
+                    HeldEntry(kind: .position).append(to: heldEntries)
                     return
                 }
             } else {

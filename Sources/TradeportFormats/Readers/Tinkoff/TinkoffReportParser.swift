@@ -75,7 +75,7 @@ final class TinkoffReportParser {
         var map: Int { Int(detail) }
         var currency: Int { extra }
 
-        func append(to spool: inout SpooledBytes) {
+        func append(to spool: Spool) {
             withUnsafeTemporaryAllocation(byteCount: Self.size, alignment: 8) { buffer in
                 buffer.initializeMemory(as: UInt8.self, repeating: 0)
                 buffer[0] = kind.rawValue
@@ -201,7 +201,7 @@ final class TinkoffReportParser {
     var folded: [UInt8] = []
 
     /// Every held row's `HeldEntry`, in row order, in a scratch file as it grows.
-    var heldEntries = SpooledBytes()
+    var heldEntries = Spool()
     /// The held records, deals on the heap and positions, each in row order (in chunks, so that
     /// holding them never needs twice their memory).
     var heldRecords = ChunkedList<(record: SourceRecord, rawEnd: Int)>()
@@ -218,18 +218,18 @@ final class TinkoffReportParser {
     var lastCashCurrency: (code: AssetCode, index: Int)?
     /// The raw text of the held records and deals: their cells joined by tabs, one after another,
     /// in a scratch file as it grows (read again only for a reject or a conflict).
-    var rawTexts = SpooledBytes()
+    var rawTexts = Spool()
     /// The held deals past `dealsOnHeapLimit`: their trades as `RecordBytes`, in a scratch file as
     /// they grow. Reading them back costs time at the end, when nothing else runs beside it (a
     /// tenth of a second for 100,000), so the first ones stay on the heap.
-    var heldDeals = SpooledBytes()
+    var heldDeals = Spool()
     var dealsOnHeap = 0
     /// How many deals stay on the heap (`TinkoffReportReader.dealsOnHeap`).
     let dealsOnHeapLimit: Int
     /// A deal's or a cash row's bytes on their way to a scratch file, reused from row to row.
     var scratch: [UInt8] = []
     /// The held cash rows' cells (`HeldRow`'s bytes, named by their entries), in a scratch file as they grow.
-    var heldCashRows = SpooledBytes()
+    var heldCashRows = Spool()
     /// A repo's legs by deal number, as read: the one that comes second nets them.
     var repoLegs: [String: [HeldDeal]] = [:]
     /// Set while the held rows are read and emitted at the end.
@@ -400,7 +400,7 @@ final class TinkoffReportParser {
             return
         }
         heldRecords.append((record, keepRaw(row)))
-        HeldEntry(kind: .record).append(to: &heldEntries)
+        HeldEntry(kind: .record).append(to: heldEntries)
     }
 
     /// Keeps the row's cells joined by tabs, for the raw text a reject or a conflict shows; returns
@@ -447,8 +447,8 @@ final class TinkoffReportParser {
                 try emit(.warning(warning)) { "" }
             }
             var rawStart = 0
-            var dealCursor = SpooledBytes.Cursor()
-            var cashCursor = SpooledBytes.Cursor()
+            var dealCursor = Spool.Cursor()
+            var cashCursor = Spool.Cursor()
             var cashCells: [XLSXCell] = []
             func emitDeal(_ deal: HeldDeal) throws {
                 let range = rawStart..<deal.rawEnd
@@ -462,11 +462,11 @@ final class TinkoffReportParser {
             var records = heldRecords
             var deals = dealsOnHeapHeld
             var positions = heldPositions
-            heldEntries = SpooledBytes()
+            heldEntries = Spool()
             heldRecords = ChunkedList()
             dealsOnHeapHeld = ChunkedList()
             heldPositions = ChunkedList()
-            var entryCursor = SpooledBytes.Cursor()
+            var entryCursor = Spool.Cursor()
             // Each kind's list holds exactly the rows its entries name, in the same order.
             func missing(_ what: String) -> Never {
                 preconditionFailure("the held rows have no \(what) for its entry")
@@ -511,9 +511,9 @@ final class TinkoffReportParser {
                     try emit(rekeyedPositionRecord(position)) { self.rawText(range) }
                 }
             }
-            rawTexts = SpooledBytes()
-            heldDeals = SpooledBytes()
-            heldCashRows = SpooledBytes()
+            rawTexts = Spool()
+            heldDeals = Spool()
+            heldCashRows = Spool()
         }
     }
 }

@@ -21,7 +21,7 @@ final class OrderedOperations {
     private var scratch: [UInt8] = []
 
     init() throws {
-        spool = try Spool()
+        spool = Spool()
     }
 
     var count: Int { entries.count }
@@ -33,7 +33,7 @@ final class OrderedOperations {
         case .transaction(let transaction): RecordBytes.append(transaction, to: &scratch)
         case .movement(let movement): RecordBytes.append(movement, to: &scratch)
         }
-        let offset = try spool.append { $0.append(contentsOf: scratch) }
+        let offset = spool.append { $0.append(contentsOf: scratch) }
         let length = scratch.count
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
             throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the writer holds")
