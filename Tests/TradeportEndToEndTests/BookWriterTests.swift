@@ -192,6 +192,41 @@ struct BookWriterTests {
         #expect(try String(contentsOfFile: journal, encoding: .utf8).contains("Assets:main:Cash:USD  1234567890123456789012345678.9012345678 USD\n"))
     }
 
+    /// Portfolio Performance keeps money in a 64-bit integer of cents and shares of 10^-8, and
+    /// Ghostfolio doubles: a number beyond PP's range is counted as not carried, never written for
+    /// its import to wrap; decimals past what each keeps are written and said to be rounded there.
+    @Test func numbersBeyondPortfolioPerformanceAndGhostfolioAreSaid() throws {
+        let header =
+            "kind,portfolio,id,externalId,time,side,base,quote,quantity,price,amount,accruedInterest,fee.broker,fee.broker.currency,fee.exchange,fee.exchange.currency,fee.clearing,fee.clearing.currency,fee.other,fee.other.currency,isin,name,venue,settlementDate,account,orderId,pricePercent,nominal,type,asset,fee,feeCurrency,status,security,note,counterparty,txHash,address,direction,reason"
+        func dividend(_ amount: String, _ day: Int) -> String {
+            "transaction,main,,,2024-01-0\(day)T10:00:00Z,,,,,,\(amount),,,,,,,,,,,,,,,,,,dividend,USD,,,complete,AAPL,,,,,,"
+        }
+        let buy =
+            "trade,main,,,2024-01-04T10:00:00Z,buy,AAPL,USD,0.123456789,185.12345678901234567,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+        let text = [header, dividend("10", 1), dividend("92233720368547758.08", 2), dividend("0.125", 3), buy].joined(separator: "\n") + "\n"
+        let dir = try CLI.temporaryDirectory()
+        let input = dir + "/wide.csv"
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let pp = try CLI.run(["convert", input, "--to", "portfolio-performance", "-o", dir + "/pp"])
+        #expect(pp.status == 0, "\(pp.stderr)")
+        #expect(
+            pp.stderr.contains(
+                "portfolio-performance: not carried: 1 operations with a number beyond what Portfolio Performance holds (money to 92233720368547758.07, shares to 92233720368.54775807)"
+            ), "\(pp.stderr)")
+        #expect(
+            pp.stderr.contains(
+                "portfolio-performance: written as Portfolio Performance can hold them: 2 operations with more decimals than Portfolio Performance keeps (2 for money, 8 for shares), which its import rounds"
+            ), "\(pp.stderr)")
+        let account = try String(contentsOfFile: dir + "/pp/account-transactions.csv", encoding: .utf8)
+        #expect(!account.contains("92233720368547758.08") && account.contains("0.125"))
+        let (ghostfolio, g) = try convert([input], to: "ghostfolio")
+        #expect(
+            g.stderr.contains(
+                "ghostfolio: written as Ghostfolio can hold them: 2 activities with a number of more than 15 significant digits, which Ghostfolio keeps as a binary double (rounded)"
+            ), "\(g.stderr)")
+        #expect(try String(contentsOfFile: ghostfolio, encoding: .utf8).contains("185.12345678901234567"))
+    }
+
     /// The 2026 T-Bank layout (`TBankReport2026`): the `TGLD@` ticker, the headerless section 2
     /// and the re-keyed security reach both ledgers, which accept them and hold tradeport's balances;
     /// each balance the report prints is asserted.

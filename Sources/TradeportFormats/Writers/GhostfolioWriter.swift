@@ -49,6 +49,9 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
         currency: AssetCode, quantity: ExactDecimal, unitPrice: ExactDecimal, fee: ExactDecimal, comment: String
     ) throws {
         currencies[portfolio, default: [:]][currency.description, default: 0] += 1
+        if [quantity, unitPrice, fee].contains(where: { TargetNumbers.significantDigits($0) > TargetNumbers.Ghostfolio.exactDigits }) {
+            counts.writtenAs(TargetNumbers.Ghostfolio.roundedNote)
+        }
         let account = accountId(portfolio)
         try output.append { out in
             CanonicalJSON.appendRaw(first ? "\n    {\"accountId\": " : ",\n    {\"accountId\": ", to: &out)

@@ -90,6 +90,14 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
                 return
             }
             let buy = t.side == .buy
+            let money = [value, t.accruedInterest ?? .zero] + t.fees.map(\.amount)
+            if let beyond = TargetNumbers.PortfolioPerformance.beyondRange(money: money, shares: [t.quantity]) {
+                counts.notCarried(beyond)
+                return
+            }
+            if TargetNumbers.PortfolioPerformance.rounds(money: money, shares: [t.quantity]) {
+                counts.writtenAs(TargetNumbers.PortfolioPerformance.roundedNote)
+            }
             if let interest = t.accruedInterest, !interest.isZero {
                 value = value.adding(interest) ?? value
                 counts.writtenAs("bond trades, their accrued interest in Value")
@@ -122,6 +130,13 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
                     ], to: &$0)
             }
         case .movement(let m):
+            if let beyond = TargetNumbers.PortfolioPerformance.beyondRange(money: [], shares: [m.quantity]) {
+                counts.notCarried(beyond)
+                return
+            }
+            if TargetNumbers.PortfolioPerformance.rounds(money: [], shares: [m.quantity]) {
+                counts.writtenAs(TargetNumbers.PortfolioPerformance.roundedNote)
+            }
             try portfolio.append {
                 Self.row(
                     [
@@ -164,6 +179,14 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
             guard Self.knows(t.asset) else {
                 counts.notCarried(Self.unknown("\(t.type.rawValue)s", t.asset))
                 return
+            }
+            let money = [t.amount] + (t.fee.map { [$0.amount] } ?? [])
+            if let beyond = TargetNumbers.PortfolioPerformance.beyondRange(money: money, shares: []) {
+                counts.notCarried(beyond)
+                return
+            }
+            if TargetNumbers.PortfolioPerformance.rounds(money: money, shares: []) {
+                counts.writtenAs(TargetNumbers.PortfolioPerformance.roundedNote)
             }
             let noteText = note + (t.note.map { ": \($0)" } ?? "")
             // A security named only by text: as its ISIN when it is one, else its ticker.
