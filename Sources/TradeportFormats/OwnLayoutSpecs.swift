@@ -48,7 +48,7 @@ public enum OwnLayoutSpecs {
         switch container {
         case .csv:
             // A text the writer kept from being run as a formula (`SpreadsheetText`) reads back as written.
-            out += "values: {decimal: \".\", thousands: none, timezone: UTC, formula-quote: \"'\"}\n"
+            out += "values: {decimal: \".\", thousands: none, timezone: UTC, formula-quote: \"'\", escapes: ooxml}\n"
         case .xlsx:
             out += "values: {decimal: \".\", thousands: none, timezone: UTC}\n"
         }

@@ -105,6 +105,9 @@ public struct ValueRules: Sendable, Equatable {
     /// The character a writer put before a text a spreadsheet would run as a formula (`'=1+2`,
     /// OWASP's guidance on CSV injection): one at the start of a text or id value is taken off.
     public var formulaQuote: UInt8?
+    /// Whether texts carry OOXML's `_xHHHH_` escapes for characters the file cannot hold (a NUL
+    /// in a CSV; `values.escapes: ooxml`): each is read back as its character, `_x005F_` as `_`.
+    public var ooxmlEscapes = false
 
     public init(decimal: UInt8, thousands: Thousands?, timeZone: String) {
         self.decimal = decimal

@@ -177,7 +177,7 @@ extension SpecParser {
     func values(_ node: Node) -> ValueRules? {
         guard
             let e = entries(
-                node, "values", allowed: ["decimal", "thousands", "timezone", "symbols", "parentheses", "exponent", "empty", "formula-quote"],
+                node, "values", allowed: ["decimal", "thousands", "timezone", "symbols", "parentheses", "exponent", "empty", "formula-quote", "escapes"],
                 what: "how values are written")
         else { return nil }
         var rules = ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
@@ -218,6 +218,13 @@ extension SpecParser {
                 rules.formulaQuote = b
             } else {
                 fail(n, "values.formula-quote", "the quote a spreadsheet takes before a formula's text is ', the only one it may be")
+            }
+        }
+        if let escapes = optionalText(e, "escapes", "ooxml") {
+            if escapes == "ooxml" {
+                rules.ooxmlEscapes = true
+            } else {
+                fail(e.value("escapes")?.value, "values.escapes", "'\(escapes)' is not an escape convention; the one known is ooxml (_xHHHH_)")
             }
         }
         if let zone = optionalText(e, "timezone", "an IANA zone name like Europe/Moscow") {

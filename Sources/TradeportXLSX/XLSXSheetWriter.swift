@@ -237,7 +237,8 @@ public final class XLSXSheetWriter {
     }
 
     /// Appends `text` as XML character data: `& < > "` as entities; characters XML cannot hold
-    /// (controls other than tab and line breaks, U+FFFE, U+FFFF) as OOXML's `_xHHHH_`; and a `_`
+    /// (controls other than tab and LF, U+FFFE, U+FFFF) as OOXML's `_xHHHH_`, CR as `&#13;` (a CR as such
+    /// reads back as LF); and a `_`
     /// that would read as the start of such an escape as `_x005F_`.
     private func appendEscaped(_ text: String) {
         var text = text
@@ -272,7 +273,10 @@ public final class XLSXSheetWriter {
             case UInt8(ascii: "<"): replace(1, with: "&lt;")
             case UInt8(ascii: ">"): replace(1, with: "&gt;")
             case UInt8(ascii: "\""): replace(1, with: "&quot;")
-            case 0x09, 0x0A, 0x0D: i += 1
+            case 0x09, 0x0A: i += 1
+            // A CR as such would be read back as LF (XML's end-of-line handling); a character
+            // reference is not.
+            case 0x0D: replace(1, with: "&#13;")
             case 0x00..<0x20: replace(1, with: String(format: "_x%04X_", Int(b)))
             case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
                 replace(3, with: bytes[i + 2] == 0xBE ? "_xFFFE_" : "_xFFFF_")

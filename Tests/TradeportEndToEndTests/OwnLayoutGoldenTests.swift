@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import TradeportCore
 import ZIPFoundation
 
 /// The bytes `convert --to csv` and `--to xlsx` write are pinned: the examples' CSV and sheet XML
@@ -46,15 +47,27 @@ struct OwnLayoutGoldenTests {
         #expect(sha256(xml) == "5b50e289bd773be3b51c02dce0b079f0036a107382e4bafdd971b8847625d751")
     }
 
+    /// Texts that look like OOXML's `_xHHHH_` escapes, and characters the files can hold only
+    /// escaped (a NUL; a CR, which XML would read back as LF): both own layouts write them so that
+    /// they read back as written.
     @Test func textThatLooksLikeAnOOXMLEscapeComesBackAsWritten() throws {
         let dir = try CLI.temporaryDirectory()
-        let note = "a_x0041_b_x00e9_ & <c> \"d\""
-        try
-            "kind,portfolio,externalId,time,type,asset,amount,note\ntransaction,main,1,2021-01-01T00:00:00Z,deposit,EUR,5,\"\(note.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
-            .write(toFile: dir + "/in.csv", atomically: true, encoding: .utf8)
-        #expect(try CLI.run(["convert", dir + "/in.csv", "--to", "xlsx", "-o", dir + "/ops.xlsx", "-q"]).status == 0)
-        let back = try CLI.run(["convert", dir + "/ops.xlsx", "-q"])
-        #expect(back.status == 0, "\(back.stderr)")
-        #expect(try CLI.decode(back.stdoutData).allTransactions.map(\.note) == [note])
+        let note = "a_x0041_b_x00e9_ & <c> \"d\" \u{0}nul \rcr \r\ncrlf \ttab _x005F_"
+        var json = OutputBuffer(capacity: 256)
+        CanonicalJSON.appendString(note, to: &json)
+        let line =
+            #"{"kind":"transaction","portfolio":"main","id":"","externalId":"1","time":"2021-01-01T00:00:00Z","type":"deposit","asset":"EUR","amount":"5","status":"complete","note":"#
+            + String(decoding: json.bytes, as: UTF8.self) + #","source":{"path":"in.csv","row":2}}"#
+        try (line + "\n").write(toFile: dir + "/in.jsonl", atomically: true, encoding: .utf8)
+        for layout in ["xlsx", "csv"] {
+            #expect(try CLI.run(["convert", dir + "/in.jsonl", "--to", layout, "-o", dir + "/ops." + layout, "-q"]).status == 0)
+            let back = try CLI.run(["convert", dir + "/ops." + layout, "-q"])
+            #expect(back.status == 0, "\(layout): \(back.stderr)")
+            #expect(try CLI.decode(back.stdoutData).allTransactions.map(\.note) == [note], "\(layout)")
+        }
+        // The CSV holds no NUL byte (it would read as binary): the NUL is written as _x0000_.
+        let csv = try Data(contentsOf: URL(fileURLWithPath: dir + "/ops.csv"))
+        #expect(!csv.contains(0))
+        #expect(String(decoding: csv, as: UTF8.self).contains("a_x005F_x0041_b_x005F_x00e9_ & <c> \"\"d\"\" _x0000_nul"))
     }
 }

@@ -1,4 +1,5 @@
 import TradeportCore
+import TradeportXLSX
 
 /// Writes operations as tradeport's own CSV layout (`tradeport-csv`): a header row of canonical
 /// field names, then one row per operation as it arrives, for people who keep or fix their
@@ -55,7 +56,7 @@ public final class CSVSink: ConversionSink {
                 advance(to: column)
                 switch value {
                 // A text a spreadsheet would run is quoted (`SpreadsheetText`); it reads back as it was.
-                case .text(let text): Self.appendField(SpreadsheetText.guardedForReadingBack(text), to: &out)
+                case .text(let text): Self.appendField(SpreadsheetText.guardedForReadingBack(OOXMLText.escapedNUL(text)), to: &out)
                 // Digits, '-', '.', ':', 'T' and 'Z' never need quotes.
                 case .decimal(let d): d.appendText(to: &out)
                 case .time(let t): t.appendRFC3339(to: &out)

@@ -285,12 +285,12 @@ struct SpecRowValues {
         case .text:
             // A text a writer kept from being run as a formula: its quote taken off.
             let f = plan.spec.values.formulaQuote.map { f.first == $0 ? UnsafeRawBufferPointer(rebasing: f.dropFirst()) : f } ?? f
-            guard let s = TextDecoding.utf8(f) else { return fail("not valid UTF-8 text") }
+            guard let s = plan.spec.values.ooxmlEscapes ? OOXMLText.unescaped(f) : TextDecoding.utf8(f) else { return fail("not valid UTF-8 text") }
             if s.isEmpty, case .refused = plan.empties[i] { return fail("empty; expected \(column.example.map { "a value like \($0)" } ?? "a value")") }
             return .text(s)
         case .id:
             let f = plan.spec.values.formulaQuote.map { f.first == $0 ? UnsafeRawBufferPointer(rebasing: f.dropFirst()) : f } ?? f
-            guard !f.isEmpty, !f.contains(UInt8(ascii: " ")), let s = TextDecoding.utf8(f) else {
+            guard !f.isEmpty, !f.contains(UInt8(ascii: " ")), let s = plan.spec.values.ooxmlEscapes ? OOXMLText.unescaped(f) : TextDecoding.utf8(f) else {
                 return fail(f.isEmpty ? "empty; expected the venue's id" : "'\(text(f))' is not an id")
             }
             return .text(s)
