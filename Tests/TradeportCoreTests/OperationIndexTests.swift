@@ -137,3 +137,17 @@ struct ContentHashCoverageTests {
         #expect(OperationIdentity.contentHash(.trade(moved)) == original)
     }
 }
+
+@Suite("The duplicate index's memory")
+struct OperationIndexMemoryTests {
+    /// A table sized ahead for millions of rows (as a conversion sizes it from a file's size)
+    /// costs only the pages its ids land in: rows that repeat one id keep memory flat.
+    @Test func aTableSizedAheadCostsOnlyThePagesItsIdsLandIn() throws {
+        var index = OperationIndex(expectedCount: 8_000_000)  // 10.7M slots of 16 bytes: 170 MB if touched
+        for row in 1...100_000 {
+            #expect(index.insert(id: "dsx:1", content: 7, source: 0, row: row) == (row == 1 ? .new : .duplicate))
+        }
+        // One page, or one huge page (2 MiB) where the kernel gives the table huge pages.
+        #expect(index.tableResidentBytes <= 4 << 20, "\(index.tableResidentBytes) bytes of the table in memory")
+    }
+}

@@ -1,10 +1,12 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Every operation id seen in a conversion, with a hash of its content and where it was first
 /// read: what duplicate and conflict detection needs, in 16 bytes a slot (about 21 bytes an
-/// operation at the table's load).
+/// operation at the table's load; a slot no id lands in costs nothing until written, `SlotTable`).
 ///
 /// Ids are kept as 64-bit hashes, so memory does not depend on how long ids are. Two different
 /// ids share a hash with a chance of about n²/2⁶⁵ (4·10⁻⁷ for four million operations); the
@@ -43,7 +45,7 @@ struct OperationIndex {
     /// The ordinal stored for a read past the ordinals' reach.
     private static let unplaced = UInt32.max
 
-    private var slots: [Slot]
+    private var slots: SlotTable
     private(set) var count = 0
     /// Each source's first ordinal, by source index (sources are inserted in increasing order).
     private var bases: [UInt64] = [0]
@@ -51,26 +53,7 @@ struct OperationIndex {
     private var nextBase: UInt64 = 0
 
     init(expectedCount: Int = 0) {
-        slots = Self.table(Self.capacity(for: max(expectedCount, 64)))
-    }
-
-    /// `count` empty slots. A large table is asked to be kept in huge pages (2 MiB) before it is
-    /// first written: each insertion reads one slot at random, and with 4 KiB pages that is a
-    /// TLB miss besides the cache miss (on a virtual machine, a walk of two page tables).
-    private static func table(_ count: Int) -> [Slot] {
-        Array(unsafeUninitializedCapacity: count) { buffer, initialized in
-            #if canImport(Glibc)
-            let huge = 2 << 20
-            if let base = buffer.baseAddress, count * MemoryLayout<Slot>.stride >= 2 * huge {
-                let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-                let end = (Int(bitPattern: base) + count * MemoryLayout<Slot>.stride) & ~(huge - 1)
-                // Advice only: where the kernel keeps no huge pages the table works as before.
-                if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
-            }
-            #endif
-            buffer.initialize(repeating: Slot())
-            initialized = count
-        }
+        slots = SlotTable(count: Self.capacity(for: max(expectedCount, 64)))
     }
 
     private static func capacity(for count: Int) -> Int { count + count / 3 + 1 }
@@ -105,7 +88,8 @@ struct OperationIndex {
         let n = slots.count
         var i = Int(key.multipliedFullWidth(by: UInt64(n)).high)
         // The slot met: nil when the id is new, else what it holds.
-        let met: Slot? = slots.withUnsafeMutableBufferPointer { s in
+        let s = slots.base
+        let met: Slot? = {
             while true {
                 if s[i].isEmpty {
                     s[i] = Slot(key: key, contentPlace: packed)
@@ -115,7 +99,7 @@ struct OperationIndex {
                 i += 1
                 if i == n { i = 0 }
             }
-        }
+        }()
         guard let met else {
             count += 1
             return .new
@@ -146,19 +130,79 @@ struct OperationIndex {
         return FirstRead(source: low, row: Int(ordinal - bases[low]))
     }
 
+    /// How many bytes of the table are in memory (`SlotTable.residentBytes`).
+    var tableResidentBytes: Int { slots.residentBytes }
+
     private mutating func rehash(to newCapacity: Int) {
         let old = slots
-        slots = Self.table(newCapacity)
+        slots = SlotTable(count: newCapacity)
         let n = newCapacity
-        slots.withUnsafeMutableBufferPointer { s in
-            for slot in old where !slot.isEmpty {
-                var i = Int(slot.key.multipliedFullWidth(by: UInt64(n)).high)
-                while !s[i].isEmpty {
-                    i += 1
-                    if i == n { i = 0 }
-                }
-                s[i] = slot
+        let s = slots.base
+        for slot in UnsafeBufferPointer(start: old.base, count: old.count) where !slot.isEmpty {
+            var i = Int(slot.key.multipliedFullWidth(by: UInt64(n)).high)
+            while !s[i].isEmpty {
+                i += 1
+                if i == n { i = 0 }
             }
+            s[i] = slot
+        }
+    }
+
+    /// The slots, in memory of their own that starts as zero pages (an empty slot is all zero
+    /// bits): a table sized ahead for a file's rows costs only the pages its ids land in, so
+    /// rows that repeat one id keep memory flat however many there are. A large table is asked to
+    /// be kept in huge pages (2 MiB): each insertion reads one slot at random, and with 4 KiB
+    /// pages that is a TLB miss besides the cache miss (on a virtual machine, a walk of two page
+    /// tables). One index owns it at a time (the conversion hands the index to its reading thread
+    /// and takes it back).
+    final class SlotTable: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Slot>
+        let count: Int
+        /// The bytes mapped, or 0 when the slots came from `calloc`.
+        private let mapped: Int
+
+        init(count: Int) {
+            self.count = count
+            let bytes = max(count, 1) * MemoryLayout<Slot>.stride
+            #if canImport(Glibc)
+            let huge = 2 << 20
+            if bytes >= 2 * huge, let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED {
+                let start = (Int(bitPattern: p) + huge - 1) & ~(huge - 1)
+                let end = (Int(bitPattern: p) + bytes) & ~(huge - 1)
+                // Advice only: where the kernel keeps no huge pages the table works as before.
+                if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
+                base = p.bindMemory(to: Slot.self, capacity: max(count, 1))
+                mapped = bytes
+                return
+            }
+            #endif
+            guard let p = calloc(max(count, 1), MemoryLayout<Slot>.stride) else { fatalError("out of memory for \(count) index slots") }
+            base = p.bindMemory(to: Slot.self, capacity: max(count, 1))
+            mapped = 0
+        }
+
+        /// How many of the table's bytes are in memory (its mapped pages counted by `mincore`;
+        /// the whole table when it came from `calloc`): for the tests.
+        var residentBytes: Int {
+            #if canImport(Glibc)
+            guard mapped > 0 else { return count * MemoryLayout<Slot>.stride }
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            var vector = [UInt8](repeating: 0, count: (mapped + page - 1) / page)
+            guard mincore(UnsafeMutableRawPointer(base), mapped, &vector) == 0 else { return mapped }
+            return vector.reduce(0) { $0 + Int($1 & 1) } * page
+            #else
+            return count * MemoryLayout<Slot>.stride
+            #endif
+        }
+
+        deinit {
+            #if canImport(Glibc)
+            if mapped > 0 {
+                munmap(base, mapped)
+                return
+            }
+            #endif
+            free(base)
         }
     }
 }
