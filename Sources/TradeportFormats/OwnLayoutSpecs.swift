@@ -127,7 +127,7 @@ public enum OwnLayoutSpecs {
                 }
                 return "  - {\(head), type: decimal\(check)\(optional)}\n"
             case .time:
-                return "  - {\(head), type: datetime, format: \"yyyy-MM-ddTHH:mm:ssZ\", example: \"2019-11-25T08:08:44Z\"\(optional)}\n"
+                return "  - {\(head), type: datetime, format: \"yyyy-MM-ddTHH:mm:ss[.F]Z\", example: \"2019-11-25T08:08:44Z\"\(optional)}\n"
             case .date:
                 return "  - {\(head), type: date, format: yyyy-MM-dd\(optional)}\n"
             case .choice(let words) where words.count <= 4:

@@ -52,6 +52,22 @@ struct RoundTripTests {
         }
     }
 
+    /// Times with a fraction of a second (Kraken's `08:12:05.3311`): the own CSV writes them so and
+    /// reads them back; the XLSX, whose date cells hold whole seconds exactly, writes them as text.
+    @Test(arguments: ["csv", "xlsx"])
+    func fractionsOfASecondComeBack(layout: String) throws {
+        let input = "formats/samples/kraken-trades-example.csv"
+        let dir = try CLI.temporaryDirectory()
+        #expect(try CLI.run(["convert", input, "-o", dir + "/direct.json", "-q"]).status == 0)
+        #expect(try CLI.run(["convert", input, "--to", layout, "-o", dir + "/ops." + layout, "-q"]).status == 0)
+        let back = try CLI.run(["convert", dir + "/ops." + layout, "-o", dir + "/back.json", "-q"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let a = try CLI.decode(file: dir + "/direct.json")
+        let b = try CLI.decode(file: dir + "/back.json")
+        #expect(a.allTrades.contains { $0.time.description == "2024-02-01T08:12:05.3311Z" })
+        #expect(operations(a) == operations(b))
+    }
+
     /// Texts a spreadsheet would run as formulas (`=`, `+`, `-`, `@`, a tab, a carriage return at
     /// the start), texts that begin with a quote, and plain negative numbers: the own CSV quotes the
     /// formulas (OWASP's guidance; `SpreadsheetText`) and reads back every text exactly as it was.

@@ -33,6 +33,10 @@ public final class XLSXSink: ConversionSink {
                 digits.removeAll()
                 d.appendText(to: &digits)
                 writer.number(column, digits.bytes)
+            case .time(let t) where t.nanoseconds != 0:
+                // A date cell (days as a binary fraction) holds whole seconds exactly, not a
+                // fraction of one: such a time goes as its text, which reads back exactly.
+                writer.text(column, t.description)
             case .time(let t):
                 let (days, second) = t.daysAndSecondOfDay
                 writer.dateTime(column, daysSince1970: days, secondOfDay: second)
