@@ -20,15 +20,12 @@ public enum OOXMLText {
         guard bytes.contains(0) || bytes.contains(UInt8(ascii: "_")) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
-        func isHex(_ b: UInt8) -> Bool { b &- 48 < 10 || (b | 0x20) &- 97 < 6 }
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
             if b == 0 {
                 out += Array("_x0000_".utf8)
-            } else if b == UInt8(ascii: "_"), i + 6 < bytes.count, bytes[i + 1] == UInt8(ascii: "x"),
-                isHex(bytes[i + 2]), isHex(bytes[i + 3]), isHex(bytes[i + 4]), isHex(bytes[i + 5]), bytes[i + 6] == UInt8(ascii: "_")
-            {
+            } else if bytes.withUnsafeBytes({ startsEscape($0, at: i) }) {
                 out += Array("_x005F_".utf8)
             } else {
                 out.append(b)
@@ -37,5 +34,14 @@ public enum OOXMLText {
         }
         bytes = out
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether an escape (`_x` four hex digits `_`) begins at `i`: a `_` there is written as
+    /// `_x005F_` so that it does not read back as one.
+    static func startsEscape(_ bytes: UnsafeRawBufferPointer, at i: Int) -> Bool {
+        func isHex(_ b: UInt8) -> Bool { b &- 48 < 10 || (b | 0x20) &- 97 < 6 }
+        return i + 6 < bytes.count && bytes[i] == UInt8(ascii: "_") && bytes[i + 1] == UInt8(ascii: "x")
+            && isHex(bytes[i + 2]) && isHex(bytes[i + 3]) && isHex(bytes[i + 4]) && isHex(bytes[i + 5])
+            && bytes[i + 6] == UInt8(ascii: "_")
     }
 }

@@ -265,7 +265,6 @@ public final class XLSXSheetWriter {
             i += length
             plainFrom = i
         }
-        func isHex(_ b: UInt8) -> Bool { b &- 48 < 10 || (b | 0x20) &- 97 < 6 }
         while i < n {
             let b = bytes[i]
             switch b {
@@ -280,10 +279,7 @@ public final class XLSXSheetWriter {
             case 0x00..<0x20: replace(1, with: String(format: "_x%04X_", Int(b)))
             case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
                 replace(3, with: bytes[i + 2] == 0xBE ? "_xFFFE_" : "_xFFFF_")
-            case UInt8(ascii: "_")
-            where i + 6 < n && bytes[i + 1] == UInt8(ascii: "x")
-                && isHex(bytes[i + 2]) && isHex(bytes[i + 3]) && isHex(bytes[i + 4]) && isHex(bytes[i + 5])
-                && bytes[i + 6] == UInt8(ascii: "_"):
+            case UInt8(ascii: "_") where OOXMLText.startsEscape(bytes, at: i):
                 replace(1, with: "_x005F_")
             default: i += 1
             }
