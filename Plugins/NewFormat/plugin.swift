@@ -99,12 +99,10 @@ struct NewFormat: CommandPlugin {
 
         /// The \(name) format (formats/\(name).yaml) reads its sample (formats/samples/\(name)-example.csv).
         @Suite struct \(camel)SpecTests {
-            static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/\(name)-example.csv").path
+            static let sample = BuiltInSample.path("\(name)-example.csv")
 
             @Test func convertsItsSample() throws {
-                let reader = try #require(FormatRegistry.builtIn.reader(id: "\(name)"))
-                let doc = try TestKit.convert(paths: [Self.sample], with: reader)
+                let doc = try BuiltInSample.convert("\(name)", Self.sample)
                 #expect(doc.rejected.isEmpty, "\\(doc.rejected.map(\\.errors))")
                 #expect(doc.allTrades.count == 2)
                 #expect(doc.allTrades.first?.base.text == "BTC")

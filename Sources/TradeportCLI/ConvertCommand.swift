@@ -82,13 +82,14 @@ struct ConvertCommand: ParsableCommand {
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
                     guard isDirectory.boolValue else {
-                        throw OutputError(path: output, message: "--to \(writer.id) writes several files: -o names a directory, and this is a file")
+                        throw OutputError(
+                            .wrongKindOfPath, path: output, message: "--to \(writer.id) writes several files: -o names a directory, and this is a file")
                     }
                 } else {
                     do {
                         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
                     } catch {
-                        throw OutputError(path: output, message: "the directory cannot be made")
+                        throw OutputError(.wrongKindOfPath, path: output, message: "the directory cannot be made")
                     }
                 }
                 for name in writer.files { outs.append(try OutputFile.atomic(path: output + "/" + name)) }

@@ -36,16 +36,18 @@ struct WriterOptionGroup: ParsableArguments {
                 do {
                     text = try String(contentsOfFile: accountsFile, encoding: .utf8)
                 } catch {
-                    throw AccountNamesError("\(accountsFile): cannot be read")
+                    throw AccountNamesError(.unreadable, "cannot be read", text: "", source: accountsFile)
                 }
                 try options.accounts.read(text, path: accountsFile)
             }
             for item in account {
-                guard let eq = item.firstIndex(of: "=") else { throw AccountNamesError("--account \(item): expected ROLE=TEMPLATE") }
+                guard let eq = item.firstIndex(of: "=") else {
+                    throw AccountNamesError(.malformedLine, "expected ROLE=TEMPLATE", text: item, source: "--account \(item)")
+                }
                 try options.accounts.set(String(item[..<eq]), String(item[item.index(after: eq)...]))
             }
         } catch let error as AccountNamesError {
-            throw ValidationError(error.message)
+            throw ValidationError(error.description)
         }
         if let datesIn {
             guard let zone = SourceTimeZone(identifier: datesIn) else {

@@ -162,7 +162,7 @@ public final class BalancesClient: Sendable {
         do {
             return try read(json)
         } catch {
-            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: error.message)
+            throw ServerFailure(kind: .unreadableAnswer, call: call, status: answer.status, message: error.description)
         }
     }
 
@@ -199,7 +199,7 @@ public final class BalancesClient: Sendable {
     }
 
     private static func token(_ json: JSONValue) throws(RecordError) -> String {
-        guard case .string(let t)? = json["token"], !t.isEmpty else { throw RecordError("token: missing") }
+        guard case .string(let t)? = json["token"], !t.isEmpty else { throw RecordError(.missing, field: "token", "missing") }
         return t
     }
 
@@ -209,7 +209,7 @@ public final class BalancesClient: Sendable {
         let answer = try await call(.GET, "/portfolios")
         guard answer.status == 200 else { throw Self.refused(answer, "GET /portfolios") }
         return try decode(answer, "GET /portfolios") { (json) throws(RecordError) in
-            guard case .array(let items) = json else { throw RecordError("expected an array") }
+            guard case .array(let items) = json else { throw RecordError(.wrongType, "expected an array") }
             var result: [PortfolioRecord] = []
             for item in items { result.append(try PortfolioRecord(json: item)) }
             return result
@@ -255,7 +255,7 @@ public final class BalancesClient: Sendable {
         let answer = try await self.call(.GET, "/\(R.resource)", query: [("portfolioId", String(portfolio))])
         guard answer.status == 200 else { throw Self.refused(answer, call) }
         return try decode(answer, call) { (json) throws(RecordError) in
-            guard case .array(let items) = json else { throw RecordError("expected an array of \(R.resource)") }
+            guard case .array(let items) = json else { throw RecordError(.wrongType, "expected an array of \(R.resource)") }
             var result: [R] = []
             result.reserveCapacity(items.count)
             for item in items { result.append(try R(json: item)) }
@@ -308,7 +308,7 @@ public final class BalancesClient: Sendable {
         guard case (let answer, let call)? = try await sendBatch(body: Self.batchBody(records), R.self, portfolio: portfolio) else { return nil }
         return try decode(answer, call) { (json) throws(RecordError) in
             func list(_ key: String) throws(RecordError) -> [R] {
-                guard case .array(let items)? = json[key] else { throw RecordError("\(key): expected an array") }
+                guard case .array(let items)? = json[key] else { throw RecordError(.wrongType, field: key, "expected an array") }
                 var result: [R] = []
                 for item in items { result.append(try R(json: item)) }
                 return result

@@ -56,8 +56,8 @@ public struct EncodedRecords: Sendable {
         let body = array(0..<count)
         if let read = R.records(inBatch: body) { return read }
         let parsed: JSONValue
-        do { parsed = try JSONValue.parse(body) } catch { throw RecordError("\(R.resource): \(error)") }
-        guard case .array(let items) = parsed else { throw RecordError("\(R.resource): expected an array") }
+        do { parsed = try JSONValue.parse(body) } catch { throw RecordError(.malformed, field: R.resource, "\(error)") }
+        guard case .array(let items) = parsed else { throw RecordError(.wrongType, field: R.resource, "expected an array") }
         var result: [R] = []
         for item in items { result.append(try R(json: item)) }
         return result

@@ -86,7 +86,7 @@ public actor PushEngine {
                 do {
                     batch = try await feed.next()
                 } catch {
-                    inputFailure = error as? PushPlanError ?? PushPlanError("\(error)")
+                    inputFailure = error as? PushPlanError ?? PushPlanError(.input, "\(error)")
                     break
                 }
                 guard let batch else { break }

@@ -49,7 +49,7 @@ public struct PushManifest: Decodable, Sendable {
     /// Reads a manifest; relative input paths are taken from the manifest's directory.
     public static func read(_ path: String) throws(PushPlanError) -> PushManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PushPlanError("cannot read the manifest \(path)")
+            throw PushPlanError(.manifest, "cannot read the manifest \(path)")
         }
         var manifest: PushManifest
         // Read as JSON first by the project's own strict reader, for a located message (Foundation's
@@ -57,23 +57,23 @@ public struct PushManifest: Decodable, Sendable {
         do {
             _ = try JSONValue.parse(data)
         } catch {
-            throw PushPlanError("\(path): not a valid manifest: malformed JSON at \(error.located(in: data))")
+            throw PushPlanError(.manifest, "not a valid manifest: malformed JSON at \(error.located(in: data))", path: path)
         }
         do {
             manifest = try JSONDecoder().decode(PushManifest.self, from: data)
         } catch let error as DecodingError {
-            throw PushPlanError("\(path): not a valid manifest: \(describe(error))")
+            throw PushPlanError(.manifest, "not a valid manifest: \(describe(error))", path: path)
         } catch {
-            throw PushPlanError("\(path): not a valid manifest: \(error)")
+            throw PushPlanError(.manifest, "not a valid manifest: \(error)", path: path)
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         var names: Set<String> = []
         for i in manifest.portfolios.indices {
             let entry = manifest.portfolios[i]
-            if entry.name.isEmpty { throw PushPlanError("\(path): portfolios[\(i)].name is empty") }
-            if entry.inputs.isEmpty { throw PushPlanError("\(path): portfolios[\(i)] (\(entry.name)) has no inputs") }
+            if entry.name.isEmpty { throw PushPlanError(.manifest, "portfolios[\(i)].name is empty", path: path) }
+            if entry.inputs.isEmpty { throw PushPlanError(.manifest, "portfolios[\(i)] (\(entry.name)) has no inputs", path: path) }
             if !names.insert(entry.name).inserted {
-                throw PushPlanError("\(path): the portfolio '\(entry.name)' is named twice")
+                throw PushPlanError(.manifest, "the portfolio '\(entry.name)' is named twice", path: path)
             }
             for j in entry.inputs.indices {
                 let given = entry.inputs[j].path
@@ -81,7 +81,7 @@ public struct PushManifest: Decodable, Sendable {
                 manifest.portfolios[i].inputs[j].path = url.standardized.path
             }
         }
-        if manifest.portfolios.isEmpty { throw PushPlanError("\(path): the manifest names no portfolio") }
+        if manifest.portfolios.isEmpty { throw PushPlanError(.manifest, "the manifest names no portfolio", path: path) }
         return manifest
     }
 

@@ -3,16 +3,6 @@ import TradeportBalances
 import TradeportCore
 import TradeportFormats
 
-/// Why a push cannot start, or why its conversion stopped: an input, a manifest or an option is
-/// wrong.
-public struct PushPlanError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    /// For a conversion that stopped part-way: what it counted until then.
-    public var partial: PushConversion?
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// What `push` will load, its inputs opened and given their readers but not yet read: per
 /// conversion, its inputs and the server portfolios its operations go to. Inputs are read as
 /// `convert` reads them (exports, or tradeport's own canonical JSON, whose portfolios are kept).
@@ -120,7 +110,7 @@ public struct PushPlan: @unchecked Sendable {
         do {
             return (try Inputs.readOptions(timezone: timezone), try Inputs.prepare(inputs, registry: registry))
         } catch {
-            throw PushPlanError(error.description)
+            throw PushPlanError(error)
         }
     }
 
@@ -155,9 +145,9 @@ public struct PushPlan: @unchecked Sendable {
                 count(router, paths: job.paths)
                 var failure: PushPlanError
                 switch error {
-                case is PushRouter.Stopped: failure = PushPlanError("stopped")
-                case let e as InputError: failure = PushPlanError(e.description)
-                default: failure = PushPlanError("cannot read \(job.paths): \(error)")
+                case is PushRouter.Stopped: failure = PushPlanError(.stopped, "stopped")
+                case let e as InputError: failure = PushPlanError(e)
+                default: failure = PushPlanError(.input, "cannot read \(job.paths): \(error)")
                 }
                 failure.partial = conversion
                 throw failure
@@ -192,234 +182,12 @@ public struct PushPlan: @unchecked Sendable {
             }
         }
         // Records tradeport wrote itself, read back as the server reads them: a failure is a bug.
-        if let unread { throw PushPlanError("a record written for the server does not read back: \(unread)") }
+        if let unread { throw PushPlanError(.internalFailure, "a record written for the server does not read back: \(unread)") }
         let loads = conversion.portfolios.map { name in
             PortfolioLoad(
                 name: name, trades: trades[name] ?? [], transactions: transactions[name] ?? [],
                 tally: conversion.tallies[name] ?? PortfolioTally())
         }
         return (loads, conversion)
-    }
-}
-
-/// A batch of one portfolio's records, of one kind, as the conversion hands them over.
-public struct PushBatch: Sendable {
-    public enum Records: Sendable {
-        case trades(EncodedRecords)
-        case transactions(EncodedRecords)
-    }
-
-    public var portfolio: String
-    public var records: Records
-
-    public var count: Int {
-        switch records {
-        case .trades(let r): return r.count
-        case .transactions(let r): return r.count
-        }
-    }
-}
-
-/// What a portfolio's operations held besides the records handed over.
-public struct PortfolioTally: Sendable, Equatable {
-    /// Operations that cannot be mapped, each with why (counted as failed).
-    public var refused: [String] = []
-    /// Transactions not sent because they are not complete (the server takes only complete ones).
-    public var incomplete = 0
-    /// Movements not sent: the server has no record for them.
-    public var movements = 0
-
-    public init() {}
-
-    mutating func add(_ other: PortfolioTally) {
-        refused += other.refused
-        incomplete += other.incomplete
-        movements += other.movements
-    }
-}
-
-/// The end of a push's conversion: the reports, and per portfolio what was not handed over.
-public struct PushConversion: Sendable {
-    /// The conversions' reports, for the summary.
-    public var reports: [ConversionReport] = []
-    /// Every portfolio loaded: those named before converting, in order, then those the inputs named (sorted).
-    public var portfolios: [String] = []
-    public var tallies: [String: PortfolioTally] = [:]
-    /// Operations the inputs hold that no portfolio of the manifest takes.
-    public var notLoaded: [String] = []
-    /// Rows the conversions rejected (never sent).
-    public var rejectedRows: Int { reports.reduce(0) { $0 + $1.rejected } }
-    /// Whether an operation of any portfolio cannot be sent.
-    public var refusedAny: Bool { tallies.values.contains { !$0.refused.isEmpty } }
-}
-
-/// The conversion's sink for a push: each operation mapped to the server's record once, and
-/// routed to its portfolios' batches, handed over as each fills. A model value is mapped and
-/// written here; a reader that prepares operations on its own threads (opt-in) maps and writes
-/// them there (`ServerRecordRenderer`), and the router only routes their bytes.
-final class PushRouter: PreparedOperationSink {
-    struct Stopped: Error {}
-
-    /// A portfolio operations go to: its tally and the records waiting to be handed over.
-    struct Target {
-        let name: String
-        var tally = PortfolioTally()
-        var trades = EncodedRecords()
-        var transactions = EncodedRecords()
-    }
-
-    var preparedForm: PreparedForm { .rendered(ServerRecordRenderer()) }
-
-    private let route: PushPlan.Route
-    private let batchSize: Int
-    private let emit: (PushBatch) -> Bool
-    /// In the order their first operation came.
-    private(set) var targets: [Target] = []
-    private var index: [String: Int] = [:]
-    /// Per sub-account no portfolio takes: its trades and transactions.
-    private(set) var unclaimed: [String: (trades: Int, transactions: Int)] = [:]
-    /// The targets of the last portfolio seen (operations come in runs of one portfolio).
-    private var last: (portfolio: String, targets: [Int])?
-
-    /// Told of each rejected row, when given.
-    private let rejected: ((RejectedRow) -> Void)?
-
-    init(route: PushPlan.Route, batchSize: Int, rejected: ((RejectedRow) -> Void)? = nil, emit: @escaping (PushBatch) -> Bool) {
-        self.route = route
-        self.rejected = rejected
-        self.batchSize = max(batchSize, 1)
-        self.emit = emit
-    }
-
-    /// Where the operations the conversion put in `portfolio` go, as positions in `targets`.
-    private func targets(of portfolio: String) -> [Int] {
-        if let last, last.portfolio == portfolio { return last.targets }
-        let names: [String]
-        switch route {
-        case .same: names = [portfolio]
-        case .all(let all): names = all
-        case .byAccount(let accounts): names = accounts[portfolio] ?? []
-        }
-        let positions = names.map { name in
-            if let i = index[name] { return i }
-            index[name] = targets.count
-            targets.append(Target(name: name))
-            return targets.count - 1
-        }
-        last = (portfolio, positions)
-        return positions
-    }
-
-    /// The targets of operations the conversion put in `portfolio`, or nil when none takes them
-    /// (counted then as not pushed).
-    private func claimed(_ kind: OperationKind, portfolio: String) -> [Int]? {
-        let positions = targets(of: portfolio)
-        guard positions.isEmpty else { return positions }
-        // Movements too: a sub-account with nothing else is still reported.
-        var count = unclaimed[portfolio] ?? (0, 0)
-        switch kind {
-        case .trade: count.trades += 1
-        case .transaction: count.transactions += 1
-        case .movement: break
-        }
-        unclaimed[portfolio] = count
-        return nil
-    }
-
-    /// An operation as a model value: mapped to the server's record here, and routed.
-    func write(_ operation: PortfolioOperation, portfolio: String) throws {
-        guard let positions = claimed(operation.kind, portfolio: portfolio) else { return }
-        switch BalancesMapping.map(operation) {
-        case .trade(let record):
-            var object = OutputBuffer(capacity: 320)
-            record.append(to: &object, secondsAlways: true)
-            try route(.trade, object: object.bytes, valueId: record.valueId, to: positions)
-        case .transaction(let record):
-            var object = OutputBuffer(capacity: 320)
-            record.append(to: &object, secondsAlways: true)
-            try route(.transaction, object: object.bytes, valueId: record.valueId, to: positions)
-        case .refused(let refusal):
-            for i in positions { targets[i].tally.refused.append(refusal.description) }
-        case .incomplete:
-            for i in positions { targets[i].tally.incomplete += 1 }
-        case .movement:
-            for i in positions { targets[i].tally.movements += 1 }
-        }
-    }
-
-    /// An operation a reader mapped and wrote on its threads (`ServerRecordRenderer`): its bytes
-    /// say what it is.
-    func write(prepared operation: PreparedOperation) throws {
-        guard let positions = claimed(operation.kind, portfolio: operation.portfolio) else { return }
-        try operation.withBytes { bytes in
-            let mapped = ServerRecordBytes.read(bytes)
-            switch mapped.tag {
-            case .trade, .transaction: try route(mapped.tag, object: mapped.object, valueId: mapped.valueId, to: positions)
-            case .refused: for i in positions { targets[i].tally.refused.append(mapped.refusal ?? "") }
-            case .incomplete: for i in positions { targets[i].tally.incomplete += 1 }
-            case .movement: for i in positions { targets[i].tally.movements += 1 }
-            }
-        }
-    }
-
-    /// Adds a record's object and value id to the targets at `positions`, handing over a batch as
-    /// it fills.
-    private func route(_ kind: ServerRecordBytes.Tag, object: UnsafeRawBufferPointer, valueId: String?, to positions: [Int]) throws {
-        for i in positions {
-            if kind == .trade {
-                targets[i].trades.append(object: object, valueId: valueId)
-                if targets[i].trades.count >= batchSize { try flush(i, \.trades, as: PushBatch.Records.trades) }
-            } else {
-                targets[i].transactions.append(object: object, valueId: valueId)
-                if targets[i].transactions.count >= batchSize { try flush(i, \.transactions, as: PushBatch.Records.transactions) }
-            }
-        }
-    }
-
-    /// Hands over what waits for target `i` of one kind (a full batch, or the rest at the end).
-    private func flush(_ i: Int, _ kind: WritableKeyPath<Target, EncodedRecords>, as records: (EncodedRecords) -> PushBatch.Records) throws {
-        guard !targets[i][keyPath: kind].isEmpty else { return }
-        let batch = targets[i][keyPath: kind]
-        targets[i][keyPath: kind] = EncodedRecords()
-        guard emit(PushBatch(portfolio: targets[i].name, records: records(batch))) else { throw Stopped() }
-    }
-
-    func write(_ skipped: SkippedRow) throws {}
-    func write(_ rejected: RejectedRow) throws { self.rejected?(rejected) }
-
-    func finish(_ report: ConversionReport) throws {
-        for i in targets.indices {
-            try flush(i, \.trades, as: PushBatch.Records.trades)
-            try flush(i, \.transactions, as: PushBatch.Records.transactions)
-        }
-    }
-}
-
-/// What a dry run would send to one portfolio.
-public struct PlannedLoad: Sendable {
-    public var load: PortfolioLoad
-    public var trades: [TradeRecord]
-    public var transactions: [TransactionRecord]
-    /// Whether the server has the portfolio; nil when no server was asked.
-    public var exists: Bool?
-
-    /// What a dry run would send to each portfolio: everything, or, with a `reader` (a client
-    /// logged in), only what the server lacks, reading and never writing.
-    public static func planned(_ loads: [PortfolioLoad], reader: BalancesClient?) async throws -> [PlannedLoad] {
-        var result: [PlannedLoad] = []
-        for load in loads {
-            var planned = PlannedLoad(load: load, trades: load.trades, transactions: load.transactions, exists: nil)
-            if let reader {
-                if let p = try await reader.portfolio(named: load.name) {
-                    planned.exists = true
-                    planned.trades = MissingRecords(load.trades, held: try await reader.valueIds(TradeRecord.self, portfolio: p.id)).missing
-                    planned.transactions = MissingRecords(load.transactions, held: try await reader.valueIds(TransactionRecord.self, portfolio: p.id)).missing
-                } else {
-                    planned.exists = false
-                }
-            }
-            result.append(planned)
-        }
-        return result
     }
 }

@@ -55,14 +55,14 @@ public enum BalancesServer {
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 } catch {
-                    throw ServeError("cannot create the data directory \(directory): \(error.localizedDescription)")
+                    throw ServeError(.dataDirectory, subject: directory, "cannot create the data directory \(directory): \(error.localizedDescription)")
                 }
             }
             let store: SQLiteStore
             do {
                 store = try SQLiteStore(path: path)
             } catch {
-                throw ServeError("cannot open the database \(path): \(error)")
+                throw ServeError(.database, subject: path, "cannot open the database \(path): \(error)")
             }
             let secret = try TokenSigner.secret(environment: configuration.environment, directory: directory.isEmpty ? "." : directory)
             try await serve(configuration, store: store, secret: secret, logger: logger, onListening: onListening)
@@ -103,7 +103,7 @@ public enum BalancesServer {
                         secret = try await store.sharedSecret()
                     }
                 } catch {
-                    throw ServeError("cannot open the database \(location.description): \(String(reflecting: error))")
+                    throw ServeError(.database, subject: location.description, "cannot open the database \(location.description): \(String(reflecting: error))")
                 }
                 try await serve(configuration, store: store, health: health, secret: secret, logger: logger, onListening: onListening)
             }

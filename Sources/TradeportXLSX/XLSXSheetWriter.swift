@@ -15,7 +15,26 @@ public enum XLSXOutputCell {
 
 /// Why a sheet cannot be written.
 public struct XLSXWriteError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure (new kinds may be added).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        let name: String
+        public var description: String { name }
+
+        /// The sheet already holds `XLSXSheetWriter.maxRows` rows.
+        public static let tooManyRows = Kind(name: "too many rows")
+    }
+
+    public let kind: Kind
     public let message: String
+    /// The 1-based row that could not be written, when the failure is a row's.
+    public let row: Int?
+
+    public init(_ kind: Kind, _ message: String, row: Int? = nil) {
+        self.kind = kind
+        self.message = message
+        self.row = row
+    }
+
     public var description: String { message }
 }
 
@@ -76,7 +95,7 @@ public final class XLSXSheetWriter {
     /// Starts the next row (the first is the header, its text bold). Throws past `maxRows`.
     public func beginRow() throws {
         guard rowNumber < Self.maxRows else {
-            throw XLSXWriteError(message: "a sheet holds at most \(Self.maxRows) rows")
+            throw XLSXWriteError(.tooManyRows, "a sheet holds at most \(Self.maxRows) rows", row: rowNumber + 1)
         }
         rowNumber += 1
         isHeader = rowNumber == 1

@@ -92,7 +92,7 @@ struct PushCommand: AsyncParsableCommand {
         let serverURL = (server ?? environment["TRADEPORT_SERVER"]).flatMap { $0.isEmpty ? nil : $0 }
         var manifest: PushManifest?
         if let path = self.manifest {
-            do { manifest = try PushManifest.read(path) } catch { throw CommandFailure(message: error.message) }
+            do { manifest = try PushManifest.read(path) } catch { throw CommandFailure(message: error.description) }
         }
         let registry = try formats.catalog().registry
         // Opens every input and gives it its reader: a problem here stops the push before
@@ -104,13 +104,13 @@ struct PushCommand: AsyncParsableCommand {
                     files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
                     timezone: source.timezone, registry: registry)
             } catch {
-                throw CommandFailure(message: error.message)
+                throw CommandFailure(message: error.description)
             }
         }
         guard !dryRun, let serverURL else {
             let plan = try await offload(prepare)
             let (loads, conversion): ([PortfolioLoad], PushConversion)
-            do { (loads, conversion) = try plan.loads() } catch { throw CommandFailure(message: error.message) }
+            do { (loads, conversion) = try plan.loads() } catch { throw CommandFailure(message: error.description) }
             printConversion(conversion)
             guard dryRun else {
                 throw CommandFailure(message: "no server: give --server URL or set TRADEPORT_SERVER (e.g. http://localhost:9999/bcv)")
@@ -167,7 +167,7 @@ struct PushCommand: AsyncParsableCommand {
         if let inputFailure = result.inputFailure {
             let sent = result.outcomes.reduce(0) { $0 + $1.sent }
             let message =
-                inputFailure.message
+                inputFailure.description
                 + (sent == 0
                     ? "; nothing was sent"
                     : "; the \(Wording.count(sent, "operation")) sent before it stay on the server, and a re-run sends the rest")

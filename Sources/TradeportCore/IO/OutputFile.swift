@@ -127,10 +127,10 @@ public final class OutputFile {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        if name.isEmpty { throw OutputError(path: path, message: "is a directory") }
+        if name.isEmpty { throw OutputError(.wrongKindOfPath, path: path, message: "is a directory") }
         var st = stat()
         if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-            throw OutputError(path: path, message: "is a directory")
+            throw OutputError(.wrongKindOfPath, path: path, message: "is a directory")
         }
         let prefix = ".\(name).tradeport-"
         removeStaleTemporaries(in: dir.isEmpty ? "." : dir, prefix: prefix)
@@ -211,19 +211,42 @@ func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws
     }
 }
 
-/// Output that cannot be written.
+/// Output that cannot be written: what kind of failure, the path, and why.
 public struct OutputError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure (new kinds may be added).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        let name: String
+        public var description: String { name }
+
+        /// The system refused to create, write, sync or rename the file (`code` says why).
+        public static let system = Kind(name: "system error")
+        /// The output path is a directory where a file is wanted, or a file where a writer of
+        /// several files wants a directory, or the directory cannot be made.
+        public static let wrongKindOfPath = Kind(name: "wrong kind of path")
+        /// The target cannot hold what this conversion has (a sheet's rows, an operation's size).
+        public static let beyondTarget = Kind(name: "beyond the target")
+        /// The options ask for something the target refuses (a Beancount account outside its five roots).
+        public static let refusedByTarget = Kind(name: "refused by the target")
+    }
+
+    public let kind: Kind
     public let path: String
     public let message: String
+    /// The system's error number, for `.system`.
+    public let code: Int32?
 
-    public init(path: String, message: String) {
+    public init(_ kind: Kind, path: String, message: String) {
+        self.kind = kind
         self.path = path
         self.message = message
+        self.code = nil
     }
 
     init(path: String, errno code: Int32) {
+        self.kind = .system
         self.path = path
         self.message = describeErrno(code)
+        self.code = code
     }
 
     public var description: String { "\(path): \(message)" }

@@ -1,10 +1,26 @@
-/// Why a JSON value is not what a canonical field or operation must be.
+/// Why a JSON value is not what a canonical field or operation must be: a kind, the field, and what
+/// is wrong.
 public struct CanonicalJSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of problem (new kinds may be added).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        let name: String
+        public var description: String { name }
+
+        /// A required member is absent or null.
+        public static let missing = Kind(name: "missing")
+        /// A member of the wrong JSON type (a number where a string goes).
+        public static let wrongType = Kind(name: "wrong type")
+        /// A member of the right type whose value the field does not take.
+        public static let invalidValue = Kind(name: "invalid value")
+    }
+
+    public var kind: Kind
     /// The field (`fees[1].kind`), or nil for the whole value.
     public var field: String?
     public var message: String
 
-    public init(field: String?, _ message: String) {
+    public init(_ kind: Kind = .invalidValue, field: String?, _ message: String) {
+        self.kind = kind
         self.field = field
         self.message = message
     }
@@ -17,7 +33,7 @@ extension CanonicalRecord {
     /// an optional field lacks is null (a document written before the field was added); members
     /// the table does not name (`kind`, `portfolio` of JSON Lines) are left alone.
     public init(json: JSONValue) throws(CanonicalJSONError) {
-        guard case .object = json else { throw CanonicalJSONError(field: nil, "expected an object, found \(json.kind)") }
+        guard case .object = json else { throw CanonicalJSONError(.wrongType, field: nil, "expected an object, found \(json.kind)") }
         let layout = Self.layout
         var index = 0
         self = try Self.make { field throws(CanonicalJSONError) in
@@ -32,6 +48,7 @@ extension FieldValue {
     /// against the field's definition.
     public init(json: JSONValue?, field: String, definition: FieldDefinition) throws(CanonicalJSONError) {
         func fail(_ message: String) -> CanonicalJSONError { CanonicalJSONError(field: field, message) }
+        func fail(_ kind: CanonicalJSONError.Kind, _ message: String) -> CanonicalJSONError { CanonicalJSONError(kind, field: field, message) }
         guard let json, json != .null else {
             if definition.presence == .optional {
                 self = .null
@@ -42,10 +59,10 @@ extension FieldValue {
                 self = .text("")
                 return
             }
-            throw fail("missing; expected \(Self.expectation(definition.type))")
+            throw fail(.missing, "missing; expected \(Self.expectation(definition.type))")
         }
         func string() throws(CanonicalJSONError) -> String {
-            guard case .string(let s) = json else { throw fail("expected \(Self.expectation(definition.type)), found \(json.kind)") }
+            guard case .string(let s) = json else { throw fail(.wrongType, "expected \(Self.expectation(definition.type)), found \(json.kind)") }
             return s
         }
         switch definition.type {
@@ -70,13 +87,13 @@ extension FieldValue {
             guard let d = CalendarDate(iso: s) else { throw fail("'\(s)' is not a date YYYY-MM-DD") }
             self = .date(d)
         case .tradeFees:
-            guard case .array(let items) = json else { throw fail("expected a list of fees, found \(json.kind)") }
+            guard case .array(let items) = json else { throw fail(.wrongType, "expected a list of fees, found \(json.kind)") }
             var fees: [TradeFee] = []
             for (n, item) in items.enumerated() {
                 func failFee(_ message: String) -> CanonicalJSONError { CanonicalJSONError(field: "\(field)[\(n)]", message) }
                 guard case .string(let amount)? = item["amount"], case .string(let currency)? = item["currency"],
                     case .string(let kindText)? = item["kind"]
-                else { throw failFee("expected {\"amount\": decimal, \"currency\": asset, \"kind\": …}") }
+                else { throw CanonicalJSONError(.wrongType, field: "\(field)[\(n)]", "expected {\"amount\": decimal, \"currency\": asset, \"kind\": …}") }
                 guard let kind = FeeKind(rawValue: kindText) else {
                     throw failFee("kind: '\(kindText)' is not one of \(FeeKind.words.joined(separator: ", "))")
                 }
@@ -87,14 +104,14 @@ extension FieldValue {
             self = .tradeFees(fees)
         case .cashFee:
             guard case .string(let amount)? = json["amount"], case .string(let currency)? = json["currency"] else {
-                throw fail("expected {\"amount\": decimal, \"currency\": asset} or null")
+                throw fail(.wrongType, "expected {\"amount\": decimal, \"currency\": asset} or null")
             }
             let value = try Self.decimal(amount, fail)
             guard !value.isNegative else { throw fail("amount: '\(amount)' is negative") }
             self = .cashFee(CashFee(amount: value, currency: try Self.asset(currency, fail)))
         case .location:
             guard case .string(let path)? = json["path"], case .number(let rowText)? = json["row"], let row = Int(rowText) else {
-                throw fail("expected {\"path\": text, \"row\": number, \"sheet\": text or null}")
+                throw fail(.wrongType, "expected {\"path\": text, \"row\": number, \"sheet\": text or null}")
             }
             var sheet: String?
             if case .string(let s)? = json["sheet"] { sheet = s }

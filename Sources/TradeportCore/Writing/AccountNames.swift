@@ -73,17 +73,20 @@ public struct AccountNames: Sendable, Hashable {
     public mutating func set(_ role: Role, _ template: String) throws(AccountNamesError) {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
-            guard let close = rest[open...].firstIndex(of: "}") else { throw AccountNamesError("\(role.rawValue): '\(template)' has a '{' without '}'") }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw AccountNamesError(.template, "\(role.rawValue): '\(template)' has a '{' without '}'", text: template)
+            }
             let name = rest[rest.index(after: open)..<close]
             guard name == "portfolio" || name == "asset" else {
-                throw AccountNamesError("\(role.rawValue): '\(template)' has {\(name)}; a template takes {portfolio} and {asset}")
+                throw AccountNamesError(.template, "\(role.rawValue): '\(template)' has {\(name)}; a template takes {portfolio} and {asset}", text: template)
             }
             rest = rest[rest.index(after: close)...]
         }
         let parts = template.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count >= 2, !parts.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw AccountNamesError(
-                "\(role.rawValue): '\(template)' is not an account (two or more non-empty parts joined by ':', as Assets:{portfolio}:Cash:{asset})")
+                .template, "\(role.rawValue): '\(template)' is not an account (two or more non-empty parts joined by ':', as Assets:{portfolio}:Cash:{asset})",
+                text: template)
         }
         templates[role] = template
     }
@@ -91,7 +94,8 @@ public struct AccountNames: Sendable, Hashable {
     /// Sets a role given by its name (`cash`, `other-income`, …).
     public mutating func set(_ roleName: String, _ template: String) throws(AccountNamesError) {
         guard let role = Role(rawValue: roleName) else {
-            throw AccountNamesError("'\(roleName)' is not a role; the roles are \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw AccountNamesError(
+                .unknownRole, "'\(roleName)' is not a role; the roles are \(Role.allCases.map(\.rawValue).joined(separator: ", "))", text: roleName)
         }
         try set(role, template)
     }
@@ -103,14 +107,14 @@ public struct AccountNames: Sendable, Hashable {
             let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
             guard let colon = trimmed.firstIndex(of: ":") else {
-                throw AccountNamesError("\(path):\(number + 1): '\(trimmed)' is not ROLE: TEMPLATE")
+                throw AccountNamesError(.malformedLine, "'\(trimmed)' is not ROLE: TEMPLATE", text: String(line), source: path, line: number + 1)
             }
             var value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, let q = value.first, q == "\"" || q == "'", value.last == q { value = String(value.dropFirst().dropLast()) }
             do {
                 try set(trimmed[..<colon].trimmingCharacters(in: .whitespaces), value)
             } catch {
-                throw AccountNamesError("\(path):\(number + 1): \(error.message)")
+                throw AccountNamesError(error.kind, error.message, text: error.text, source: path, line: number + 1)
             }
         }
     }
@@ -127,10 +131,4 @@ public struct AccountNames: Sendable, Hashable {
         }
         return out + rest
     }
-}
-
-public struct AccountNamesError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

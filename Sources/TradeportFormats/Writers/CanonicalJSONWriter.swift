@@ -63,7 +63,7 @@ public final class JSONDocumentSink: PreparedOperationSink {
         let offset = operations.append(body)
         let length = operations.count - before
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
-            throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the document writer holds")
+            throw OutputError(.beyondTarget, path: "spool", message: "an operation of \(length) bytes is beyond what the document writer holds")
         }
         entries.append(
             Entry(

@@ -21,7 +21,7 @@ public final class XLSXSink: ConversionSink {
             try writer.beginRow()
         } catch let e as XLSXWriteError {
             throw OutputError(
-                path: output.path,
+                .beyondTarget, path: output.path,
                 message:
                     "\(e.message) (a header and \(XLSXSheetWriter.maxRows - 1) operations), and this conversion has more: write --to csv or --to jsonl, or convert fewer inputs at a time"
             )

@@ -233,7 +233,7 @@ public struct PortfolioPerformanceWriter: FormatWriter {
     public var files: [String] { PortfolioPerformanceSink.files }
     public init() {}
     public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink {
-        throw OutputError(path: output.path, message: "portfolio-performance writes two files: give a directory with -o")
+        throw OutputError(.wrongKindOfPath, path: output.path, message: "portfolio-performance writes two files: give a directory with -o")
     }
     public func makeSink(outputs: [OutputFile], options: WriteOptions) throws -> any ConversionSink {
         try PortfolioPerformanceSink(outputs: outputs, options: options)

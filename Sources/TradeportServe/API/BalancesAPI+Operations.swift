@@ -46,7 +46,7 @@ extension BalancesAPI {
                 do {
                     record = try R(json: try await json(request))
                 } catch let e as RecordError {
-                    throw APIError.badRequest(e.message)
+                    throw APIError.badRequest(e.description)
                 }
                 let (stored, created) = try await store.add([record], portfolio: portfolio, deduplicate: !compatOriginal)[0]
                 guard created else {

@@ -50,7 +50,7 @@ extension BalancesAPI {
             do {
                 records.append(try R(json: item))
             } catch {
-                throw APIError.badRequest("item \(i): \(error.message)")
+                throw APIError.badRequest("item \(i): \(error.description)")
             }
         }
         return records

@@ -108,25 +108,18 @@ public struct TokenSigner: Sendable {
         let hex = newSecret()
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(hex), attributes: [.posixPermissions: 0o600]) else {
-            throw ServeError("cannot write the token secret to \(path)")
+            throw ServeError(.tokenSecret, subject: path, "cannot write the token secret to \(path)")
         }
         // Two servers starting at once on one directory must agree on one secret: the first
         // rename wins, and both read what is there.
         if link(temporary, path) != 0 && errno != EEXIST {
             unlink(temporary)
-            throw ServeError("cannot write the token secret to \(path): \(String(cString: strerror(errno)))")
+            throw ServeError(.tokenSecret, subject: path, "cannot write the token secret to \(path): \(String(cString: strerror(errno)))")
         }
         unlink(temporary)
         guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
-            throw ServeError("cannot read the token secret from \(path)")
+            throw ServeError(.tokenSecret, subject: path, "cannot read the token secret from \(path)")
         }
         return Array(data)
     }
-}
-
-/// A failure to start or run the server, with a message for the user.
-public struct ServeError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

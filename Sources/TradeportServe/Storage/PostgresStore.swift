@@ -93,7 +93,7 @@ final class PostgresStore: BalancesStorage {
                 unsafeSQL: "INSERT INTO settings (name, value) VALUES ('jwt-secret', $1) ON CONFLICT (name) DO NOTHING",
                 binds: Self.binds([.text(made)])), logger: logger)
         guard let stored = try await first("SELECT value FROM settings WHERE name = 'jwt-secret'", [], { $0.text(0) }) else {
-            throw StorageError("the token secret is neither stored nor there")
+            throw StorageError(.vanished, table: "settings", "the token secret is neither stored nor there")
         }
         return Array(stored.utf8)
     }
@@ -201,7 +201,7 @@ final class PostgresStore: BalancesStorage {
             return (PortfolioRecord(id: id, name: name), true)
         }
         guard let existing = try await portfolio(named: name, owner: owner) else {
-            throw StorageError("the portfolio '\(name)' is neither stored nor there")
+            throw StorageError(.vanished, table: "portfolios", "the portfolio '\(name)' is neither stored nor there")
         }
         return (existing, false)
     }
@@ -255,7 +255,7 @@ final class PostgresStore: BalancesStorage {
                             continue
                         }
                         guard let key, let existing = try await first(R.selectByValueKey, [.integer(portfolio), .text(key)], on: connection, { try R(row: $0) })
-                        else { throw StorageError("a \(R.noun) was neither stored nor found under its value id") }
+                        else { throw StorageError(.vanished, table: R.resource, "a \(R.noun) was neither stored nor found under its value id") }
                         answers.append((existing, false))
                     }
                     return answers
@@ -321,7 +321,8 @@ public enum DatabaseLocation: Sendable, Equatable {
             return
         }
         guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty else {
-            throw ServeError("--database: '\(Self.redacted(text))' is not a PostgreSQL URL like postgres://USER@HOST:5432/DATABASE")
+            throw ServeError(
+                .badOption, subject: "--database", "--database: '\(Self.redacted(text))' is not a PostgreSQL URL like postgres://USER@HOST:5432/DATABASE")
         }
         let user = url.user.flatMap { $0.removingPercentEncoding } ?? environment["PGUSER"] ?? "postgres"
         let password = url.password.flatMap { $0.removingPercentEncoding } ?? environment["PGPASSWORD"]
@@ -329,7 +330,7 @@ public enum DatabaseLocation: Sendable, Equatable {
         if database.isEmpty { database = environment["PGDATABASE"] ?? user }
         let tls = url.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
         guard ["disable", "prefer", "require"].contains(tls) else {
-            throw ServeError("--database: sslmode must be disable, prefer or require, not '\(tls)'")
+            throw ServeError(.badOption, subject: "--database", "--database: sslmode must be disable, prefer or require, not '\(tls)'")
         }
         self = .postgres(host: host, port: url.port ?? 5432, user: user, password: password, database: database, tls: tls)
     }

@@ -102,7 +102,9 @@ actor SQLiteStore: BalancesStorage {
         {
             return (PortfolioRecord(id: id, name: name), true)
         }
-        guard let existing = try portfolio(named: name, owner: owner) else { throw StorageError("the portfolio '\(name)' is neither stored nor there") }
+        guard let existing = try portfolio(named: name, owner: owner) else {
+            throw StorageError(.vanished, table: "portfolios", "the portfolio '\(name)' is neither stored nor there")
+        }
         return (existing, false)
     }
 
@@ -152,7 +154,7 @@ actor SQLiteStore: BalancesStorage {
                     return (stored, true)
                 }
                 guard let key, let existing = try db.first(R.selectByValueKey, [.integer(portfolio), .text(key)], { try R(row: $0) }) else {
-                    throw StorageError("a \(R.noun) was neither stored nor found under its value id")
+                    throw StorageError(.vanished, table: R.resource, "a \(R.noun) was neither stored nor found under its value id")
                 }
                 return (existing, false)
             }

@@ -78,7 +78,7 @@ extension TradeRecord: StoredRecord {
     init(row: some StoredRow) throws {
         guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTradeType(rawValue: row.text(3)),
             let quantity = row.optionalDecimal(4), let price = row.optionalDecimal(6)
-        else { throw StorageError("trade \(row.integer(0)) is stored in a form this server cannot read") }
+        else { throw StorageError(.unreadableRow, table: "trades", "trade \(row.integer(0)) is stored in a form this server cannot read") }
         self.init(
             id: row.integer(0), dateTime: dateTime, instrument: row.text(2), tradeType: type,
             tradedQuantity: quantity, tradedQuantityCurrency: row.text(5), tradedPrice: price,
@@ -117,7 +117,7 @@ extension TransactionRecord: StoredRecord {
     init(row: some StoredRow) throws {
         guard let dateTime = ServerDateTime(row.text(1)), let type = ServerTransactionType(rawValue: row.text(2)),
             let amount = row.optionalDecimal(4)
-        else { throw StorageError("transaction \(row.integer(0)) is stored in a form this server cannot read") }
+        else { throw StorageError(.unreadableRow, table: "transactions", "transaction \(row.integer(0)) is stored in a form this server cannot read") }
         self.init(
             id: row.integer(0), dateTime: dateTime, transactionType: type, currency: row.text(3), amount: amount,
             commission: row.optionalDecimal(5), transactionValueId: row.optionalText(7))

@@ -17,7 +17,7 @@ struct UploadedExport {
     /// Reads `bytes` as the export of `resource` (`trades` or `transactions`).
     init(bytes: [UInt8], resource: String, filename: String?) throws {
         let formatId = resource == "trades" ? "dsx-trades" : "dsx-transactions"
-        guard let reader = FormatRegistry.builtIn.reader(id: formatId) else { throw ServeError("no \(formatId) reader") }
+        guard let reader = FormatRegistry.builtIn.reader(id: formatId) else { throw ServeError(.unknownFormat, subject: formatId, "no \(formatId) reader") }
         // Read from memory: nothing of the upload stays once it is answered.
         let name = (filename.map { ($0 as NSString).lastPathComponent }).flatMap { $0.isEmpty ? nil : $0 } ?? "upload.csv"
         let plan = PushPlan.fromInputs([PreparedInput(input: SourceInput(bytes: bytes, name: name), reader: reader)], portfolio: "upload")

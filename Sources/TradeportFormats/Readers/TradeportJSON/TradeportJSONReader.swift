@@ -92,7 +92,9 @@ public struct TradeportJSONReader: FormatReader {
                         movement.source = location
                         operation = .movement(movement)
                     }
-                    guard let portfolio, !portfolio.isEmpty else { throw CanonicalJSONError(field: "portfolio", "missing; expected the operation's portfolio") }
+                    guard let portfolio, !portfolio.isEmpty else {
+                        throw CanonicalJSONError(.missing, field: "portfolio", "missing; expected the operation's portfolio")
+                    }
                     return .placed(operation, portfolio: portfolio)
                 case "skipped", "rejected":
                     var origin = ""
@@ -101,7 +103,7 @@ public struct TradeportJSONReader: FormatReader {
                     }
                     let why: String
                     if kind == "skipped" {
-                        guard case .string(let reason)? = value["reason"] else { throw CanonicalJSONError(field: "reason", "missing") }
+                        guard case .string(let reason)? = value["reason"] else { throw CanonicalJSONError(.missing, field: "reason", "missing") }
                         why = reason
                     } else {
                         var messages: [String] = []

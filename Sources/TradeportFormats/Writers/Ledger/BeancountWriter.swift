@@ -21,7 +21,7 @@ public final class BeancountSink: ConversionSink, WriterNotes {
             let root = options.accounts.template(role).prefix { $0 != ":" }
             guard ["Assets", "Liabilities", "Equity", "Income", "Expenses"].contains(root) else {
                 throw OutputError(
-                    path: output.path,
+                    .refusedByTarget, path: output.path,
                     message:
                         "the \(role.rawValue) account '\(options.accounts.template(role))' does not start with Assets, Liabilities, Equity, Income or Expenses, as Beancount requires"
                 )

@@ -36,7 +36,7 @@ final class OrderedOperations {
         let offset = spool.append { $0.append(contentsOf: scratch) }
         let length = scratch.count
         guard length <= 0xFF_FFFF, offset < 1 << 40 else {
-            throw OutputError(path: "spool", message: "an operation of \(length) bytes is beyond what the writer holds")
+            throw OutputError(.beyondTarget, path: "spool", message: "an operation of \(length) bytes is beyond what the writer holds")
         }
         let number = portfolios.number(portfolio)
         entries.append(

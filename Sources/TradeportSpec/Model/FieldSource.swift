@@ -1,0 +1,44 @@
+public indirect enum FieldSource: Sendable, Equatable {
+    case column(String)
+    case constant(String)
+    /// A date column and a time column, read together in the source's zone.
+    case dateAndTime(date: String, time: String)
+    /// Several columns joined (an external id made of two).
+    case join([String], separator: String)
+    /// One part of an instrument column: 0 the base, 1 the quote.
+    case part(String, Int)
+    /// Different per transaction type (`deposit: to, withdrawal: from`).
+    case byType([(type: String, source: FieldSource)])
+    /// The absolute value of a signed decimal column.
+    case absolute(String)
+    /// One text or another by the sign of a decimal column (`deposit` when ≥ 0, `withdrawal` below).
+    case bySign(String, positive: String, negative: String)
+    /// Arithmetic on decimal values (`{div: [amount, units], round: 6}`); `round` digits after the
+    /// point, half away from zero (a quotient needs it).
+    case arithmetic(ArithmeticOperation, [FieldSource], round: Int?)
+    /// The first of these that has a value (`{first: [isin, symbol]}`).
+    case first([FieldSource])
+
+    public static func == (a: FieldSource, b: FieldSource) -> Bool {
+        switch (a, b) {
+        case (.column(let x), .column(let y)), (.constant(let x), .constant(let y)), (.absolute(let x), .absolute(let y)):
+            return x == y
+        case (.dateAndTime(let d1, let t1), .dateAndTime(let d2, let t2)):
+            return d1 == d2 && t1 == t2
+        case (.join(let c1, let s1), .join(let c2, let s2)):
+            return c1 == c2 && s1 == s2
+        case (.part(let c1, let i1), .part(let c2, let i2)):
+            return c1 == c2 && i1 == i2
+        case (.bySign(let c1, let p1, let n1), .bySign(let c2, let p2, let n2)):
+            return c1 == c2 && p1 == p2 && n1 == n2
+        case (.byType(let x), .byType(let y)):
+            return x.map(\.type) == y.map(\.type) && x.map(\.source) == y.map(\.source)
+        case (.arithmetic(let o1, let a1, let r1), .arithmetic(let o2, let a2, let r2)):
+            return o1 == o2 && a1 == a2 && r1 == r2
+        case (.first(let x), .first(let y)):
+            return x == y
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// A declarative format: how a CSV file, or a sheet of an XLSX workbook, becomes canonical
+/// operations. Loaded from YAML by `SpecLoader`, which checks every key and names the line of
+/// every problem; every column, check and mapping keeps the place it was written.
+public struct FormatSpec: Sendable, Equatable {
+    public var id: String
+    public var description: String
+    public var source: Source
+    public var values: ValueRules
+    public var detect: DetectRule?
+    /// In the order written, which is the order fields are read and errors reported.
+    public var columns: [ColumnSpec]
+    public var checks: [CrossCheck]
+    public var skip: [SkipRule]
+    public var rows: RowKinds
+    /// Canonical trade field → where its value comes from.
+    public var trade: OperationMapping?
+    public var transaction: OperationMapping?
+    /// Where each field of a movement (a change of a position without money) comes from.
+    public var movement: OperationMapping?
+    /// Rows that together make one trade (a ledger's spend and receive rows), when the format
+    /// spreads trades over several rows.
+    public var group: GroupRule?
+    /// Asset code aliases (`XBT` → `BTC`).
+    public var assets: [String: String]
+    /// The file the spec was read from.
+    public var file: String
+
+    public func column(named name: String) -> ColumnSpec? { columns.first { $0.name == name } }
+
+    /// Whether `id` is a format id: lower-case letters, digits and `-`, not starting with `-`.
+    public static func isValidID(_ id: some StringProtocol) -> Bool {
+        !id.isEmpty && !id.hasPrefix("-") && id.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+    }
+}

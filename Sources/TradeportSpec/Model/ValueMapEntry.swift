@@ -1,0 +1,4 @@
+public struct ValueMapEntry: Sendable, Equatable {
+    public var from: String
+    public var to: String
+}
