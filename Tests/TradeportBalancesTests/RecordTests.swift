@@ -35,13 +35,13 @@ struct RecordTests {
 
     @Test func unknownEnumsAndBadInstrumentsAreNamed() throws {
         let base = #""dateTime": "2019-11-25T08:08:44", "tradedQuantity": 1, "tradedQuantityCurrency": "eos", "tradedPrice": 1, "tradedPriceCurrency": "btc""#
-        #expect(throws: RecordError("tradeType: expected Buy or Sell, found 'Hold'")) {
+        #expect(throws: RecordError(.invalidValue, field: "tradeType", "expected Buy or Sell, found 'Hold'", text: "Hold")) {
             try TradeRecord(json: JSONValue.parse("{\(base), \"instrument\": \"eos-btc\", \"tradeType\": \"Hold\"}"))
         }
-        #expect(throws: RecordError("instrument: expected two codes joined by '-' (eos-btc), found 'eosbtc'")) {
+        #expect(throws: RecordError(.invalidValue, field: "instrument", "expected two codes joined by '-' (eos-btc), found 'eosbtc'", text: "eosbtc")) {
             try TradeRecord(json: JSONValue.parse("{\(base), \"instrument\": \"eosbtc\", \"tradeType\": \"Buy\"}"))
         }
-        #expect(throws: RecordError("transactionStatus: expected Complete, found 'Failed'")) {
+        #expect(throws: RecordError(.invalidValue, field: "transactionStatus", "expected Complete, found 'Failed'", text: "Failed")) {
             try TransactionRecord(
                 json: JSONValue.parse(
                     #"{"dateTime": "2019-11-25T08:08", "transactionType": "Deposit", "currency": "btc", "amount": 1, "transactionStatus": "Failed"}"#))

@@ -29,7 +29,7 @@ struct ServeAPITests {
         let t = try await owner.call(.POST, "/trades", query: [("portfolioId", "\(p.id)")], body: Array(Self.trade.utf8))
         let x = try await owner.call(.POST, "/transactions", query: [("portfolioId", "\(p.id)")], body: Array(Self.transaction.utf8))
         #expect(t.status == 200 && x.status == 200)
-        guard case .number(let tid)? = t.json?["id"], case .number(let xid)? = x.json?["id"] else { throw RecordError("no ids") }
+        guard case .number(let tid)? = t.json?["id"], case .number(let xid)? = x.json?["id"] else { throw RecordError(.missing, field: "id", "no ids") }
         return (p.id, Int64(tid)!, Int64(xid)!)
     }
 

@@ -8,13 +8,9 @@ import TradeportTestKit
 /// (formats/samples/binance-example.csv): a header row, then 13 lines (2-14); a trade's fills,
 /// spends and fees are lines of one second and account (`group:`).
 @Suite struct BinanceSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/binance-example.csv").path
+    static let sample = BuiltInSample.path("binance-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "binance"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("binance", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

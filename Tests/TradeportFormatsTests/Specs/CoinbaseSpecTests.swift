@@ -8,13 +8,9 @@ import TradeportTestKit
 /// (formats/samples/coinbase-example.csv): a header row, then 9 lines (2-10) with currency
 /// symbols and thousands commas in the money columns, times with a literal ' UTC'.
 @Suite struct CoinbaseSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/coinbase-example.csv").path
+    static let sample = BuiltInSample.path("coinbase-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "coinbase"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("coinbase", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

@@ -8,13 +8,9 @@ import TradeportTestKit
 /// (formats/samples/coinbasepro-example.csv): a header row, then 9 lines (2-10); a trade is two
 /// `match` lines and a `fee` line of one trade id (`group:`).
 @Suite struct CoinbaseproSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/coinbasepro-example.csv").path
+    static let sample = BuiltInSample.path("coinbasepro-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "coinbasepro"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("coinbasepro", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

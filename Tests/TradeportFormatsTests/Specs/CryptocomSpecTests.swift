@@ -8,13 +8,9 @@ import TradeportTestKit
 /// (formats/samples/cryptocom-example.csv): a UTF-8 BOM and a header row, then 12 lines (2-13)
 /// whose Transaction Kind decides what each is.
 @Suite struct CryptocomSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/cryptocom-example.csv").path
+    static let sample = BuiltInSample.path("cryptocom-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "cryptocom"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("cryptocom", sample) }
 
     // Counts read from the raw sample: 12 lines; skipped are line 5 (crypto_earn_program_created)
     // and line 11 (…purchase_lock); trades lines 2, 3, 4, 12; transactions 6, 7, 8, 13; movements 9, 10.

@@ -9,13 +9,9 @@ import TradeportTestKit
 /// commas, dates and times in Europe/Amsterdam, a currency exchange over two lines (`group:`) and
 /// a long Order Id wrapped onto a line of its own.
 @Suite struct DegiroSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/degiro-example.csv").path
+    static let sample = BuiltInSample.path("degiro-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "degiro"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("degiro", sample) }
 
     // Counts read from the raw sample: 14 lines. Skipped: line 9 (empty Datum: the wrapped rest of
     // line 8's Order Id) and line 11 (Overboeking). Lines 6+7 (Valuta Creditering / Debitering,

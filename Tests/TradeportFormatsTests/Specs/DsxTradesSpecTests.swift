@@ -7,13 +7,9 @@ import TradeportTestKit
 /// The dsx-trades format (formats/dsx-trades.yaml) over its own sample
 /// (formats/samples/dsx-trades-example.csv): headerless ';' lines 1-6, decimal commas, UTC.
 @Suite struct DsxTradesSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/dsx-trades-example.csv").path
+    static let sample = BuiltInSample.path("dsx-trades-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "dsx-trades"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("dsx-trades", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

@@ -7,13 +7,9 @@ import TradeportTestKit
 /// The dsx-transactions format (formats/dsx-transactions.yaml) over its own sample
 /// (formats/samples/dsx-transactions-example.csv): headerless ';' lines 1-9, decimal commas, UTC.
 @Suite struct DsxTransactionsSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/dsx-transactions-example.csv").path
+    static let sample = BuiltInSample.path("dsx-transactions-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "dsx-transactions"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("dsx-transactions", sample) }
 
     // Counts read from the raw sample: 9 lines; line 2 is Rejected and line 4 Failed (no money
     // moved: skipped without --keep-failed), the 7 others Complete.

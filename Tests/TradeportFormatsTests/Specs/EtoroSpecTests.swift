@@ -7,13 +7,9 @@ import TradeportTestKit
 /// The etoro format (formats/etoro.yaml) over its own sample (formats/samples/etoro-example.csv):
 /// a header row, then 12 lines (2-13) whose numbers mix notations ("2,000.00", " 300,00 ", "(0,12)").
 @Suite struct EtoroSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/etoro-example.csv").path
+    static let sample = BuiltInSample.path("etoro-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "etoro"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("etoro", sample) }
 
     // Counts read from the raw sample: 12 lines; line 11 (Withdraw Fee of 0.00) is skipped; trades
     // are lines 3, 4 (Open Position) and 7 (Position closed); the 8 others are transactions.

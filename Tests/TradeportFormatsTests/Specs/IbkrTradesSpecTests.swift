@@ -8,13 +8,9 @@ import TradeportTestKit
 /// (formats/samples/ibkr-trades-example.csv): a header row, then 6 trades (lines 2-7), trade dates
 /// read as midnight in America/New_York.
 @Suite struct IbkrTradesSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/ibkr-trades-example.csv").path
+    static let sample = BuiltInSample.path("ibkr-trades-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "ibkr-trades"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("ibkr-trades", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

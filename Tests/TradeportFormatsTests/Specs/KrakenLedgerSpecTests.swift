@@ -8,13 +8,9 @@ import TradeportTestKit
 /// (formats/samples/kraken-ledger-example.csv): a header row, then 7 ledger lines (2-8); a trade
 /// is two lines of one refid (`group:`), counted as one operation and one merged row.
 @Suite struct KrakenLedgerSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/kraken-ledger-example.csv").path
+    static let sample = BuiltInSample.path("kraken-ledger-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "kraken-ledger"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("kraken-ledger", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

@@ -7,13 +7,9 @@ import TradeportTestKit
 /// The kraken-trades format (formats/kraken-trades.yaml) over its own sample
 /// (formats/samples/kraken-trades-example.csv): a header row, then six trades (lines 2-7).
 @Suite struct KrakenTradesSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/kraken-trades-example.csv").path
+    static let sample = BuiltInSample.path("kraken-trades-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "kraken-trades"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("kraken-trades", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

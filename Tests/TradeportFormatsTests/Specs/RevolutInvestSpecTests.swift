@@ -8,13 +8,9 @@ import TradeportTestKit
 /// (formats/samples/revolut-invest-example.csv): a header row, then 11 lines (2-12) with currency
 /// symbols, ISO times with fractions, and a decimal comma on the last line.
 @Suite struct RevolutInvestSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/revolut-invest-example.csv").path
+    static let sample = BuiltInSample.path("revolut-invest-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "revolut-invest"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("revolut-invest", sample) }
 
     // Counts read from the raw sample: 11 lines; line 9 (shares moved between Revolut entities, $0)
     // is skipped; trades 3, 6, 8, 12; transactions 2, 4, 5, 10, 11; a movement (STOCK SPLIT) 7.

@@ -8,13 +8,9 @@ import TradeportTestKit
 /// a header row, then 12 lines (2-13): money as "-$4,708.65", US dates read as midnight in
 /// America/New_York, an "as of" date, and the export's total line at the end.
 @Suite struct SchwabSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/schwab-example.csv").path
+    static let sample = BuiltInSample.path("schwab-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "schwab"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("schwab", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

@@ -9,13 +9,9 @@ import TradeportTestKit
 /// deposit, trade with a fee, dividend and its tax, and a savings portfolio's crypto sell whose time
 /// has a fraction of a second (what the own CSV writes for such a time) and a movement in.
 @Suite struct TradeportCsvSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/tradeport-csv-example.csv").path
+    static let sample = BuiltInSample.path("tradeport-csv-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "tradeport-csv"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("tradeport-csv", sample) }
 
     // Counts read from the raw sample: 6 data lines (2-7), one operation each.
     @Test func accountsForEveryRow() throws {

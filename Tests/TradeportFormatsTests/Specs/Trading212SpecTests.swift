@@ -8,13 +8,9 @@ import TradeportTestKit
 /// (formats/samples/trading212-example.csv): a header row, then 7 lines (2-8); the dividend line
 /// gives two operations (the dividend and the tax withheld).
 @Suite struct Trading212SpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/trading212-example.csv").path
+    static let sample = BuiltInSample.path("trading212-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "trading212"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("trading212", sample) }
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 

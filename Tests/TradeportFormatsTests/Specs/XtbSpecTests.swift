@@ -7,13 +7,9 @@ import TradeportTestKit
 /// The xtb format (formats/xtb.yaml) over its own sample (formats/samples/xtb-example.csv): a ';'
 /// CSV with CRLF line ends, a header row, then 11 lines (2-12) in Europe/Warsaw time, EUR assumed.
 @Suite struct XtbSpecTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("formats/samples/xtb-example.csv").path
+    static let sample = BuiltInSample.path("xtb-example.csv")
 
-    static func convert() throws -> CanonicalDocument {
-        let reader = try #require(FormatRegistry.builtIn.reader(id: "xtb"))
-        return try TestKit.convert(paths: [sample], with: reader)
-    }
+    static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("xtb", sample) }
 
     // Counts read from the raw sample: 11 lines; line 3 (a Swap of "-0.") is skipped; trades 8, 9,
     // 10, 11; transactions 2, 4, 5, 6, 7, 12.
