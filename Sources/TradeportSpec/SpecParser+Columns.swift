@@ -336,6 +336,18 @@ extension SpecParser {
         if trade.isEmpty && transaction.isEmpty && movement.isEmpty && legs.isEmpty {
             fail(node, "rows", "no value makes a row a trade, a transaction or a movement")
         }
+        // A value says one kind: listed under two, one of them would silently never apply.
+        var kindOf: [String: String] = [:]
+        for (kind, values) in [("trade", trade), ("transaction", transaction.map(\.value)), ("movement", movement), ("legs", legs)] {
+            for value in values {
+                if let earlier = kindOf[value], earlier != kind {
+                    fail(e.value(kind)?.value ?? node, "rows.\(kind)", "'\(value)' is also under rows.\(earlier): a value makes a row one kind")
+                } else if kindOf[value] == kind, kind != "transaction" {
+                    fail(e.value(kind)?.value ?? node, "rows.\(kind)", "'\(value)' is listed twice")
+                }
+                kindOf[value] = kindOf[value] ?? kind
+            }
+        }
         return .by(column: column, trade: trade, transaction: transaction, movement: movement, legs: legs)
     }
 
@@ -433,9 +445,36 @@ extension SpecParser {
                 if f.value("amount") == nil { fail(value, path + ".amount", "missing") }
                 continue
             }
-            if let source = fieldSource(value, path, names) { out.fields.append((key, source)) }
+            if let source = fieldSource(value, path, names) {
+                if case .decimal? = type { numbersOnly(source, value, path) }
+                out.fields.append((key, source))
+            }
         }
+        for fee in out.fees { numbersOnly(fee.amount, node, "\(what).fees") }
+        if let amount = out.source(of: "fee.amount") { numbersOnly(amount, node, "\(what).fee.amount") }
         return out
+    }
+
+    /// Refuses a constant that is not a number where a number is taken (`amount: {const: N}`, an
+    /// operand of `add`): convert would find no number in it on any row.
+    private func numbersOnly(_ source: FieldSource, _ node: Node, _ path: String) {
+        switch source {
+        case .constant(let t):
+            if !Self.isPlainNumber(t) { fail(node, path, "'\(t)' is not a number like 1234.56 or -0.5, and this value is one") }
+        case .first(let sources): for s in sources { numbersOnly(s, node, path) }
+        case .byType(let sources): for s in sources { numbersOnly(s.source, node, path) }
+        case .arithmetic(_, let operands, _): for s in operands { numbersOnly(s, node, path) }
+        default: break
+        }
+    }
+
+    /// `-12.5`, `0`, `1234.56`: the plain notation a constant number is written in.
+    static func isPlainNumber(_ text: String) -> Bool {
+        var rest = Substring(text)
+        if rest.first == "-" { rest = rest.dropFirst() }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return false }
+        return true
     }
 
     private func fees(_ node: Node, _ path: String, _ names: Set<String>) -> [FeeMapping] {

@@ -136,6 +136,16 @@ final class IdentityStage: @unchecked Sendable {
             }
         }
 
+        /// Whether the model allows `operation`; if not, its row is rejected with every rule it
+        /// breaks (whatever reader or spec made it: a derived fee that came out negative).
+        func lawful(_ operation: PortfolioOperation, _ rawText: () -> String) throws -> Bool {
+            let violations = operation.violations
+            guard !violations.isEmpty else { return true }
+            summary.rejected += 1
+            try hand(.rejected(RejectedRow(source: operation.source, raw: rawText(), errors: violations)))
+            return false
+        }
+
         /// A record the reader handed on.
         func take(_ record: SourceRecord, _ rawText: () -> String) throws {
             switch record {
@@ -149,15 +159,18 @@ final class IdentityStage: @unchecked Sendable {
                 try hand(.rejected(row))
             case .operation(let operation):
                 summary.rows += 1
+                guard try lawful(operation, rawText) else { return }
                 reconciliation?.record(operation)
                 try accept(operation, placedIn: nil, rawText)
             case .placed(let operation, let portfolio):
                 summary.rows += 1
+                guard try lawful(operation, rawText) else { return }
                 reconciliation?.record(operation)
                 try accept(operation, placedIn: portfolio, rawText)
             case .additional(let operation, let portfolio):
                 // Not a row of its own: the row that gave it was counted.
                 summary.extra += 1
+                guard try lawful(operation, rawText) else { return }
                 reconciliation?.record(operation)
                 try accept(operation, placedIn: portfolio, rawText)
             case .merged:

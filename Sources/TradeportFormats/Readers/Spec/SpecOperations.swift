@@ -121,16 +121,7 @@ extension SpecRowValues {
             for o in a.operands {
                 // A missing operand makes the value missing (the field says so when it must have one);
                 // a constant is a number written plainly (`{const: '0'}`).
-                let v = resolve(o, type: type)
-                if case .text(let t)? = v, case .constant = o {
-                    guard case .success(let d) = ExactDecimal.parse(t, style: .canonical) else {
-                        errors.append(FieldError(column: nil, field: nil, message: "\(a.text): '\(t)' is not a number like 1234.56"))
-                        return nil
-                    }
-                    operands.append(d)
-                    continue
-                }
-                guard let d = Self.decimal(v) else { return nil }
+                guard let d = number(resolve(o, type: type), context: a.text) else { return nil }
                 operands.append(d)
             }
             var result: ExactDecimal? = operands[0]
@@ -170,6 +161,13 @@ extension SpecRowValues {
                 nanoseconds = n
             }
             local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2)
+        } else if case .first(let sources) = source {
+            // The first alternative that gives a time (a date and a time read together count as one).
+            for s in sources {
+                if let t = instant(s, zone: &zone) { return t }
+                if !errors.isEmpty { return nil }
+            }
+            return nil
         } else {
             switch resolve(source) {
             case .instant(let i)?: return i
@@ -186,6 +184,27 @@ extension SpecRowValues {
     }
 
     static func decimal(_ v: SpecValue?) -> ExactDecimal? { if case .decimal(let d)? = v { return d } else { return nil } }
+
+    /// A value as a number: a decimal, or a text (a constant like `'0'`, a text column, a mapped
+    /// word) that reads as one in the canonical notation. Anything else that has a value — a text
+    /// that is not a number, a date, an asset — is an error, never a silent null.
+    private mutating func number(_ v: SpecValue?, field: String? = nil, context: String? = nil) -> ExactDecimal? {
+        let text: String
+        switch v {
+        case nil: return nil
+        case .decimal(let d)?: return d
+        case .text(let t)?, .mapped(let t)?:
+            if t.isEmpty { return nil }
+            if case .success(let d) = ExactDecimal.parse(t, style: .canonical) { return d }
+            text = "'\(t)' is not a number like 1234.56"
+        case .asset(let a)?: text = "'\(a.text)' is an asset code, not a number"
+        case .instant, .date, .clock: text = "a date or time is not a number"
+        case .pair: text = "an instrument is not a number"
+        case .list: text = "several values in one cell (a list: column) are not one number"
+        }
+        errors.append(FieldError(column: nil, field: field, message: context.map { "\($0): \(text)" } ?? text))
+        return nil
+    }
     private static func asset(_ v: SpecValue?) -> AssetCode? {
         switch v {
         case .asset(let a)?: return a
@@ -266,8 +285,16 @@ extension SpecRowValues {
             if m.grouped { return .tradeFees(groupFees) }
             var fees: [TradeFee] = []
             for fee in m.fees {
-                let amount = resolve(fee.amount)
+                var amount = resolve(fee.amount)
                 let currency = resolve(fee.currency)
+                if !Self.isList(amount), amount != nil {
+                    // A constant or a text column read as a number: one that is not is an error.
+                    guard let d = number(amount, field: "fees") else {
+                        if errors.isEmpty { continue }
+                        return nil
+                    }
+                    amount = .decimal(d)
+                }
                 if case .decimal(let d)? = amount, !Self.isList(currency) {
                     // One amount in one currency, as most rows give: no lists made for it.
                     if !d.isZero, let c = Self.asset(currency) {
@@ -288,7 +315,9 @@ extension SpecRowValues {
             }
             return .tradeFees(fees)
         case .cashFee:
-            if let amount = Self.decimal(resolve(m.feeAmount, type: type)), !amount.isZero, let currency = Self.asset(resolve(m.feeCurrency, type: type)) {
+            if let amount = number(resolve(m.feeAmount, type: type), field: "fee"), !amount.isZero,
+                let currency = Self.asset(resolve(m.feeCurrency, type: type))
+            {
                 value = .cashFee(CashFee(amount: amount, currency: currency))
             }
         case let step:
@@ -305,7 +334,7 @@ extension SpecRowValues {
             case .asset:
                 if let a = Self.asset(resolved) { value = .asset(a) }
             case .decimal(let sign):
-                if let d = Self.decimal(resolved) {
+                if let d = number(resolved, field: m.names[i]) {
                     guard sign.admits(d) else { return fail(m.names[i], "'\(d)' is not \(sign.requirement)") }
                     value = .decimal(d)
                 }

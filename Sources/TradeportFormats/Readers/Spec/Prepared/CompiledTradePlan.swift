@@ -544,6 +544,8 @@ final class CompiledTradePlan: @unchecked Sendable {
         s.fees.removeAll(keepingCapacity: true)
         for fee in feeColumns {
             if case .decimal(let d) = s.cells[fee.amount], !d.isZero, case .asset(let code) = s.cells[fee.currency] {
+                // A negative fee breaks the model: the plain reading rejects the row, saying so.
+                if d.isNegative { return nil }
                 s.fees.append(TradeFee(amount: d, currency: code, kind: fee.kind))
             }
         }

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import TradeportCore
+import TradeportSpec
+import TradeportTestKit
+
+@testable import TradeportFormats
+
+/// What a spec used to turn into a silently wrong output (issue 42, items 6-10): each now reads
+/// right or is a located reject (or a spec error `formats check` shows), never a null or a value
+/// the model forbids in an output.
+@Suite("Silent results made loud")
+struct SilentResultTests {
+    static let head = """
+        tradeport-format: 1
+        id: silent
+        description: a spec of a test
+        source: {type: csv, header: 1}
+        values: {decimal: ".", timezone: UTC}
+
+        """
+
+    static func convert(_ spec: String, _ csv: String) throws -> CanonicalDocument {
+        let loaded = try SpecLoader.load(text: head + spec, file: "silent.yaml")
+        return try TestKit.convert(csv, with: SpecReader(loaded), name: "silent.csv")
+    }
+
+    static func specErrors(_ spec: String) -> [String] {
+        do {
+            _ = try SpecLoader.load(text: head + spec, file: "silent.yaml")
+            return []
+        } catch let e as SpecErrors {
+            return e.errors.map(\.description)
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    static let trade = """
+        columns:
+          - {name: time, header: Time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+          - {name: qty, header: Qty, type: decimal}
+          - {name: price, header: Price, type: decimal}
+          - {name: total, header: Total, type: decimal, required: false}
+          - {name: note, header: Note, type: text, required: false}
+          - {name: fee, header: Fee, type: decimal, check: signed, required: false}
+        rows: {kind: trade}
+
+        """
+
+    // 6. The guide's recipe: {first: [column, {const: '0'}]} falls back to 0 when the cell is empty.
+    @Test func firstFallsBackToAConstantNumber() throws {
+        let doc = try Self.convert(
+            Self.trade
+                + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: price, amount: {first: [total, {const: '0'}]}}\n",
+            "Time,Qty,Price,Total,Note,Fee\n2024-01-02 10:00:00,1,100,,,\n2024-01-02 11:00:00,1,100,101,,\n")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTrades.map { $0.amount?.description } == ["0", "101"])
+    }
+
+    // 7. A constant that is no number, where a number is taken, is a spec error; a text column
+    // mapped to a number field reads as a number, or rejects the row naming the text.
+    @Test func aConstantOrTextThatIsNoNumberIsLoud() throws {
+        let errors = Self.specErrors(
+            Self.trade + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: price, amount: {const: 'N'}}\n"
+        )
+        #expect(errors.contains { $0.contains("trade.amount") && $0.contains("'N' is not a number") }, "\(errors)")
+        let doc = try Self.convert(
+            Self.trade + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: price, amount: note}\n",
+            "Time,Qty,Price,Total,Note,Fee\n2024-01-02 10:00:00,1,100,,100.5,\n2024-01-02 11:00:00,1,100,,abc,\n")
+        #expect(doc.allTrades.map { $0.amount?.description } == ["100.5"])
+        #expect(doc.rejected.map(\.source.row) == [3])
+        #expect(doc.rejected.first?.errors.first?.message == "'abc' is not a number like 1234.56")
+        #expect(doc.rejected.first?.errors.first?.field == "amount")
+    }
+
+    // 8. {first: [{date, time}, date]} keeps the time when both are there.
+    @Test func firstOfADateAndTimeKeepsTheTime() throws {
+        let spec = """
+            columns:
+              - {name: d, header: Date, type: date, format: dd-MM-yyyy}
+              - {name: t, header: Time, type: time, format: "HH:mm:ss[.F]", required: false}
+              - {name: amount, header: Amount, type: decimal}
+            rows: {kind: transaction}
+            transaction: {time: {first: [{date: d, time: t}, d]}, type: {const: deposit}, asset: {const: EUR}, amount: amount}
+
+            """
+        let doc = try Self.convert(spec, "Date,Time,Amount\n08-02-2024,11:46:03.004,5\n09-02-2024,,6\n")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTransactions.map(\.time.description) == ["2024-02-08T11:46:03.004Z", "2024-02-09T00:00:00Z"])
+    }
+
+    // 9. A fee derived negative, or a signed fee column below zero, rejects its row on every path
+    // (the plain reading and the prepared one), naming the fee; so does a negative cash fee.
+    @Test func aNegativeFeeIsARejectNeverAnOutput() throws {
+        let spec =
+            Self.trade
+            + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: price, fees: [{amount: {sub: [total, {mul: [qty, price]}]}, currency: {const: EUR}, kind: broker}]}\n"
+        let doc = try Self.convert(spec, "Time,Qty,Price,Total,Note,Fee\n2024-01-02 10:00:00,1,100,101,,\n2024-01-02 11:00:00,1,100,44.985,,\n")
+        #expect(doc.allTrades.map { $0.fees.map(\.amount.description) } == [["1"]])
+        #expect(doc.rejected.map(\.source.row) == [3])
+        #expect(doc.rejected.first?.errors.first?.message == "a broker fee of '-55.015' is negative: a fee is >= 0")
+        #expect(doc.sources.first?.addsUp == true)
+
+        let columnFee =
+            Self.trade
+            + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: price, fees: [{amount: fee, currency: {const: EUR}, kind: broker}]}\n"
+        let csv = "Time,Qty,Price,Total,Note,Fee\n2024-01-02 10:00:00,1,100,,,0.5\n2024-01-02 11:00:00,1,100,,,-0.5\n"
+        let plain = try Self.convert(columnFee, csv)
+        #expect(plain.allTrades.count == 1 && plain.rejected.map(\.source.row) == [3])
+        // The prepared path: pieces on worker threads, into JSON Lines (which takes prepared bytes).
+        var reader = SpecReader(try SpecLoader.load(text: Self.head + columnFee, file: "silent.yaml"))
+        reader.pieceSize = 64
+        let parts = csv.split(separator: "\n", maxSplits: 1).map(String.init)
+        let path = try TestKit.writeTemporaryFile(parts[0] + "\n" + String(repeating: parts[1], count: 20), name: "fees.csv")
+        let out = try TestKit.makeTemporaryDirectory() + "/out.jsonl"
+        let file = try OutputFile.atomic(path: out)
+        _ = try Inputs.convert(
+            [PreparedInput(input: try SourceInput(path: path), reader: reader)], options: ConversionOptions(), into: try JSONLinesSink(output: file))
+        try file.commit()
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(lines.filter { $0.contains("\"kind\":\"trade\"") }.count == 20)
+        #expect(lines.filter { $0.contains("\"kind\":\"rejected\"") }.count == 20)
+        #expect(!lines.contains { $0.contains("\"kind\":\"trade\"") && $0.contains("-0.5") })
+
+        let cash = """
+            columns:
+              - {name: time, header: Time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+              - {name: amount, header: Amount, type: decimal}
+              - {name: fee, header: Fee, type: decimal, check: signed}
+            rows: {kind: transaction}
+            transaction: {time: time, type: {const: withdrawal}, asset: {const: EUR}, amount: amount, fee: {amount: fee, currency: {const: EUR}}}
+
+            """
+        let cashDoc = try Self.convert(cash, "Time,Amount,Fee\n2024-01-02 10:00:00,10,-1\n")
+        #expect(cashDoc.allTransactions.isEmpty && cashDoc.rejected.first?.errors.first?.message == "'-1' is negative: a fee is >= 0")
+    }
+
+    // 10. A value under two row kinds is a spec error, not a kind silently dropped.
+    @Test func aValueUnderTwoKindsIsASpecError() {
+        let errors = Self.specErrors(
+            """
+            columns:
+              - {name: kind, header: Kind, type: text}
+              - {name: t, header: Time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+              - {name: amount, header: Amount, type: decimal}
+            rows: {by: kind, transaction: {Payout: deposit}, movement: [Payout]}
+            transaction: {time: t, asset: {const: EUR}, amount: amount}
+            movement: {time: t, direction: {const: in}, asset: {const: BTC}, quantity: amount, reason: {const: transfer}}
+
+            """)
+        #expect(errors.contains { $0.contains("rows.movement") && $0.contains("'Payout' is also under rows.transaction") }, "\(errors)")
+    }
+}
