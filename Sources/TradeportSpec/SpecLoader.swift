@@ -11,17 +11,63 @@ public enum SpecLoader {
     /// The spec in `text`, read from `file` (for messages); throws `SpecErrors`.
     public static func load(text: String, file: String) throws -> FormatSpec {
         let reader = SpecParser(file: file)
+        // A spec is a page or two: one far larger is a mistake or an attack (every spec in
+        // ./formats/ is loaded on every command).
+        let size = text.utf8.count
+        guard size <= maxBytes else {
+            throw SpecErrors([
+                SpecError(SpecLocation(file: file, line: 1, column: 1), key: "", "a spec of \(size) bytes: a spec may hold at most \(maxBytes) bytes")
+            ])
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text, .basic)  // no implicit typing: values are read as written, and no regex runs per scalar
         } catch let error as YamlError {
             throw SpecErrors([reader.yamlError(error)])
         }
+        // Aliases make the tree a graph whose walk can double at every level (a 2 KB spec whose
+        // `add:` nodes reuse anchors 26 deep): count the nodes first, with a budget, before walking.
+        if let root {
+            var budget = maxNodes
+            if let node = overBudget(root, &budget) {
+                throw SpecErrors([
+                    SpecError(
+                        reader.location(node), key: "",
+                        "more than \(maxNodes) values in all (YAML anchors and aliases, &name and *name, repeat a part each time it is named): write the spec out without them"
+                    )
+                ])
+            }
+        }
         guard let root, let spec = reader.spec(root), reader.errors.isEmpty else {
             if reader.errors.isEmpty { reader.fail(root, "", "the file is empty; a spec is a mapping of keys (tradeport-format, id, source, columns, …)") }
             throw SpecErrors(reader.errors)
         }
         return spec
+    }
+
+    /// The most bytes a spec's text may hold.
+    public static let maxBytes = 1 << 20
+    /// The most nodes (keys, values, list items) a spec's YAML tree may hold, aliases counted each
+    /// time they are named. The built-in specs hold a few hundred.
+    public static let maxNodes = 100_000
+
+    /// The node at which the walk of `node` goes past `budget` nodes, or nil.
+    private static func overBudget(_ node: Node, _ budget: inout Int) -> Node? {
+        budget -= 1
+        if budget < 0 { return node }
+        switch node {
+        case .mapping(let mapping):
+            for (key, value) in mapping {
+                if let n = overBudget(key, &budget) ?? overBudget(value, &budget) { return n }
+            }
+        case .sequence(let sequence):
+            for item in sequence {
+                if let n = overBudget(item, &budget) { return n }
+            }
+        default:
+            break
+        }
+        return nil
     }
 
     /// The spec in the file at `path`, and its text; throws `SpecErrors` (an unreadable file is
