@@ -175,7 +175,8 @@ final class SpecParser {
     func integer(_ node: Node, _ key: String, _ range: ClosedRange<Int>, _ expected: String) -> Int? {
         guard let t = text(node, key, expected) else { return nil }
         guard let v = Int(t), range.contains(v) else {
-            fail(node, key, "'\(t)' is not \(expected)")
+            // The range said too (`round: 31` was refused as "not digits after the point").
+            fail(node, key, "'\(t)' is not \(expected) (a whole number from \(range.lowerBound) to \(range.upperBound))")
             return nil
         }
         return v

@@ -534,7 +534,7 @@ extension SpecParser {
                 fail(n, path + "." + op, operation == .neg ? "neg takes one value" : "\(op) takes a list of two or more values")
                 return nil
             }
-            if operation == .div && round == nil {
+            if operation == .div && round == nil && e.value("round") == nil {
                 fail(n, path + ".div", "a quotient needs round: the digits after the point it is rounded to (half away from zero)")
                 return nil
             }

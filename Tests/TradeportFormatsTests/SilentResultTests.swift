@@ -152,3 +152,51 @@ struct SilentResultTests {
         #expect(errors.contains { $0.contains("rows.movement") && $0.contains("'Payout' is also under rows.transaction") }, "\(errors)")
     }
 }
+
+/// Messages that misled (issue 42, item 12): each now says what is wrong.
+@Suite("Messages that say what is wrong")
+struct SpecMessageTests {
+    @Test func roundOutOfRangeSaysTheRangeAndNothingElse() {
+        let errors = SilentResultTests.specErrors(
+            SilentResultTests.trade
+                + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: {div: [total, qty], round: 31}}\n")
+        #expect(errors.contains { $0.contains("'31' is not digits after the point (a whole number from 0 to 30)") }, "\(errors)")
+        #expect(!errors.contains { $0.contains("needs round") }, "\(errors)")
+    }
+
+    @Test func aHugePowerOfTenIsTooLargeNotMissing() throws {
+        let spec = """
+            values: {exponent: true}
+            columns:
+              - {name: time, header: Time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+              - {name: amount, header: Amount, type: decimal}
+            rows: {kind: transaction}
+            transaction: {time: time, type: {const: deposit}, asset: {const: EUR}, amount: amount}
+
+            """
+        let loaded = try SpecLoader.load(
+            text: SilentResultTests.head.replacingOccurrences(
+                of: "values: {decimal: \".\", timezone: UTC}", with: "values: {decimal: \".\", timezone: UTC, exponent: true}")
+                + spec.replacingOccurrences(of: "values: {exponent: true}\n", with: ""), file: "e.yaml")
+        let exp = try TestKit.convert("Time,Amount\n2024-01-02 10:00:00,1E+2147483648\n2024-01-02 10:00:00,1e999999\n", with: SpecReader(loaded))
+        #expect(exp.rejected.count == 2)
+        #expect(
+            exp.rejected.allSatisfy { $0.errors.first?.message.contains("beyond 38 digits once its power of ten is applied") == true },
+            "\(exp.rejected.map(\.errors))")
+    }
+
+    @Test func aTextThatIsNoAssetCodeIsNamed() throws {
+        let doc = try SilentResultTests.convert(
+            SilentResultTests.trade + "trade: {time: time, side: {const: buy}, base: note, quote: {const: EUR}, quantity: qty, price: price}\n",
+            "Time,Qty,Price,Total,Note,Fee\n2024-01-02 10:00:00,1,100,,XEQT TO,\n")
+        #expect(doc.rejected.first?.errors.first?.message.hasPrefix("'XEQT TO' is not an asset code") == true, "\(doc.rejected.map(\.errors))")
+    }
+
+    @Test func aJoinLeavesOutAnEmptyPartWithItsSeparator() throws {
+        let doc = try SilentResultTests.convert(
+            SilentResultTests.trade
+                + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: price, name: {join: [note, total], separator: ': '}}\n",
+            "Time,Qty,Price,Total,Note,Fee\n2024-01-02 10:00:00,1,100,,Gift,\n2024-01-02 11:00:00,1,100,5,Gift,\n")
+        #expect(doc.allTrades.map(\.name) == ["Gift", "Gift: 5"])
+    }
+}

@@ -102,10 +102,12 @@ struct SpecNumberReader: Sendable {
                 negativeExponent = f[i] == UInt8(ascii: "-")
                 i += 1
             }
-            guard i < hi, hi - i <= 3, (i..<hi).allSatisfy({ f[$0] &- 48 < 10 }) else {
+            guard i < hi, (i..<hi).allSatisfy({ f[$0] &- 48 < 10 }) else {
                 return .failure(
                     NumberParseError(message: "no power of ten after '\(String(decoding: [f[e]], as: UTF8.self))'; expected a number like 4.615E-06"))
             }
+            // A power past 3 digits puts any number beyond 38 digits, or below the smallest.
+            guard hi - i <= 3 else { return .failure(Self.tooLarge) }
             for k in i..<hi { exponent = exponent * 10 + Int(f[k] - 48) }
             if negativeExponent { exponent = -exponent }
             hi = e

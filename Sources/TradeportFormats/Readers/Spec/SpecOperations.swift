@@ -103,7 +103,9 @@ extension SpecRowValues {
                 case nil: return ""
                 }
             }
-            return parts.allSatisfy(\.isEmpty) ? nil : .text(parts.joined(separator: separator))
+            // An empty part is left out with its separator (`Gift` and an empty note: `Gift`, not `Gift: `).
+            let given = parts.filter { !$0.isEmpty }
+            return given.isEmpty ? nil : .text(given.joined(separator: separator))
         case .dateAndTime:
             return nil  // read by `instant`
         case .byType(let sources):
@@ -332,7 +334,11 @@ extension SpecRowValues {
             case .text:
                 value = .text(Self.text(resolved))
             case .asset:
-                if let a = Self.asset(resolved) { value = .asset(a) }
+                if let a = Self.asset(resolved) {
+                    value = .asset(a)
+                } else if let t = resolved?.text, !t.isEmpty {
+                    return fail(m.names[i], "'\(t)' is not an asset code (\(AssetCode.rule))")
+                }
             case .decimal(let sign):
                 if let d = number(resolved, field: m.names[i]) {
                     guard sign.admits(d) else { return fail(m.names[i], "'\(d)' is not \(sign.requirement)") }
