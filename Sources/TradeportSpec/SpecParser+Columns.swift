@@ -629,29 +629,35 @@ enum TimePattern {
         if quoted { return "a quote (') is not closed" }
         pattern = unquoted
         var i = pattern.startIndex
+        let runs = ["yyyy", "MM", "M", "MMM", "MMMM", "dd", "d", "HH", "H", "hh", "h", "mm", "ss", "a"]
         while i < pattern.endIndex {
             let c = pattern[i]
-            if "yMdHms".contains(c) {
+            if "yMdHhmsa".contains(c) {
                 var j = i
                 while j < pattern.endIndex && pattern[j] == c { j = pattern.index(after: j) }
                 let token = String(pattern[i..<j])
-                guard ["yyyy", "MM", "M", "dd", "d", "HH", "H", "mm", "ss"].contains(token) else {
-                    return "'\(token)' is not a pattern letter run (yyyy, MM, M, dd, d, HH, H, mm, ss)"
+                guard runs.contains(token) else {
+                    return "'\(token)' is not a pattern letter run (\(runs.joined(separator: ", ")))"
                 }
                 if !tokens.insert(String(c)).inserted { return "'\(c)' appears twice" }
                 i = j
             } else if c.isLetter && c != "T" && c != "Z" {
-                return "'\(c)' is not a pattern letter (y, M, d, H, m, s) or the literal T or Z; quote other text, like 'UTC'"
+                return "'\(c)' is not a pattern letter (y, M, d, H, h, m, s, a) or the literal T or Z; quote other text, like 'UTC'"
             } else {
                 i = pattern.index(after: i)
             }
         }
+        if tokens.contains("H") && (tokens.contains("h") || tokens.contains("a")) {
+            return "HH is a 24-hour clock: a 12-hour one is hh (or h) with a (AM or PM)"
+        }
+        if tokens.contains("h") != tokens.contains("a") { return "a 12-hour clock needs both hh (or h) and a (AM or PM)" }
         let date = tokens.isSuperset(of: ["y", "M", "d"])
-        let time = tokens.isSuperset(of: ["H", "m"])
+        let time = tokens.contains("m") && (tokens.contains("H") || tokens.contains("h"))
+        let hasTime = tokens.contains("H") || tokens.contains("h")
         switch kind {
-        case "datetime": return date && time ? nil : "a datetime needs yyyy, MM (or M), dd (or d), HH (or H) and mm"
-        case "date": return date && !tokens.contains("H") ? nil : "a date needs yyyy, MM (or M) and dd (or d), and no time"
-        default: return time && !tokens.contains("y") ? nil : "a time needs HH (or H) and mm, and no date"
+        case "datetime": return date && time ? nil : "a datetime needs yyyy, MM (or M, MMM), dd (or d), HH (or hh with a) and mm"
+        case "date": return date && !hasTime ? nil : "a date needs yyyy, MM (or M, MMM) and dd (or d), and no time"
+        default: return time && !tokens.contains("y") ? nil : "a time needs HH (or hh with a) and mm, and no date"
         }
     }
 }

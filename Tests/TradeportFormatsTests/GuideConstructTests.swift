@@ -121,6 +121,45 @@ struct GuideConstructTests {
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
         #expect(doc.allTransactions.map { "\($0.time) \($0.amount)" } == ["2023-10-30T00:00:00Z 1.19", "2024-10-10T00:00:00Z 1.63"])
     }
+
+    @Test("10. month names and 12-hour clocks")
+    func months() throws {
+        let doc = try Self.run("guide-months")
+        #expect(
+            doc.allTrades.map { "\($0.time) \($0.settlementDate.map { "\($0)" } ?? "-")" } == [
+                "2022-01-28T00:13:00Z 2025-04-02", "2022-05-03T13:05:00Z 2025-01-16", "2022-09-30T12:00:00Z 2024-03-03"
+            ])
+        #expect(doc.rejected.map(\.source.row) == [5])
+        #expect(doc.rejected.first?.errors.first?.message.contains("5 марта 2024") == true, "\(doc.rejected.map(\.errors))")
+        // The same reader in Russian, and a date and a time in one field with a comma.
+        let spec = try SpecLoader.load(
+            text: Guide.spec("guide-months").replacingOccurrences(of: "d-MMM-yyyy", with: "d MMMM yyyy")
+                .replacingOccurrences(of: "\"MMM. d, yyyy, h:mm a\"", with: "\"yyyy-MM-dd, HH:mm:ss\""), file: "m.yaml")
+        let russian = try TestKit.convert(
+            "Date,Settled,Quantity,Price\n\"2024-01-16, 10:30:00\",5 марта 2024,1,1\n\"2024-01-17, 10:30:00\",1 ДЕКАБРЯ 2024,1,1\n",
+            with: SpecReader(spec))
+        #expect(russian.rejected.isEmpty, "\(russian.rejected.map(\.errors))")
+        #expect(
+            russian.allTrades.map { "\($0.time) \($0.settlementDate.map { "\($0)" } ?? "-")" } == [
+                "2024-01-16T10:30:00Z 2024-03-05", "2024-01-17T10:30:00Z 2024-12-01"
+            ])
+    }
+
+    @Test("10b. the patterns a clock refuses")
+    func clockPatterns() {
+        for (pattern, message) in [
+            ("yyyy-MM-dd HH:mm a", "HH is a 24-hour clock"), ("yyyy-MM-dd hh:mm", "a 12-hour clock needs both"),
+            ("dd-MMMMM-yyyy HH:mm", "'MMMMM' is not a pattern letter run")
+        ] {
+            let text = Guide.spec("guide-months").replacingOccurrences(of: "MMM. d, yyyy, h:mm a", with: pattern)
+            do {
+                _ = try SpecLoader.load(text: text, file: "p.yaml")
+                Issue.record("\(pattern) was taken")
+            } catch {
+                #expect("\(error)".contains(message), "\(pattern): \(error)")
+            }
+        }
+    }
 }
 
 extension Guide {
