@@ -359,7 +359,15 @@ extension SpecParser {
             return false
         }
         if case .scalar(let s) = node { return known(s.string, node) ? .fixed(s.string) : nil }
-        guard let e = entries(node, path, allowed: ["sign-of", "positive", "negative"], what: "a type by the sign of a column"),
+        if case .mapping(let m) = node, m.count == 1, case .scalar(let k)? = m.first?.key, k.string == "from" {
+            // {from: column}: the type is the column's value (a map column's word) on each row.
+            guard let e = entries(node, path, allowed: ["from"], what: "a type from a column"),
+                let column = requiredText(e, "from", "the column whose value is the type")
+            else { return nil }
+            if !names.contains(column) { fail(e.value("from")?.value, path + ".from", "'\(column)' is not one of the spec's columns") }
+            return .column(column)
+        }
+        guard let e = entries(node, path, allowed: ["sign-of", "positive", "negative"], what: "a type by the sign of a column, or {from: column}"),
             let column = requiredText(e, "sign-of", "the signed decimal column whose sign decides the type"),
             let positive = requiredText(e, "positive", "the type of a value of zero or more"),
             let negative = requiredText(e, "negative", "the type of a value below zero")
@@ -464,6 +472,9 @@ extension SpecParser {
         case .first(let sources): for s in sources { numbersOnly(s, node, path) }
         case .byType(let sources): for s in sources { numbersOnly(s.source, node, path) }
         case .arithmetic(_, let operands, _): for s in operands { numbersOnly(s, node, path) }
+        case .conditional(_, let then, let otherwise):
+            numbersOnly(then, node, path)
+            if let otherwise { numbersOnly(otherwise, node, path) }
         default: break
         }
     }
@@ -513,10 +524,47 @@ extension SpecParser {
         let keys =
             [
                 "const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs", "sign-of", "positive", "negative",
-                "first", "round"
+                "first", "round", "if", "then", "else"
             ] + operations
         guard let e = entries(node, path, allowed: keys, what: "a value's source") else { return nil }
         if let c = optionalText(e, "const", "a constant") { return .constant(c) }
+        if let (_, n) = e.value("if") {
+            // {if: {column: value or [values], …}, then: source, else: source}
+            guard case .mapping(let mapping) = n, !mapping.isEmpty else {
+                fail(n, path + ".if", "expected a mapping of columns to the values they must hold, like {side: sell} or {type: [Deposit, Top up]}")
+                return nil
+            }
+            var tests: [(column: String, values: [String])] = []
+            for (k, v) in mapping {
+                guard let column = text(k, path + ".if", "a column's name") else { continue }
+                guard known(column, k) else { continue }
+                let values: [String]?
+                if case .sequence = v {
+                    values = texts(v, path + ".if." + column, "the values the column must hold (one of them)")
+                } else {
+                    values = text(v, path + ".if." + column, "a value the column must hold").map { [$0] }
+                }
+                if let values { tests.append((column, values)) }
+            }
+            guard let (_, t) = e.value("then") else {
+                fail(node, path + ".then", "missing; expected the value when the condition holds")
+                return nil
+            }
+            guard let then = fieldSource(t, path + ".then", names) else { return nil }
+            var otherwise: FieldSource?
+            if let (_, o) = e.value("else") {
+                guard let source = fieldSource(o, path + ".else", names) else { return nil }
+                otherwise = source
+            }
+            for key in ["const", "first", "join", "date", "time", "abs", "sign-of", "by-type", "base-of", "quote-of", "round"] + operations
+            where e.value(key) != nil {
+                fail(e.value(key)!.keyNode, path + "." + key, "not used with if: put it under then or else")
+            }
+            return .conditional(Condition(tests), then: then, otherwise: otherwise)
+        }
+        for key in ["then", "else"] where e.value(key) != nil {
+            fail(e.value(key)!.keyNode, path + "." + key, "used only with if")
+        }
         if let op = operations.first(where: { e.value($0) != nil }), let operation = ArithmeticOperation(rawValue: op) {
             let (_, n) = e.value(op)!
             let round = e.value("round").flatMap { integer($0.value, path + ".round", 0...30, "digits after the point") }
@@ -590,7 +638,7 @@ extension SpecParser {
         }
         fail(
             node, path,
-            "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}, {first}, {add}, {sub}, {mul}, {div, round}, {neg}"
+            "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}, {first}, {if, then, else}, {add}, {sub}, {mul}, {div, round}, {neg}"
         )
         return nil
     }

@@ -160,6 +160,41 @@ struct GuideConstructTests {
             }
         }
     }
+
+    @Test("11. choosing by another column: if")
+    func conditions() throws {
+        let doc = try Self.run("guide-if")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTrades.map(Self.text) == ["buy 223.7 MATIC EUR @0.7541 =168.69217", "sell 100 MATIC EUR @0.805 =80.5"])
+        #expect(doc.allTransactions.map(Self.text) == ["deposit 500 EUR", "other-income 12 LUNA2"])
+    }
+
+    @Test("11b. a type from a column")
+    func typeFromAColumn() throws {
+        let text = """
+            tradeport-format: 1
+            id: guide-type-from
+            description: transfers whose direction is in their text
+            source: {type: csv, header: 1}
+            values: {timezone: UTC}
+            columns:
+              - {name: kind, header: Kind, type: text}
+              - {name: time, header: Time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+              - {name: description, header: Description, type: text}
+              - {name: direction, from: description, match: '^(in|out|sideways) ', map: {in: deposit, out: withdrawal, sideways: sideways}, required: false, for: [transaction]}
+              - {name: amount, header: Amount, type: decimal}
+            rows: {by: kind, transaction: {Transfer: {from: direction}, Fee: fee}}
+            transaction: {time: time, asset: {const: EUR}, amount: amount}
+
+            """
+        let spec = try SpecLoader.load(text: text, file: "t.yaml")
+        let doc = try TestKit.convert(
+            "Kind,Time,Description,Amount\nTransfer,2024-01-02 10:00:00,in from savings,10\nTransfer,2024-01-02 11:00:00,out to savings,4\nFee,2024-01-02 12:00:00,monthly,1\nTransfer,2024-01-02 13:00:00,sideways to nowhere,2\n",
+            with: SpecReader(spec))
+        #expect(doc.allTransactions.map(Self.text) == ["deposit 10 EUR", "withdrawal 4 EUR", "fee 1 EUR"])
+        #expect(doc.rejected.map(\.source.row) == [5])
+        #expect(doc.rejected.first?.errors.first?.message == "'sideways' is not a transaction type", "\(doc.rejected.map(\.errors))")
+    }
 }
 
 extension Guide {

@@ -18,6 +18,9 @@ public indirect enum FieldSource: Sendable, Equatable {
     case arithmetic(ArithmeticOperation, [FieldSource], round: Int?)
     /// The first of these that has a value (`{first: [isin, symbol]}`).
     case first([FieldSource])
+    /// One value or another by what other columns hold (`{if: {side: sell}, then: …, else: …}`):
+    /// `then` when every condition holds, else `otherwise` (none: no value).
+    case conditional(Condition, then: FieldSource, otherwise: FieldSource?)
 
     public static func == (a: FieldSource, b: FieldSource) -> Bool {
         switch (a, b) {
@@ -37,8 +40,23 @@ public indirect enum FieldSource: Sendable, Equatable {
             return o1 == o2 && a1 == a2 && r1 == r2
         case (.first(let x), .first(let y)):
             return x == y
+        case (.conditional(let c1, let t1, let o1), .conditional(let c2, let t2, let o2)):
+            return c1 == c2 && t1 == t2 && o1 == o2
         default:
             return false
         }
+    }
+}
+
+/// What `{if: …}` asks of a row: each column's value (as the row reads it: a map column's word, a
+/// text, an asset code, a number in the canonical notation; `''` for an empty cell) is one of its
+/// texts. All must hold.
+public struct Condition: Sendable, Equatable {
+    public var tests: [(column: String, values: [String])]
+
+    public init(_ tests: [(column: String, values: [String])]) { self.tests = tests }
+
+    public static func == (a: Condition, b: Condition) -> Bool {
+        a.tests.map(\.column) == b.tests.map(\.column) && a.tests.map(\.values) == b.tests.map(\.values)
     }
 }

@@ -5,4 +5,6 @@ public enum TypeRule: Sendable, Equatable {
     case fixed(String)
     /// By the sign of a decimal column: a category whose rows are income or charge by their sign.
     case bySign(column: String, positive: String, negative: String)
+    /// The value of a column (a map column's word): `{from: sweepType}`.
+    case column(String)
 }

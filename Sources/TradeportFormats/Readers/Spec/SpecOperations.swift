@@ -75,6 +75,11 @@ extension SpecRowValues {
             if case .decimal(let d)? = values[c] { return d.isNegative ? texts.negative : texts.positive }
             errors.append(FieldError(column: nil, field: plan.spec.columns[c].name, message: "missing: its sign decides the transaction's type"))
             return nil
+        case .column(let c):
+            if let t = values[c]?.text, CashTransactionType(rawValue: t) != nil { return t }
+            let found = values[c]?.text.map { "'\($0)' is not a transaction type" } ?? "missing: its value is the transaction's type"
+            errors.append(FieldError(column: nil, field: plan.spec.columns[c].name, message: found))
+            return nil
         }
     }
 
@@ -118,6 +123,8 @@ extension SpecRowValues {
             return nil
         case .grouped(let k):
             return groupValues[k]
+        case .conditional(let c):
+            return holds(c) ? resolve(c.then, type: type) : resolve(c.otherwise, type: type)
         case .arithmetic(let a):
             var operands: [ExactDecimal] = []
             for o in a.operands {
@@ -163,6 +170,8 @@ extension SpecRowValues {
                 nanoseconds = n
             }
             local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2)
+        } else if case .conditional(let c) = source {
+            return instant(holds(c) ? c.then : c.otherwise, zone: &zone)
         } else if case .first(let sources) = source {
             // The first alternative that gives a time (a date and a time read together count as one).
             for s in sources {
@@ -183,6 +192,22 @@ extension SpecRowValues {
             return nil
         }
         return nanoseconds == 0 ? instant : instant.with(nanoseconds: nanoseconds)
+    }
+
+    /// Whether every test of `{if: …}` holds on the row: the column's value, as text, is one of
+    /// the test's texts (an empty cell is `''`).
+    private func holds(_ c: SpecPlan.Conditional) -> Bool {
+        for test in c.tests {
+            let text: String
+            switch values[test.column] {
+            case nil: text = ""
+            case .date(let d)?: text = d.description
+            case .instant(let t)?: text = t.description
+            case let v?: text = v.text ?? ""
+            }
+            if !test.values.contains(text) { return false }
+        }
+        return true
     }
 
     static func decimal(_ v: SpecValue?) -> ExactDecimal? { if case .decimal(let d)? = v { return d } else { return nil } }

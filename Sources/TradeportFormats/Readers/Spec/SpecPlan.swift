@@ -21,8 +21,22 @@ final class SpecPlan: Sendable {
         /// Boxed, like the sign texts: rare, and large inline.
         case arithmetic(Arithmetic)
         case first([Source])
+        /// Boxed, like the arithmetic.
+        case conditional(Conditional)
         /// A value a group of rows gives (`GroupPlan.Field`).
         case grouped(Int)
+    }
+
+    /// `{if: …, then: …, else: …}` compiled: per column, the texts one of which it must hold.
+    final class Conditional: Sendable {
+        let tests: [(column: Int, values: [String])]
+        let then: Source
+        let otherwise: Source?
+        init(_ tests: [(column: Int, values: [String])], then: Source, otherwise: Source?) {
+            self.tests = tests
+            self.then = then
+            self.otherwise = otherwise
+        }
     }
 
     /// `{add|sub|mul|div|neg: …, round: n}` compiled.
@@ -44,6 +58,8 @@ final class SpecPlan: Sendable {
         case mapping
         case fixed(String)
         case bySign(Int, SignTexts)
+        /// The value of a column, which must be a transaction type.
+        case column(Int)
     }
 
     /// `group:` compiled: column indexes, fee values as bytes, quote ranks.
@@ -347,6 +363,10 @@ final class SpecPlan: Sendable {
                 guard resolved.count == operands.count else { return nil }
                 return .arithmetic(Arithmetic(op, resolved, round: round, text: Self.describe(s)))
             case .first(let sources): return .first(sources.compactMap { resolve($0) })
+            case .conditional(let condition, let then, let otherwise):
+                guard let t = resolve(then) else { return nil }
+                let tests = condition.tests.compactMap { test in index[test.column].map { ($0, test.values) } }
+                return .conditional(Conditional(tests, then: t, otherwise: resolve(otherwise)))
             }
         }
         let plainTrade = spec.trade.map { KindMapping($0, resolve, of: Trade.self) }
@@ -425,6 +445,7 @@ final class SpecPlan: Sendable {
                         case .mapping: return .mapping
                         case .fixed(let type): return .fixed(type)
                         case .bySign(let c, let p, let n): return index[c].map { .bySign($0, SignTexts(positive: p, negative: n)) } ?? .mapping
+                        case .column(let c): return index[c].map { .column($0) } ?? .mapping
                         }
                     }
                 )
