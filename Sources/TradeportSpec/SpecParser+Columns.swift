@@ -638,7 +638,7 @@ extension SpecParser {
         }
         fail(
             node, path,
-            "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}, {first}, {if, then, else}, {add}, {sub}, {mul}, {div, round}, {neg}"
+            "expected a column name or one of {const}, {date, time}, {join}, {base-of}, {quote-of}, {abs}, {sign-of, positive, negative}, {by-type}, {first}, {if, then, else}, {add}, {sub}, {mul}, {div, round}, {max}, {min}, {neg}"
         )
         return nil
     }

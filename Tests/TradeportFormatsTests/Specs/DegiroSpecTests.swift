@@ -5,47 +5,95 @@ import TradeportFormats
 import TradeportTestKit
 
 /// The degiro format (formats/degiro.yaml) over its own sample
-/// (formats/samples/degiro-example.csv): a Dutch header row, then 14 lines (2-15) with decimal
-/// commas, dates and times in Europe/Amsterdam, a currency exchange over two lines (`group:`) and
-/// a long Order Id wrapped onto a line of its own.
+/// (formats/samples/degiro-example.csv): a Dutch header row, then 19 lines (2-20), newest first,
+/// with decimal commas, dates and times in Europe/Amsterdam, a currency exchange over two lines
+/// (`group:`), a long Order Id wrapped onto a line of its own, two cash sweeps (a Degiro Cash Sweep
+/// Transfer and its Overboeking, van and naar) and a price the description quotes finer than the
+/// amount. Its Saldo column runs unbroken from 0 (the last line) to the first line's balances.
 @Suite struct DegiroSpecTests {
     static let sample = BuiltInSample.path("degiro-example.csv")
 
     static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("degiro", sample) }
 
-    // Counts read from the raw sample: 14 lines. Skipped: line 9 (empty Datum: the wrapped rest of
-    // line 8's Order Id) and line 11 (Overboeking). Lines 6+7 (Valuta Creditering / Debitering,
-    // 05-10-2023 15:42) are one currency exchange, line 7 merged. Trades: lines 5, 6, 10, 14;
-    // transactions: 2, 3, 4, 8, 12, 13, 15. 14 rows = 11 operations + 1 merged + 2 skipped.
+    // Counts read from the raw sample: 19 lines. Skipped: line 9 (empty Datum: the wrapped rest of
+    // line 8's Order Id). Lines 6+7 (Valuta Creditering / Debitering, 05-10-2023 15:42) are one
+    // currency exchange, line 7 merged. Trades: lines 5, 6, 10, 14, 19; transactions: 2, 3, 4, 8,
+    // 11, 12, 13, 15, 16, 17, 18, 20. 19 rows = 17 operations + 1 merged + 1 skipped.
     @Test func accountsForEveryRow() throws {
         let doc = try Self.convert()
         #expect(doc.sources.count == 1)
         let s = try #require(doc.sources.first)
         #expect(s.format == "degiro")
-        #expect(s.rows == 14)
-        #expect(s.operations == 11)
+        #expect(s.rows == 19)
+        #expect(s.operations == 17)
         #expect(s.merged == 1)
-        #expect(s.skipped == 2)
+        #expect(s.skipped == 1)
         #expect(s.rejected == 0)
         #expect(s.duplicates == 0)
         #expect(s.extra == 0)
         #expect(s.addsUp)
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
-        #expect(doc.skipped.map(\.source.row).sorted() == [9, 11])
+        #expect(doc.skipped.map(\.source.row) == [9])
         let wrapped = try #require(doc.skipped.first { $0.source.row == 9 })
         #expect(wrapped.reason.contains("Order Id"))
-        let transfer = try #require(doc.skipped.first { $0.source.row == 11 })
-        #expect(transfer.reason.contains("Cash Sweep"))
     }
 
     @Test func operationsByKind() throws {
         let doc = try Self.convert()
-        #expect(doc.allTrades.count == 4)
-        #expect(doc.allTransactions.count == 7)
+        #expect(doc.allTrades.count == 5)
+        #expect(doc.allTransactions.count == 12)
         #expect(doc.portfolios.flatMap(\.movements).count == 0)
-        #expect(doc.allTrades.map(\.source.row).sorted() == [5, 6, 10, 14])
-        #expect(doc.allTransactions.map(\.source.row).sorted() == [2, 3, 4, 8, 12, 13, 15])
-        #expect(doc.allTransactions.filter { $0.type == .fee }.map(\.source.row).sorted() == [4, 8, 13])
+        #expect(doc.allTrades.map(\.source.row).sorted() == [5, 6, 10, 14, 19])
+        #expect(doc.allTransactions.map(\.source.row).sorted() == [2, 3, 4, 8, 11, 12, 13, 15, 16, 17, 18, 20])
+        #expect(doc.allTransactions.filter { $0.type == .fee }.map(\.source.row).sorted() == [4, 8, 13, 18])
+    }
+
+    // Issue 43, point 1. A Degiro Cash Sweep Transfer and the Overboeking row of its minute net to
+    // zero: line 12 +150,00 and line 11 "Overboeking van … 150,00 EUR" (the Saldo goes 753 → 903 →
+    // 753); line 17 -0,92 and line 16 "Overboeking naar …: 0,92 EUR" (0,08 → 1,00). Every row's
+    // EUR and USD, replayed from 0 on the last line, ends at the balances the newest line of each
+    // currency prints (a reading of the raw file, not of the spec).
+    @Test func cashSweepPairsNetToZeroAndTheSaldoReplays() throws {
+        let doc = try Self.convert()
+        func text(_ row: Int) -> String? {
+            doc.allTransactions.first { $0.source.row == row }.map { "\($0.type.rawValue) \($0.amount) \($0.asset)" }
+        }
+        #expect(text(11) == "withdrawal 150 EUR" && text(12) == "deposit 150 EUR")
+        #expect(text(16) == "deposit 0.92 EUR" && text(17) == "withdrawal 0.92 EUR")
+        var replayed: [String: ExactDecimal] = [:]
+        func add(_ asset: String, _ d: ExactDecimal) { replayed[asset] = (replayed[asset] ?? ExactDecimal(0)).adding(d)! }
+        for t in doc.allTransactions {
+            let inward: Set<CashTransactionType> = [.deposit, .dividend, .interest, .otherIncome, .feeRefund, .taxRefund, .coupon, .redemption]
+            add(t.asset.text, inward.contains(t.type) ? t.amount : t.amount.negated)
+        }
+        for t in doc.allTrades {
+            let value = t.amount ?? t.quantity.multiplied(by: t.price)!
+            add(t.quote.text, t.side == .buy ? value.negated : value)
+            if ["EUR", "USD"].contains(t.base.text) { add(t.base.text, t.side == .buy ? t.quantity : t.quantity.negated) }
+            for f in t.fees { add(f.currency.text, f.amount.negated) }
+        }
+        // The newest Saldo of each currency, from the raw lines (field 10 the currency, 11 the amount).
+        var printed: [String: String] = [:]
+        for line in try String(contentsOfFile: Self.sample, encoding: .utf8).split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            // Quoted decimal commas split a field in two: the Saldo's currency is the field before
+            // the last quoted number; read it from the end.
+            guard fields.count >= 4, !fields[0].isEmpty else { continue }
+            let tail = fields.suffix(4)
+            let currency = tail.first!
+            let amount = tail.dropFirst().prefix(2).joined(separator: ".").replacingOccurrences(of: "\"", with: "")
+            if printed[currency] == nil { printed[currency] = amount }
+        }
+        #expect(printed == ["USD": "1.27", "EUR": "396.20"])
+        #expect(replayed["EUR"]?.description == "396.2" && replayed["USD"]?.description == "1.27", "\(replayed)")
+    }
+
+    // Issue 43, point 2. Line 19 "Koop 1 @ 82,055 EUR" moved "-82,06": the price is the one quoted,
+    // 82.055, and the amount the money moved.
+    @Test func thePriceIsTheOneQuoted() throws {
+        let t = try #require(try Self.convert().allTrades.first { $0.source.row == 19 })
+        #expect(t.price.description == "82.055" && t.amount?.description == "82.06" && t.quantity.description == "1")
+        #expect(t.base.text == "NL0009272749" && t.fees.isEmpty)
     }
 
     // Values read from the sample's raw lines 2 and 3: a dividend of "1,50" USD and its
@@ -134,7 +182,7 @@ import TradeportTestKit
     }
 
     // Values read from the sample's raw lines 12, 14 and 15: the Cash Sweep Transfer "150,00" (a
-    // deposit by its sign), "Koop 5 @ 79,4 EUR" for "-397,00", an iDEAL Deposit "1000,00".
+    // deposit by its sign), "Koop 5 @ 79,4 EUR" for "-397,00", an iDEAL Deposit "1150,00".
     @Test func depositsAndAnotherBuy() throws {
         let doc = try Self.convert()
         let sweep = try #require(doc.allTransactions.first { $0.source.row == 12 })
@@ -154,8 +202,24 @@ import TradeportTestKit
         #expect(ideal.time.description == "2023-10-02T18:14:00Z")
         #expect(ideal.type == .deposit)
         #expect(ideal.asset.text == "EUR")
-        #expect(ideal.amount.description == "1000")
+        #expect(ideal.amount.description == "1150")
         #expect(ideal.security == nil)
         #expect(ideal.note == "iDEAL Deposit")
+    }
+
+    // The Spanish half of a sweep (seen in a Spanish export: "Transferir a su Cuenta de Efectivo en
+    // flatexDEGIRO Bank: <amount> EUR"), beside its Degiro Cash Sweep Transfer: money in, net zero.
+    // (Under the Dutch header: the Spanish header is the broker-families issue's.)
+    @Test func aSpanishSweepHalf() throws {
+        let reader = try #require(FormatRegistry.builtIn.reader(id: "degiro"))
+        let doc = try TestKit.convert(
+            """
+            Datum,Tijd,Valutadatum,Product,ISIN,Omschrijving,FX,Mutatie,,Saldo,,Order Id
+            02-02-2024,10:00,02-02-2024,,,"Transferir a su Cuenta de Efectivo en flatexDEGIRO Bank: 3,10 EUR",,,,EUR,"5,00",
+            02-02-2024,10:00,02-02-2024,FLATEX EURO BANKACCOUNT,NLFLATEXACNT,Degiro Cash Sweep Transfer,,EUR,"-3,10",EUR,"1,90",
+
+            """, with: reader)
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTransactions.map { "\($0.type.rawValue) \($0.amount)" } == ["deposit 3.1", "withdrawal 3.1"])
     }
 }

@@ -138,6 +138,8 @@ extension SpecRowValues {
             case .neg: result = operands[0].negated
             case .abs: result = operands[0].isNegative ? operands[0].negated : operands[0]
             case .add: for d in operands.dropFirst() { result = result?.adding(d) }
+            case .max: result = operands.max()
+            case .min: result = operands.min()
             case .sub: for d in operands.dropFirst() { result = result?.subtracting(d) }
             case .mul: for d in operands.dropFirst() { result = result?.multiplied(by: d) }
             case .div:

@@ -506,6 +506,7 @@ final class SpecPlan: Sendable {
         case .arithmetic(let op, let operands, _):
             let symbol = ["add": " + ", "sub": " − ", "mul": " × ", "div": " ÷ "][op.rawValue] ?? ""
             if op == .abs { return "abs(" + describe(operands[0]) + ")" }
+            if op == .max || op == .min { return op.rawValue + "(" + operands.map(describe).joined(separator: ", ") + ")" }
             return op == .neg ? "−" + describe(operands[0]) : operands.map(describe).joined(separator: symbol)
         case .first(let sources): return "the first of " + sources.map(describe).joined(separator: ", ")
         default: return "a value"
