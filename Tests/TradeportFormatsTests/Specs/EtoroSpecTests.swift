@@ -11,33 +11,36 @@ import TradeportTestKit
 
     static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("etoro", sample) }
 
-    // Counts read from the raw sample: 12 lines; line 11 (Withdraw Fee of 0.00) is skipped; trades
-    // are lines 3, 4 (Open Position) and 7 (Position closed); the 8 others are transactions.
+    // Counts read from the raw sample: 12 lines; line 11 (Withdraw Fee of 0.00) and line 12 (the
+    // Withdrawal Conversion Fee inside the Withdraw Request: Realized Equity Change 0.00, Balance
+    // 1,510.43 → 510.43 by the request's 1,000.00 alone) are skipped; trades are lines 3, 4 (Open
+    // Position) and 7 (Position closed); the 7 others are transactions.
     @Test func accountsForEveryRow() throws {
         let doc = try Self.convert()
         #expect(doc.sources.count == 1)
         let s = try #require(doc.sources.first)
         #expect(s.format == "etoro")
         #expect(s.rows == 12)
-        #expect(s.operations == 11)
-        #expect(s.skipped == 1)
+        #expect(s.operations == 10)
+        #expect(s.skipped == 2)
         #expect(s.rejected == 0)
         #expect(s.duplicates == 0)
         #expect(s.merged == 0)
         #expect(s.extra == 0)
         #expect(s.addsUp)
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
-        #expect(doc.skipped.map(\.source.row) == [11])
+        #expect(doc.skipped.map(\.source.row) == [11, 12])
         #expect(doc.skipped.first?.reason.contains("0.00") == true)
+        #expect(doc.skipped.last?.reason.contains("inside the Withdraw Request") == true)
     }
 
     @Test func operationsByKind() throws {
         let doc = try Self.convert()
         #expect(doc.allTrades.count == 3)
-        #expect(doc.allTransactions.count == 8)
+        #expect(doc.allTransactions.count == 7)
         #expect(doc.portfolios.flatMap(\.movements).count == 0)
         #expect(doc.allTrades.map(\.source.row).sorted() == [3, 4, 7])
-        #expect(doc.allTransactions.map(\.source.row).sorted() == [2, 5, 6, 8, 9, 10, 12, 13])
+        #expect(doc.allTransactions.map(\.source.row).sorted() == [2, 5, 6, 8, 9, 10, 13])
     }
 
     // Values read from the sample's raw line 2: a Deposit of "2,000.00" (thousands comma); no
@@ -110,8 +113,9 @@ import TradeportTestKit
         #expect(refund.amount.description == "0.05")
     }
 
-    // Values read from the sample's raw lines 8, 9, 10, 12, 13: a dividend of MSFT, interest, SDRT
-    // "(0.61)" on BARC/GBX (a tax), the conversion fee "-2.70", the withdrawal "-1,000.00".
+    // Values read from the sample's raw lines 8, 9, 10, 13: a dividend of MSFT, interest, SDRT
+    // "(0.61)" on BARC/GBX (a tax), the withdrawal "-1,000.00" (its conversion fee, line 12, inside it:
+    // issue 43, point 4).
     @Test func cashRows() throws {
         let doc = try Self.convert()
         let dividend = try #require(doc.allTransactions.first { $0.source.row == 8 })
@@ -129,10 +133,7 @@ import TradeportTestKit
         #expect(sdrt.asset.text == "USD")
         #expect(sdrt.amount.description == "0.61")
         #expect(sdrt.security == "BARC")
-        let conversionFee = try #require(doc.allTransactions.first { $0.source.row == 12 })
-        #expect(conversionFee.externalId == "- Withdrawal Conversion Fee 06/03/2024 10:02:26")
-        #expect(conversionFee.type == .fee)
-        #expect(conversionFee.amount.description == "2.7")
+        #expect(doc.allTransactions.first { $0.source.row == 12 } == nil)
         let withdrawal = try #require(doc.allTransactions.first { $0.source.row == 13 })
         #expect(withdrawal.externalId == "- Withdraw Request 06/03/2024 10:02:26")
         #expect(withdrawal.time.description == "2024-03-06T10:02:26Z")
