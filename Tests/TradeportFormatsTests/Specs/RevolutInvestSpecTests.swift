@@ -12,15 +12,15 @@ import TradeportTestKit
 
     static func convert() throws -> CanonicalDocument { try BuiltInSample.convert("revolut-invest", sample) }
 
-    // Counts read from the raw sample: 11 lines; line 9 (shares moved between Revolut entities, $0)
-    // is skipped; trades 3, 6, 8, 12; transactions 2, 4, 5, 10, 11; a movement (STOCK SPLIT) 7.
+    // Counts read from the raw sample: 12 lines; line 9 (shares moved between Revolut entities, $0)
+    // is skipped; trades 3, 6, 8, 12, 13; transactions 2, 4, 5, 10, 11; a movement (STOCK SPLIT) 7.
     @Test func accountsForEveryRow() throws {
         let doc = try Self.convert()
         #expect(doc.sources.count == 1)
         let s = try #require(doc.sources.first)
         #expect(s.format == "revolut-invest")
-        #expect(s.rows == 11)
-        #expect(s.operations == 10)
+        #expect(s.rows == 12)
+        #expect(s.operations == 11)
         #expect(s.skipped == 1)
         #expect(s.rejected == 0)
         #expect(s.duplicates == 0)
@@ -35,10 +35,10 @@ import TradeportTestKit
     @Test func operationsByKind() throws {
         let doc = try Self.convert()
         let movements = doc.portfolios.flatMap(\.movements)
-        #expect(doc.allTrades.count == 4)
+        #expect(doc.allTrades.count == 5)
         #expect(doc.allTransactions.count == 5)
         #expect(movements.count == 1)
-        #expect(doc.allTrades.map(\.source.row).sorted() == [3, 6, 8, 12])
+        #expect(doc.allTrades.map(\.source.row).sorted() == [3, 6, 8, 12, 13])
         #expect(doc.allTransactions.map(\.source.row).sorted() == [2, 4, 5, 10, 11])
         #expect(movements.map(\.source.row) == [7])
     }
@@ -123,5 +123,20 @@ import TradeportTestKit
         #expect(m.asset.text == "NVDA")
         #expect(m.quantity.description == "0.81")
         #expect(m.reason == .split)
+    }
+
+    // Issue 43, point 5. Line 13: SELL 0.5 @ $62.18 (31.09) for $31.07: a sale of 31.09 with
+    // Revolut's charge of 0.02 (the cash, 31.07, unchanged). Line 3: BUY 0.54171032 @ $184.60
+    // (99.99972…, 100.00 to the cent) for $100: no charge. Line 12: 0,18761726 @ €266.50 for €50.
+    @Test func aChargeIsTheDifferenceBetweenQuantityTimesPriceAndTheTotal() throws {
+        let doc = try Self.convert()
+        let sell = try #require(doc.allTrades.first { $0.source.row == 13 })
+        #expect(sell.side == .sell && sell.amount?.description == "31.09" && sell.price.description == "62.18")
+        #expect(sell.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } == ["0.02 USD broker"])
+        for row in [3, 8, 12] {
+            let t = try #require(doc.allTrades.first { $0.source.row == row })
+            #expect(t.fees.isEmpty, "line \(row)")
+        }
+        #expect(doc.allTrades.first { $0.source.row == 3 }?.amount?.description == "100")
     }
 }
