@@ -605,9 +605,29 @@ extension SpecParser {
             else { return nil }
             return .dateAndTime(date: d, time: t)
         }
-        if let (_, n) = e.value("join"), let columns = texts(n, path + ".join", "the columns joined") {
-            guard columns.allSatisfy({ known($0, n) }) else { return nil }
-            return .join(columns, separator: optionalText(e, "separator", "a separator") ?? "")
+        if let (_, n) = e.value("join") {
+            guard case .sequence(let items) = n else {
+                fail(n, path + ".join", "expected a list of the columns joined (and {const: text} among them)")
+                return nil
+            }
+            var parts: [JoinPart] = []
+            for (k, item) in items.enumerated() {
+                if case .scalar(let s) = item {
+                    guard known(s.string, item) else { return nil }
+                    parts.append(.column(s.string))
+                } else if let c = entries(item, "\(path).join[\(k)]", allowed: ["const"], what: "a constant text, {const: text}"),
+                    let t = requiredText(c, "const", "the text")
+                {
+                    parts.append(.text(t))
+                } else {
+                    return nil
+                }
+            }
+            if !parts.contains(where: { if case .column = $0 { true } else { false } }) {
+                fail(n, path + ".join", "a join needs a column: of constants alone write {const: text}")
+                return nil
+            }
+            return .join(parts, separator: optionalText(e, "separator", "a separator") ?? "")
         }
         if let c = optionalText(e, "base-of", "an instrument column") { return known(c, node) ? .part(c, 0) : nil }
         if let c = optionalText(e, "quote-of", "an instrument column") { return known(c, node) ? .part(c, 1) : nil }

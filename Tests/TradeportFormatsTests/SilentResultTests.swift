@@ -199,4 +199,17 @@ struct SpecMessageTests {
             "Time,Qty,Price,Total,Note,Fee\n2024-01-02 10:00:00,1,100,,Gift,\n2024-01-02 11:00:00,1,100,5,Gift,\n")
         #expect(doc.allTrades.map(\.name) == ["Gift", "Gift: 5"])
     }
+
+    @Test func aJoinTakesConstantsKeptOnlyWithAColumnsValue() throws {
+        let doc = try SilentResultTests.convert(
+            SilentResultTests.trade
+                + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: price, name: {join: [{const: 'fee of'}, fee, {const: EUR}], separator: ' '}}\n",
+            "Time,Qty,Price,Total,Note,Fee\n2024-01-02 10:00:00,1,100,,,0.5\n2024-01-02 11:00:00,1,100,,,\n")
+        #expect(doc.allTrades.map(\.name) == ["fee of 0.5 EUR", nil])
+        let errors = SilentResultTests.specErrors(
+            SilentResultTests.trade
+                + "trade: {time: time, side: {const: buy}, base: {const: BTC}, quote: {const: EUR}, quantity: qty, price: price, name: {join: [{const: a}, {const: b}]}}\n"
+        )
+        #expect(errors.contains { $0.contains("a join needs a column") }, "\(errors)")
+    }
 }

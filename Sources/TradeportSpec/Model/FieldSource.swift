@@ -3,8 +3,9 @@ public indirect enum FieldSource: Sendable, Equatable {
     case constant(String)
     /// A date column and a time column, read together in the source's zone.
     case dateAndTime(date: String, time: String)
-    /// Several columns joined (an external id made of two).
-    case join([String], separator: String)
+    /// Several columns joined (an external id made of two), with constant texts among them
+    /// (`{join: [{const: withheld}, tax, taxCurrency], separator: ' '}`).
+    case join([JoinPart], separator: String)
     /// One part of an instrument column: 0 the base, 1 the quote.
     case part(String, Int)
     /// Different per transaction type (`deposit: to, withdrawal: from`).
@@ -59,4 +60,11 @@ public struct Condition: Sendable, Equatable {
     public static func == (a: Condition, b: Condition) -> Bool {
         a.tests.map(\.column) == b.tests.map(\.column) && a.tests.map(\.values) == b.tests.map(\.values)
     }
+}
+
+/// One part of a `join`: a column's value, or a constant text (a join whose columns are all empty
+/// is no value, constants and all).
+public enum JoinPart: Sendable, Equatable {
+    case column(String)
+    case text(String)
 }

@@ -6,7 +6,7 @@ import TradeportTestKit
 
 /// The trading212 format (formats/trading212.yaml) over its own sample
 /// (formats/samples/trading212-example.csv): a header row, then 7 lines (2-8); the dividend line
-/// gives two operations (the dividend and the tax withheld).
+/// gives the dividend that reached the account, in the account's currency.
 @Suite struct Trading212SpecTests {
     static let sample = BuiltInSample.path("trading212-example.csv")
 
@@ -14,16 +14,15 @@ import TradeportTestKit
 
     static func fees(_ t: Trade) -> [String] { t.fees.map { "\($0.amount) \($0.currency) \($0.kind.rawValue)" } }
 
-    // Counts read from the raw sample: 7 lines; line 6 (Dividend (Dividend), withholding 0.02 USD)
-    // gives a dividend and a tax: 7 rows + 1 extra = 8 operations. Trades 3, 4, 5.
+    // Counts read from the raw sample: 7 lines, 7 operations. Trades 3, 4, 5.
     @Test func accountsForEveryRow() throws {
         let doc = try Self.convert()
         #expect(doc.sources.count == 1)
         let s = try #require(doc.sources.first)
         #expect(s.format == "trading212")
         #expect(s.rows == 7)
-        #expect(s.operations == 8)
-        #expect(s.extra == 1)
+        #expect(s.operations == 7)
+        #expect(s.extra == 0)
         #expect(s.skipped == 0)
         #expect(s.rejected == 0)
         #expect(s.duplicates == 0)
@@ -36,10 +35,10 @@ import TradeportTestKit
     @Test func operationsByKind() throws {
         let doc = try Self.convert()
         #expect(doc.allTrades.count == 3)
-        #expect(doc.allTransactions.count == 5)
+        #expect(doc.allTransactions.count == 4)
         #expect(doc.portfolios.flatMap(\.movements).count == 0)
         #expect(doc.allTrades.map(\.source.row).sorted() == [3, 4, 5])
-        #expect(doc.allTransactions.map(\.source.row).sorted() == [2, 6, 6, 7, 8])
+        #expect(doc.allTransactions.map(\.source.row).sorted() == [2, 6, 7, 8])
     }
 
     // Values read from the sample's raw line 2: a Deposit of 200.00 EUR, its ID and Notes.
@@ -97,25 +96,24 @@ import TradeportTestKit
         #expect(sell.isin == "DE0007164600")
     }
 
-    // Values read from the sample's raw line 6: 0.5 shares x 0.25 USD = 0.125, rounded to 2 digits
-    // (half away from zero) = 0.13 USD gross; the tax is |0.02| USD. The line has no ID: neither has an id.
-    @Test func dividendAndItsWithholdingTax() throws {
+    // Issue 43, point 6. Values read from the sample's raw line 6: Total 0.10 in Currency (Total) EUR
+    // is what reached the account (0.5 shares × 0.25 USD = 0.125 USD gross, 0.02 USD withheld,
+    // 0.105 USD ≈ 0.10 EUR); the tax withheld, in the share's currency, never touched the account and
+    // is said in the note. The line has no ID.
+    @Test func theDividendThatReachedTheAccount() throws {
         let doc = try Self.convert()
         let fromRow = doc.allTransactions.filter { $0.source.row == 6 }
-        #expect(fromRow.count == 2)
-        let dividend = try #require(fromRow.first { $0.type == .dividend })
+        #expect(fromRow.count == 1)
+        let dividend = try #require(fromRow.first)
+        #expect(dividend.type == .dividend)
         #expect(dividend.externalId == nil)
         #expect(dividend.time.description == "2024-05-16T11:04:37Z")
-        #expect(dividend.asset.text == "USD")
-        #expect(dividend.amount.description == "0.13")
+        #expect(dividend.asset.text == "EUR")
+        #expect(dividend.amount.description == "0.1")
         #expect(dividend.security == "AAPL")
-        #expect(dividend.note == nil)
-        let tax = try #require(fromRow.first { $0.type == .tax })
-        #expect(tax.externalId == nil)
-        #expect(tax.time.description == "2024-05-16T11:04:37Z")
-        #expect(tax.asset.text == "USD")
-        #expect(tax.amount.description == "0.02")
-        #expect(tax.security == "AAPL")
+        #expect(dividend.note == "withholding tax 0.02 USD withheld at source")
+        // Only EUR moves: no USD balance the account never held.
+        #expect(doc.warnings.filter { $0.code == "negative-balance" }.isEmpty, "\(doc.warnings)")
     }
 
     // Values read from the sample's raw lines 7 and 8: interest on cash (a time with two fraction

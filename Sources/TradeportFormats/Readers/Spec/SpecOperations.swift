@@ -97,19 +97,32 @@ extension SpecRowValues {
         case .part(let c, let i):
             if case .pair(let b, let q)? = values[c] { return .asset(i == 0 ? b : q) }
             return nil
-        case .join(let columns, let separator):
-            // Each part as text (a time or date as written in the canonical form); an empty part
-            // is empty, and a join of nothing but empty parts is no value.
-            let parts = columns.map { c -> String in
-                switch values[c] {
-                case .instant(let t)?: return t.description
-                case .date(let d)?: return d.description
-                case let v?: return v.text ?? ""
-                case nil: return ""
+        case .join(let pieces, let separator):
+            // Each column's value as text (a time or date as written in the canonical form); an
+            // empty part is left out with its separator (`Gift` and an empty note: `Gift`, not
+            // `Gift: `); constants are kept where a column has a value, and a join whose columns
+            // are all empty is no value.
+            var given: [String] = []
+            var anyColumn = false
+            for piece in pieces {
+                switch piece {
+                case .text(let t):
+                    given.append(t)
+                case .column(let c):
+                    let text: String
+                    switch values[c] {
+                    case .instant(let t)?: text = t.description
+                    case .date(let d)?: text = d.description
+                    case let v?: text = v.text ?? ""
+                    case nil: text = ""
+                    }
+                    if !text.isEmpty {
+                        given.append(text)
+                        anyColumn = true
+                    }
                 }
             }
-            // An empty part is left out with its separator (`Gift` and an empty note: `Gift`, not `Gift: `).
-            let given = parts.filter { !$0.isEmpty }
+            if !anyColumn { given = [] }
             return given.isEmpty ? nil : .text(given.joined(separator: separator))
         case .dateAndTime:
             return nil  // read by `instant`

@@ -15,7 +15,8 @@ final class SpecPlan: Sendable {
         /// the runtime's generic value witnesses (measured: 1M DSX rows 10% slower).
         case bySign(Int, SignTexts)
         case part(Int, Int)
-        case join([Int], String)
+        /// Column indexes, and constant texts as `JoinPiece.text`.
+        case join([JoinPiece], String)
         case dateAndTime(Int, Int)
         case byType([(String, Source)])
         /// Boxed, like the sign texts: rare, and large inline.
@@ -25,6 +26,12 @@ final class SpecPlan: Sendable {
         case conditional(Conditional)
         /// A value a group of rows gives (`GroupPlan.Field`).
         case grouped(Int)
+    }
+
+    /// A part of a join: a column by index, or a constant text.
+    enum JoinPiece: Sendable {
+        case column(Int)
+        case text(String)
     }
 
     /// `{if: …, then: …, else: …}` compiled: per column, the texts one of which it must hold.
@@ -355,7 +362,14 @@ final class SpecPlan: Sendable {
             case .absolute(let c): return index[c].map { .absolute($0) }
             case .bySign(let c, let p, let n): return index[c].map { .bySign($0, SignTexts(positive: p, negative: n)) }
             case .part(let c, let i): return index[c].map { .part($0, i) }
-            case .join(let cs, let sep): return .join(cs.compactMap { index[$0] }, sep)
+            case .join(let parts, let sep):
+                return .join(
+                    parts.compactMap { part -> JoinPiece? in
+                        switch part {
+                        case .column(let c): return index[c].map { .column($0) }
+                        case .text(let t): return .text(t)
+                        }
+                    }, sep)
             case .dateAndTime(let d, let t): return index[d].flatMap { d in index[t].map { .dateAndTime(d, $0) } }
             case .byType(let sources): return .byType(sources.compactMap { s in resolve(s.source).map { (s.type, $0) } })
             case .arithmetic(let op, let operands, let round):
