@@ -5,7 +5,7 @@ import Yams
 extension SpecParser {
     static let topKeys = [
         "tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
-        "skip", "rows", "group", "trade", "transaction", "movement", "assets"
+        "skip", "rows", "group", "trade", "transaction", "movement", "assets", "balance"
     ]
     // The vocabulary of `trade:` and `transaction:`, derived from the model's field tables: every
     // field a reader fills (not the location), and `portfolio` (where the operation goes).
@@ -95,11 +95,50 @@ extension SpecParser {
                 break
             }
         }
+        let balance = top.value("balance").flatMap { self.balanceRule($0.value, columns) }
         guard let id, let description, let source, let rows else { return nil }
-        return FormatSpec(
+        var spec = FormatSpec(
             id: id, description: description, source: source, values: values, detect: detect, columns: columns,
             checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, movement: movement, group: group,
             assets: assets, file: file)
+        spec.balance = balance
+        return spec
+    }
+
+    /// `balance: {amount: column, asset: column or {const: code}}`.
+    func balanceRule(_ node: Node, _ columns: [ColumnSpec]) -> BalanceRule? {
+        guard let e = entries(node, "balance", allowed: ["amount", "asset"], what: "the balance the rows print: its amount column and its asset"),
+            let amount = requiredText(e, "amount", "the decimal column holding the balance after the row")
+        else { return nil }
+        if let column = columns.first(where: { $0.name == amount }) {
+            if case .decimal = column.type {} else { fail(e.value("amount")?.value, "balance.amount", "'\(amount)' is not a decimal column") }
+            if column.kinds != nil {
+                fail(e.value("amount")?.value, "balance.amount", "'\(amount)' is read on some kinds of row only (for:): a balance is read on every row")
+            }
+        } else {
+            fail(e.value("amount")?.value, "balance.amount", "'\(amount)' is not one of the spec's columns")
+        }
+        guard let (_, a) = e.value("asset") else {
+            fail(node, "balance.asset", "missing; expected the column of the balance's currency, or {const: USD}")
+            return nil
+        }
+        let asset: FieldSource
+        if case .scalar(let s) = a {
+            guard let column = columns.first(where: { $0.name == s.string }) else {
+                fail(a, "balance.asset", "'\(s.string)' is not one of the spec's columns")
+                return nil
+            }
+            if case .asset = column.type {} else { fail(a, "balance.asset", "'\(s.string)' is not an asset column") }
+            if column.kinds != nil { fail(a, "balance.asset", "'\(s.string)' is read on some kinds of row only (for:): a balance is read on every row") }
+            asset = .column(s.string)
+        } else if let c = entries(a, "balance.asset", allowed: ["const"], what: "an asset column, or {const: USD}"),
+            let code = requiredText(c, "const", "an asset code")
+        {
+            asset = .constant(code)
+        } else {
+            return nil
+        }
+        return BalanceRule(amount: amount, asset: asset, location: location(node))
     }
 
     // MARK: - Source and values

@@ -58,4 +58,16 @@ struct HostileSpecTests {
         let text = Specs.minimal + "\n# " + String(repeating: "x", count: 1 << 20) + "\n"
         #expect(Specs.errors(text) == ["1:: a spec of \(text.utf8.count) bytes: a spec may hold at most 1048576 bytes"])
     }
+
+    @Test func aBalanceRuleNamesDecimalAndAssetColumnsReadOnEveryRow() {
+        let base = Specs.minimal.replacingOccurrences(
+            of: "  - {name: price, header: Price, type: decimal}",
+            with:
+                "  - {name: price, header: Price, type: decimal}\n  - {name: bal, header: Balance, type: decimal, for: [trade]}\n  - {name: cur, header: Cur, type: text}"
+        )
+        let errors = Specs.errors(base + "\nbalance: {amount: bal, asset: cur}\n")
+        #expect(errors.contains { $0.contains("balance.amount: 'bal' is read on some kinds of row only") }, "\(errors)")
+        #expect(errors.contains { $0.contains("balance.asset: 'cur' is not an asset column") }, "\(errors)")
+        #expect(Specs.errors(base + "\nbalance: {amount: price, asset: {const: USD}}\n").isEmpty)
+    }
 }

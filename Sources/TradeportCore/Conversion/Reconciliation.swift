@@ -68,10 +68,14 @@ struct Reconciliation {
                     count: entry.count, closing: stated.closing, difference: difference ?? .zero, reconciles: reconciles,
                     statement: stated.source, rows: reconciles ? [] : entry.rows))
         }
+        // A source that prints the balances of money only (a statement's running cash balance)
+        // says nothing of positions: those are not checked.
+        let statesPositions = statements.values.contains { $0.kind == .position }
         for asset in movedOrder where statements[asset] == nil {
             let entry = moved[asset]!
             // Moved and back (a repo's legs, a deposit withdrawn): nothing to state.
             if entry.sum?.isZero == true { continue }
+            if !entry.money && !statesPositions { continue }
             checks.append(
                 BalanceCheck(
                     path: path, asset: asset.text, kind: entry.money ? .cash : .position, opening: nil, operations: entry.sum ?? .zero, count: entry.count,

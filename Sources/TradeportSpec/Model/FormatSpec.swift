@@ -22,6 +22,8 @@ public struct FormatSpec: Sendable, Equatable {
     public var group: GroupRule?
     /// Asset code aliases (`XBT` → `BTC`).
     public var assets: [String: String]
+    /// The running balance the file prints on its rows, when it prints one (`balance:`).
+    public var balance: BalanceRule? = nil
     /// The file the spec was read from.
     public var file: String
 

@@ -222,4 +222,23 @@ import TradeportTestKit
         #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
         #expect(doc.allTransactions.map { "\($0.type.rawValue) \($0.amount)" } == ["deposit 3.1", "withdrawal 3.1"])
     }
+
+    // Issue 43, item 2. The Saldo column is the running balance the reading is checked against
+    // (balance:): the sample's rows, replayed newest first to oldest, agree with every Saldo, and
+    // the document says so per currency.
+    @Test func theSaldoIsCheckedRowByRow() throws {
+        let doc = try Self.convert()
+        #expect(doc.reconciliation.map { "\($0.asset) \($0.reconciles)" }.sorted() == ["EUR true", "USD true"])
+        #expect(doc.warnings.filter { $0.code.hasPrefix("unreconciled") }.isEmpty, "\(doc.warnings)")
+        // One amount read wrong (line 13's fee of 1,00 made 1,50 here): the Saldo says where.
+        let text = try String(contentsOfFile: Self.sample, encoding: .utf8)
+        let line13 = "03-10-2023,11:26,03-10-2023,ISHARES CORE MSCI WORLD UCITS ETF,IE00B4L5Y983,DEGIRO Transactiekosten en/of kosten van derden,,EUR,\"-1,00\""
+        #expect(text.contains(line13))
+        let reader = try #require(FormatRegistry.builtIn.reader(id: "degiro"))
+        let wrong = try TestKit.convert(text.replacingOccurrences(of: line13, with: line13.replacingOccurrences(of: "-1,00", with: "-1,50")), with: reader)
+        let warnings = wrong.warnings.filter { $0.code == "unreconciled-balance" }
+        #expect(warnings.map(\.source?.row) == [13], "\(warnings)")
+        #expect(warnings.first?.message.contains("EUR: the balance row 13 prints, 753, is not what the operations read give, 752.5") == true, "\(warnings)")
+        #expect(wrong.reconciliation.first { $0.asset == "EUR" }?.reconciles == false)
+    }
 }

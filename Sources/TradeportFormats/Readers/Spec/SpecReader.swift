@@ -14,6 +14,8 @@ public struct SpecReader: PreparingReader {
     /// the `prepared` fuzz target, 0 to read a source in one go.
     package var pieceSize = SpecReader.defaultPieceSize
     public var id: String { spec.id }
+    /// A spec that names the balance its rows print (`balance:`) has its reading checked against it.
+    public var printsBalances: Bool { spec.balance != nil }
     public var summary: String { spec.description }
 
     /// The spec's plainest trades read straight from a row's bytes, where the spec allows it
@@ -228,6 +230,29 @@ public struct SpecReader: PreparingReader {
         }
         var state = ReadState(reader: self, zone: zone.makeConverter(), origin: RowLocations(path: input.path), path: input.path)
         state.preparation = preparation
+        guard let rule = spec.balance else {
+            try read(input, state: &state, emit: emit, emitPrepared: emitPrepared)
+            return
+        }
+        // The running balance a file prints: every record is seen on its way (read in one go).
+        var sheet: String?
+        if case .xlsx(let x) = spec.source, case .name(let n) = x.sheet { sheet = n }
+        guard let running = RunningBalances(rule, plan: plan, path: input.path, sheet: sheet) else {
+            try read(input, state: &state, emit: emit, emitPrepared: emitPrepared)
+            return
+        }
+        state.running = running
+        try withoutActuallyEscaping(emit) { emit in
+            let observed: RecordHandler = { record, raw in
+                running.observe(record)
+                try emit(record, raw)
+            }
+            try read(input, state: &state, emit: observed, emitPrepared: emitPrepared)
+            try running.finish(emit: emit)
+        }
+    }
+
+    private func read(_ input: SourceInput, state: inout ReadState, emit: RecordHandler, emitPrepared: PreparedRecordHandler) throws {
         switch spec.source {
         case .csv(let csv):
             let resolved = dialect(csv, head: Self.utf8Head(input.probe, csv))
@@ -278,6 +303,8 @@ public struct SpecReader: PreparingReader {
         var values: SpecRowValues
         /// What the conversion asks the workers reading pieces to do for each operation.
         var preparation: OperationPreparation?
+        /// The check against the balance the rows print (`balance:`), when the spec names one.
+        var running: RunningBalances?
 
         init(reader: SpecReader, zone: SourceTimeZone.Converter, origin: RowLocations, path: String) {
             self.reader = reader
@@ -360,6 +387,7 @@ public struct SpecReader: PreparingReader {
                 return
             }
             values.read(row, positions, zone: &zone)
+            running?.read(values, row: number)
             if let group = reader.plan.group, values.errors.isEmpty, values.isTradeRow {
                 try addLeg(group, row, location: location, raw: raw, emit: emit)
                 return
