@@ -340,6 +340,9 @@ extension SpecParser {
         var kindOf: [String: String] = [:]
         for (kind, values) in [("trade", trade), ("transaction", transaction.map(\.value)), ("movement", movement), ("legs", legs)] {
             for value in values {
+                // Under transaction and movement both, a row gives one of each (a redemption:
+                // money in, units out).
+                if kindOf[value] == "transaction" && kind == "movement" { continue }
                 if let earlier = kindOf[value], earlier != kind {
                     fail(e.value(kind)?.value ?? node, "rows.\(kind)", "'\(value)' is also under rows.\(earlier): a value makes a row one kind")
                 } else if kindOf[value] == kind, kind != "transaction" {

@@ -195,6 +195,20 @@ struct GuideConstructTests {
         #expect(doc.rejected.map(\.source.row) == [5])
         #expect(doc.rejected.first?.errors.first?.message == "'sideways' is not a transaction type", "\(doc.rejected.map(\.errors))")
     }
+
+    @Test("7b. one row, two kinds: a transaction and a movement")
+    func redemption() throws {
+        let doc = try Self.run("guide-redemption")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTransactions.map(Self.text) == ["coupon 312.5 USD", "redemption 25000 USD"])
+        let movements = doc.portfolios.flatMap(\.movements)
+        #expect(
+            movements.map { "\($0.direction.rawValue) \($0.quantity) \($0.asset) \($0.reason.rawValue) row \($0.source.row)" } == [
+                "out 25000 US912828YK04 redemption row 3"
+            ])
+        let source = try #require(doc.sources.first)
+        #expect(source.rows == 2 && source.extra == 1 && source.operations == 3 && source.addsUp)
+    }
 }
 
 extension Guide {

@@ -41,7 +41,7 @@ extension SpecRowValues {
 
     /// Whether the row gives more than one operation (`rows.transaction: {value: [dividend, tax]}`).
     var givesSeveral: Bool {
-        if case .transaction(let k)? = rowKind { return plan.transactionKinds[k].types.count > 1 }
+        if case .transaction(let k)? = rowKind { return plan.transactionKinds[k].types.count > 1 || plan.alsoMovement[k] }
         return false
     }
 
@@ -61,6 +61,11 @@ extension SpecRowValues {
                 if let id = t.externalId, id == first?.externalId { t.externalId = id + "/" + type }
                 out.append(.transaction(t))
             }
+        }
+        // A value under rows.movement too: the row's movement, with its own id.
+        if plan.alsoMovement[k], errors.isEmpty, case .movement(var m)? = movement(location, zone: &zone) {
+            if let id = m.externalId, id == first?.externalId { m.externalId = id + "/movement" }
+            out.append(.movement(m))
         }
         return out
     }

@@ -276,6 +276,9 @@ final class SpecPlan: Sendable {
     let tradeKinds: [[UInt8]]
     let transactionKinds: [(from: [UInt8], types: [TypeChoice])]
     let movementKinds: [[UInt8]]
+    /// Per `transactionKinds` value: whether it is under `rows.movement` too (a row that gives a
+    /// transaction and a movement: a redemption paying money and taking the units out).
+    let alsoMovement: [Bool]
     /// `rows.legs`: values whose rows are legs of a group's trades.
     let legKinds: [[UInt8]]
     /// Whether `rows.by` compares ignoring case (its column's map does).
@@ -482,7 +485,9 @@ final class SpecPlan: Sendable {
             return SpecNumberReader(notation: notation, style: NumberStyle(decimalSeparator: d == 0 ? UInt8(ascii: ".") : d, groupingSeparator: [0x20]))
         }
         readsNotations = numbers != nil || columnNumbers.contains { $0 != nil }
-        someRowsGiveSeveral = transactionKinds.contains { $0.types.count > 1 }
+        let movementValues = movementKinds
+        alsoMovement = transactionKinds.map { t in movementValues.contains(t.from) }
+        someRowsGiveSeveral = transactionKinds.contains { $0.types.count > 1 } || alsoMovement.contains(true)
         plainColumns = kindMasks.allSatisfy { $0 == 31 } && matchers.allSatisfy { $0 == nil } && emptyTexts.allSatisfy(\.isEmpty)
         group = spec.group.flatMap { g in
             guard let asset = index[g.asset], let amount = index[g.amount] else { return nil }

@@ -157,7 +157,7 @@ struct SpecRowValues {
             rowKind = matched(c, f).map { taken in taken.withUnsafeBytes { Self.decideKind(plan, $0) } } ?? Self.decideKind(plan, f)
             switch rowKind {
             case .trade?: mask = 1
-            case .transaction?: mask = 2
+            case .transaction(let k)?: mask = plan.alsoMovement[k] ? 2 | 4 : 2
             case .movement?: mask = 4
             case .leg?: mask = 8
             case nil: mask = 16  // refused below for its kind; its kind-bound columns are not read
