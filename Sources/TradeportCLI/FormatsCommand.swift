@@ -48,6 +48,10 @@ struct FormatsCommand: ParsableCommand {
                 do {
                     let (spec, _) = try SpecLoader.load(contentsOfFile: path)
                     print("\(path): \(spec.id): ok (\(spec.columns.count) columns)")
+                    // Not an error: a column read and never used is worth a look.
+                    for column in spec.unusedColumns {
+                        printStandardError("\(column.location): warning: columns.\(column.name): read, but no mapping, rule or check uses it\n")
+                    }
                 } catch let errors as SpecErrors {
                     problems += errors.errors.map(\.description)
                 }

@@ -81,4 +81,59 @@ struct DocumentationTests {
         let kept = try String(contentsOfFile: Self.referencePath, encoding: .utf8)
         #expect(kept == generated, "docs/cli.md differs from the commands' help: regenerate it (TRADEPORT_WRITE_CLI_REFERENCE=1)")
     }
+
+    /// The fields each kind's mapping takes, from the field tables, as the guide lists them.
+    static func fieldTables() -> String {
+        func type(_ t: FieldValueType) -> String {
+            switch t {
+            case .id: return "an id (`format:id`)"
+            case .text: return "text"
+            case .asset: return "an asset code"
+            case .decimal(let sign): return sign == .any ? "a number" : "a number \(sign.requirement)"
+            case .time: return "a time"
+            case .date: return "a date"
+            case .choice(let words): return words.map { "`\($0)`" }.joined(separator: ", ")
+            case .tradeFees: return "`fees: [{amount, currency, kind}]`"
+            case .cashFee: return "`fee: {amount, currency}`"
+            case .location: return "where it was read"
+            }
+        }
+        var out = ""
+        for kind in OperationKind.allCases {
+            out += "\n`\(kind.rawValue):` — \(kind.summary)\n\n| field | value | must the spec give it | what it is |\n|---|---|---|---|\n"
+            for field in kind.fields where field.definition.type != .location {
+                let d = field.definition
+                let given: String
+                if d.assigned {
+                    given = "no: the conversion assigns one (a spec may carry one)"
+                } else if d.readerMustGive {
+                    given = "yes"
+                } else if let value = d.defaultValue {
+                    given = "no: `\(value)` when not given"
+                } else {
+                    given = "no"
+                }
+                out += "| `\(field.name)` | \(type(d.type)) | \(given) | \(d.summary) |\n"
+            }
+            out += "| `portfolio` | text | no | the portfolio the operation goes to (empty: `--portfolio`) |\n"
+        }
+        return out
+    }
+
+    @Test("the guide lists each kind's fields as the field tables say")
+    func guideFieldTables() throws {
+        let path = CLI.repositoryRoot + "/docs/adding-a-format.md"
+        var guide = try String(contentsOfFile: path, encoding: .utf8)
+        let start = try #require(guide.range(of: "<!-- fields -->\n"), "the guide has no <!-- fields --> block")
+        let end = try #require(guide.range(of: "<!-- /fields -->", range: start.upperBound..<guide.endIndex))
+        let generated = Self.fieldTables() + "\n"
+        if ProcessInfo.processInfo.environment["TRADEPORT_WRITE_CLI_REFERENCE"] == "1" {
+            guide.replaceSubrange(start.upperBound..<end.lowerBound, with: generated)
+            try guide.write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(
+            String(guide[start.upperBound..<end.lowerBound]) == generated,
+            "docs/adding-a-format.md's field tables differ from the model: regenerate them (TRADEPORT_WRITE_CLI_REFERENCE=1)")
+    }
 }

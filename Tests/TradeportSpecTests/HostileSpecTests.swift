@@ -70,4 +70,18 @@ struct HostileSpecTests {
         #expect(errors.contains { $0.contains("balance.asset: 'cur' is not an asset column") }, "\(errors)")
         #expect(Specs.errors(base + "\nbalance: {amount: price, asset: {const: USD}}\n").isEmpty)
     }
+
+    // issue 42, item 3: formats check warns of a column nothing uses; the built-in specs have none.
+    @Test func unusedColumnsAreFoundAndTheBuiltInsHaveNone() throws {
+        let spec = try Specs.load(
+            Specs.minimal.replacingOccurrences(
+                of: "  - {name: price, header: Price, type: decimal}",
+                with: "  - {name: price, header: Price, type: decimal}\n  - {name: forgotten, header: Fee, type: decimal, required: false}"))
+        #expect(spec.unusedColumns.map(\.name) == ["forgotten"])
+        let folder = Specs.repository + "/formats"
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".yaml") {
+            let builtIn = try SpecLoader.load(contentsOfFile: folder + "/" + file).spec
+            #expect(builtIn.unusedColumns.isEmpty, "\(file): \(builtIn.unusedColumns.map(\.name))")
+        }
+    }
 }

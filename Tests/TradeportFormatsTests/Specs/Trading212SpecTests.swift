@@ -111,7 +111,7 @@ import TradeportTestKit
         #expect(dividend.asset.text == "EUR")
         #expect(dividend.amount.description == "0.1")
         #expect(dividend.security == "AAPL")
-        #expect(dividend.note == "withholding tax 0.02 USD withheld at source")
+        #expect(dividend.note == "0.25 USD a share; withholding tax 0.02 USD withheld at source")
         // Only EUR moves: no USD balance the account never held.
         #expect(doc.warnings.filter { $0.code == "negative-balance" }.isEmpty, "\(doc.warnings)")
     }
