@@ -11,6 +11,7 @@ public enum SpecLoader {
     /// The spec in `text`, read from `file` (for messages); throws `SpecErrors`.
     public static func load(text: String, file: String) throws -> FormatSpec {
         let reader = SpecParser(file: file)
+        reader.text = text
         // A spec is a page or two: one far larger is a mistake or an attack (every spec in
         // ./formats/ is loaded on every command).
         let size = text.utf8.count
@@ -100,12 +101,33 @@ final class SpecParser {
         func at(_ mark: Mark) -> SpecLocation { SpecLocation(file: file, line: mark.line, column: mark.column) }
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return SpecError(at(mark), key: "", "not valid YAML: \(problem)")
+            return SpecError(at(mark), key: "", "not valid YAML: \(problem)\(commentHint(before: mark.line))")
         case .duplicatedKeysInMapping(let duplicates, let context):
             return SpecError(at(context.mark), key: duplicates.joined(separator: ", "), "the key is given twice")
         default:
             return SpecError(SpecLocation(file: file, line: 1, column: 1), key: "", "not valid YAML: \(error)")
         }
+    }
+
+    /// The spec's text, for hints in YAML errors.
+    var text = ""
+
+    /// A YAML error often comes a line after its cause: an unquoted ` #` that made the rest of a
+    /// value a comment (`match: ^(\d+) #`). Names the nearest such line at or before `line`.
+    func commentHint(before line: Int) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var n = min(line, lines.count)
+        while n >= 1 && n >= line - 3 {
+            let l = lines[n - 1]
+            if let hash = l.range(of: " #"), let colon = l.range(of: ": ", options: .backwards, range: l.startIndex..<hash.lowerBound) {
+                let value = l[colon.upperBound..<hash.lowerBound].trimmingCharacters(in: .whitespaces)
+                if !value.isEmpty, !value.hasPrefix("'"), !value.hasPrefix("\""), !value.hasPrefix("#") {
+                    return " (line \(n) has ' #' in an unquoted value, where YAML begins a comment: quote the value, like '\(value) #…')"
+                }
+            }
+            n -= 1
+        }
+        return ""
     }
 
     // MARK: - Nodes

@@ -701,23 +701,30 @@ enum TimePattern {
         pattern = unquoted
         var i = pattern.startIndex
         let runs = ["yyyy", "MM", "M", "MMM", "MMMM", "dd", "d", "HH", "H", "hh", "h", "mm", "ss", "a"]
+        // Every bad part is named, not only the first.
+        var bad: [String] = []
         while i < pattern.endIndex {
             let c = pattern[i]
             if "yMdHhmsa".contains(c) {
                 var j = i
                 while j < pattern.endIndex && pattern[j] == c { j = pattern.index(after: j) }
                 let token = String(pattern[i..<j])
-                guard runs.contains(token) else {
-                    return "'\(token)' is not a pattern letter run (\(runs.joined(separator: ", ")))"
+                if !runs.contains(token) {
+                    bad.append("'\(token)' is not a pattern letter run (\(runs.joined(separator: ", ")))")
+                } else if !tokens.insert(String(c)).inserted {
+                    bad.append("'\(c)' appears twice")
                 }
-                if !tokens.insert(String(c)).inserted { return "'\(c)' appears twice" }
                 i = j
             } else if c.isLetter && c != "T" && c != "Z" {
-                return "'\(c)' is not a pattern letter (y, M, d, H, h, m, s, a) or the literal T or Z; quote other text, like 'UTC'"
+                var j = i
+                while j < pattern.endIndex && pattern[j] == c { j = pattern.index(after: j) }
+                bad.append("'\(pattern[i..<j])' is not a pattern letter (y, M, d, H, h, m, s, a) or the literal T or Z; quote other text, like 'UTC'")
+                i = j
             } else {
                 i = pattern.index(after: i)
             }
         }
+        if !bad.isEmpty { return bad.joined(separator: "; ") }
         if tokens.contains("H") && (tokens.contains("h") || tokens.contains("a")) {
             return "HH is a 24-hour clock: a 12-hour one is hh (or h) with a (AM or PM)"
         }
