@@ -68,8 +68,10 @@ struct ConvertCommand: ParsableCommand {
         let inputs: [PreparedInput]
         let read: ReadOptions
         do {
-            read = try Inputs.readOptions(timezone: source.timezone)
+            var options = try Inputs.readOptions(timezone: source.timezone)
             inputs = try Inputs.prepare(files.map { InputRequest(path: $0, format: source.format) }, registry: registry)
+            options.parameters = try Inputs.parameters(source.parameters, for: inputs)
+            read = options
         } catch {
             throw CommandFailure(message: error.description)
         }

@@ -15,6 +15,13 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The zone of the sources' local times (an IANA name like Europe/Moscow); each format has its own default.", valueName: "TZ"))
     var timezone: String?
 
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp(
+            "Give a format's parameter a value, as NAME=VALUE (XTB: --param account-currency=USD); 'tradeport formats show ID' lists a format's parameters.",
+            valueName: "NAME=VALUE"))
+    var parameters: [String] = []
+
     func validate() throws {
         if portfolio.isEmpty { throw ValidationError("--portfolio needs a name") }
     }

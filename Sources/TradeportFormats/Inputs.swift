@@ -63,6 +63,27 @@ public enum Inputs {
         }
     }
 
+    /// The values `--param NAME=VALUE` gives, checked against what the inputs' formats take:
+    /// each name must be a parameter of one of them.
+    public static func parameters(_ given: [String], for inputs: [PreparedInput]) throws(InputError) -> [String: String] {
+        var out: [String: String] = [:]
+        let declared = inputs.compactMap { $0.reader as? SpecReader }.flatMap(\.spec.parameters)
+        for item in given {
+            guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+                throw InputError(.unknownParameter, path: "", message: "--param \(item): expected NAME=VALUE")
+            }
+            let name = String(item[..<eq])
+            guard declared.contains(where: { $0.name == name }) else {
+                let known = Set(declared.map(\.name)).sorted()
+                throw InputError(
+                    .unknownParameter, path: "",
+                    message: "--param \(name): no input's format takes it (\(known.isEmpty ? "they take none" : "they take " + known.joined(separator: ", ")))")
+            }
+            out[name] = String(item[item.index(after: eq)...])
+        }
+        return out
+    }
+
     /// Read options for a zone named by the user (`--timezone`), or each format's own default.
     public static func readOptions(timezone: String?) throws(InputError) -> ReadOptions {
         var read = ReadOptions()

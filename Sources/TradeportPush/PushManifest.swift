@@ -26,6 +26,8 @@ public struct PushManifest: Decodable, Sendable {
         public var account: String?
         /// The zone of the inputs' local times (an IANA name), as `--timezone`.
         public var timezone: String?
+        /// Values of the inputs' formats' parameters, as `--param NAME=VALUE` (`{"account-currency": "USD"}`).
+        public var parameters: [String: String]?
     }
 
     public struct Input: Decodable, Hashable, Sendable {

@@ -41,10 +41,11 @@ public struct PushPlan: @unchecked Sendable {
     /// Inputs given as on `convert`'s command line.
     public static func fromFiles(
         _ files: [String], format: String?, portfolio: String, splitAccounts: Bool, timezone: String?,
-        registry: FormatRegistry = .builtIn
+        parameters: [String] = [], registry: FormatRegistry = .builtIn
     ) throws(PushPlanError) -> PushPlan {
         var plan = PushPlan()
-        let (read, prepared) = try prepare(files.map { InputRequest(path: $0, format: format) }, timezone: timezone, registry: registry)
+        let (read, prepared) = try prepare(
+            files.map { InputRequest(path: $0, format: format) }, timezone: timezone, parameters: parameters, registry: registry)
         plan.jobs = [
             Job(
                 inputs: prepared, options: ConversionOptions(portfolio: portfolio, splitAccounts: splitAccounts, read: read),
@@ -73,18 +74,20 @@ public struct PushPlan: @unchecked Sendable {
         struct Key: Hashable {
             var inputs: [PushManifest.Input]
             var timezone: String?
+            var parameters: [String: String]?
             var split: Bool
         }
         var jobOf: [Key: Int] = [:]
         for entry in manifest.portfolios {
-            let key = Key(inputs: entry.inputs, timezone: entry.timezone, split: entry.account != nil)
+            let key = Key(inputs: entry.inputs, timezone: entry.timezone, parameters: entry.parameters, split: entry.account != nil)
             let index: Int
             if let known = jobOf[key] {
                 index = known
             } else {
                 let (read, prepared) = try prepare(
                     entry.inputs.map { InputRequest(path: $0.path, format: $0.format) },
-                    timezone: entry.timezone, registry: registry)
+                    timezone: entry.timezone, parameters: (entry.parameters ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" },
+                    registry: registry)
                 let options = ConversionOptions(portfolio: entry.account == nil ? entry.name : "main", splitAccounts: entry.account != nil, read: read)
                 index = plan.jobs.count
                 plan.jobs.append(
@@ -106,9 +109,14 @@ public struct PushPlan: @unchecked Sendable {
     }
 
     /// Opens every input and gives it its reader: a problem here stops the push before anything is sent.
-    private static func prepare(_ inputs: [InputRequest], timezone: String?, registry: FormatRegistry) throws(PushPlanError) -> (ReadOptions, [PreparedInput]) {
+    private static func prepare(
+        _ inputs: [InputRequest], timezone: String?, parameters: [String], registry: FormatRegistry
+    ) throws(PushPlanError) -> (ReadOptions, [PreparedInput]) {
         do {
-            return (try Inputs.readOptions(timezone: timezone), try Inputs.prepare(inputs, registry: registry))
+            var read = try Inputs.readOptions(timezone: timezone)
+            let prepared = try Inputs.prepare(inputs, registry: registry)
+            read.parameters = try Inputs.parameters(parameters, for: prepared)
+            return (read, prepared)
         } catch {
             throw PushPlanError(error)
         }

@@ -111,6 +111,8 @@ final class SpecParser {
 
     /// The spec's text, for hints in YAML errors.
     var text = ""
+    /// The names under `parameters:`, which `{param: name}` may use.
+    var parameterNames: Set<String> = []
 
     /// A YAML error often comes a line after its cause: an unquoted ` #` that made the rest of a
     /// value a comment (`match: ^(\d+) #`). Names the nearest such line at or before `line`.

@@ -475,7 +475,11 @@ extension SpecParser {
         case .first(let sources): for s in sources { numbersOnly(s, node, path) }
         case .byType(let sources): for s in sources { numbersOnly(s.source, node, path) }
         case .arithmetic(_, let operands, _): for s in operands { numbersOnly(s, node, path) }
-        case .conditional(_, let then, let otherwise):
+        case .conditional(let condition, let then, let otherwise):
+            if let near = condition.near {
+                numbersOnly(near.a, node, path)
+                numbersOnly(near.b, node, path)
+            }
             numbersOnly(then, node, path)
             if let otherwise { numbersOnly(otherwise, node, path) }
         default: break
@@ -527,10 +531,18 @@ extension SpecParser {
         let keys =
             [
                 "const", "date", "time", "join", "separator", "base-of", "quote-of", "by-type", "abs", "sign-of", "positive", "negative",
-                "first", "round", "if", "then", "else"
+                "first", "round", "if", "then", "else", "param"
             ] + operations
         guard let e = entries(node, path, allowed: keys, what: "a value's source") else { return nil }
         if let c = optionalText(e, "const", "a constant") { return .constant(c) }
+        if let p = optionalText(e, "param", "a parameter's name") {
+            guard parameterNames.contains(p) else {
+                fail(
+                    e.value("param")?.value, path + ".param", "'\(p)' is not one of the spec's parameters (\(parameterNames.sorted().joined(separator: ", ")))")
+                return nil
+            }
+            return .parameter(p)
+        }
         if let (_, n) = e.value("if") {
             // {if: {column: value or [values], …}, then: source, else: source}
             guard case .mapping(let mapping) = n, !mapping.isEmpty else {
@@ -538,8 +550,27 @@ extension SpecParser {
                 return nil
             }
             var tests: [(column: String, values: [String])] = []
+            var near: (a: FieldSource, b: FieldSource, within: String)?
             for (k, v) in mapping {
                 guard let column = text(k, path + ".if", "a column's name") else { continue }
+                if column == "within" { continue }
+                if column == "near" {
+                    // {near: [a, b], within: '0.01'}: two numbers at most that far apart.
+                    guard case .sequence(let items) = v, items.count == 2,
+                        let a = fieldSource(items[0], path + ".if.near[0]", names), let b = fieldSource(items[1], path + ".if.near[1]", names)
+                    else {
+                        fail(v, path + ".if.near", "expected two values, like [{mul: [quantity, price]}, amount]")
+                        continue
+                    }
+                    guard let w = mapping.first(where: { if case .scalar(let s) = $0.key { s.string == "within" } else { false } })?.value,
+                        let within = text(w, path + ".if.within", "a number"), Self.isPlainNumber(within), !within.hasPrefix("-")
+                    else {
+                        fail(v, path + ".if.within", "near needs within: how far apart the two may be, a number like '0.01'")
+                        continue
+                    }
+                    near = (a, b, within)
+                    continue
+                }
                 guard known(column, k) else { continue }
                 let values: [String]?
                 if case .sequence = v {
@@ -563,7 +594,7 @@ extension SpecParser {
             where e.value(key) != nil {
                 fail(e.value(key)!.keyNode, path + "." + key, "not used with if: put it under then or else")
             }
-            return .conditional(Condition(tests), then: then, otherwise: otherwise)
+            return .conditional(Condition(tests, near: near), then: then, otherwise: otherwise)
         }
         for key in ["then", "else"] where e.value(key) != nil {
             fail(e.value(key)!.keyNode, path + "." + key, "used only with if")

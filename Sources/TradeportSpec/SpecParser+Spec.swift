@@ -5,7 +5,7 @@ import Yams
 extension SpecParser {
     static let topKeys = [
         "tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
-        "skip", "rows", "group", "trade", "transaction", "movement", "assets", "balance"
+        "skip", "rows", "group", "trade", "transaction", "movement", "assets", "balance", "parameters"
     ]
     // The vocabulary of `trade:` and `transaction:`, derived from the model's field tables: every
     // field a reader fills (not the location), and `portfolio` (where the operation goes).
@@ -36,6 +36,8 @@ extension SpecParser {
         let values = top.value("values").flatMap { self.values($0.value) } ?? ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
         var columns: [ColumnSpec] = []
         var names: Set<String> = []
+        let parameters = top.value("parameters").map { self.parameters($0.value) } ?? []
+        self.parameterNames = Set(parameters.map(\.name))
         if let (_, node) = top.value("columns") {
             (columns, names) = self.columnsAndNames(node)
         } else {
@@ -102,7 +104,30 @@ extension SpecParser {
             checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, movement: movement, group: group,
             assets: assets, file: file)
         spec.balance = balance
+        spec.parameters = parameters
         return spec
+    }
+
+    /// `parameters: {name: {default: value, about: text}}`.
+    func parameters(_ node: Node) -> [SpecParameter] {
+        guard case .mapping(let mapping) = node else {
+            fail(node, "parameters", "expected a mapping of names to {default, about}, like {account-currency: {default: EUR, about: the account's currency}}")
+            return []
+        }
+        var out: [SpecParameter] = []
+        for (k, v) in mapping {
+            guard let name = text(k, "parameters", "a parameter's name") else { continue }
+            guard FormatSpec.isValidID(name) else {
+                fail(k, "parameters", "'\(name)' is not a parameter name: lower-case letters, digits and '-'")
+                continue
+            }
+            guard let e = entries(v, "parameters." + name, allowed: ["default", "about"], what: "a parameter: its default and what it is"),
+                let value = requiredText(e, "default", "the value taken when the user gives none"),
+                let about = requiredText(e, "about", "one line saying what it is")
+            else { continue }
+            out.append(SpecParameter(name: name, defaultValue: value, about: about))
+        }
+        return out
     }
 
     /// `balance: {amount: column, asset: column or {const: code}}`.

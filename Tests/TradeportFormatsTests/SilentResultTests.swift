@@ -294,3 +294,60 @@ struct ModelPropertyTests {
         }
     }
 }
+
+/// A format's parameters (`parameters:`, `--param NAME=VALUE`): XTB's account currency, which its
+/// export never names (issue 43, points 8 and 9).
+@Suite("Parameters a user gives a format")
+struct ParameterTests {
+    static let header = "ID;Type;Time;Symbol;Comment;Amount\r\n"
+    // An instrument quoted in another currency than the account's (XRAY.US bought 1 @ 122.34 for
+    // 111.25) and one in the account's (FLOA.UK 16 @ 5.914 for 94.62, 16 × 5.914 = 94.624).
+    static let rows =
+        "579000002;Stocks/ETF purchase;10.07.2024 15:31:02;XRAY.US;OPEN BUY 1 @ 122.34;-111.25\r\n"
+        + "579000001;Stocks/ETF purchase;10.07.2024 15:30:01;FLOA.UK;OPEN BUY 16 @ 5.914;-94.62\r\n"
+        + "579000000;Deposit;10.07.2024 09:00:00;;deposit;500\r\n"
+
+    static var xtb: SpecReader { BuiltIn.reader("xtb") as! SpecReader }
+
+    @Test func theAccountCurrencyIsAssumedAloudOrGiven() throws {
+        let assumed = try TestKit.convert(Self.header + Self.rows, with: Self.xtb)
+        #expect(
+            assumed.warnings.filter { $0.code == "parameter-assumed" }.map(\.message) == [
+                "xtb: the XTB account's currency is not in the file: EUR assumed (--param account-currency=VALUE for another)"
+            ])
+        #expect(
+            assumed.allTrades.map { "\($0.base) \($0.quantity) @\($0.price) =\($0.amount!) \($0.quote)" } == [
+                "FLOA 16 @5.914 =94.62 EUR", "XRAY 1 @111.25 =111.25 EUR"
+            ])
+        var options = ConversionOptions()
+        options.read.parameters = ["account-currency": "USD"]
+        let given = try TestKit.convert(Self.header + Self.rows, with: Self.xtb, options: options)
+        #expect(given.warnings.filter { $0.code == "parameter-assumed" }.isEmpty)
+        #expect(given.allTrades.map(\.quote.text) == ["USD", "USD"] && given.allTransactions.map(\.asset.text) == ["USD"])
+    }
+
+    @Test func aParameterReachesTheWorkersReadingPieces() throws {
+        var reader = Self.xtb
+        reader.pieceSize = 256
+        var text = Self.header
+        for i in 0..<200 { text += "\(600_000 + i);Deposit;10.07.2024 09:00:00;;deposit \(i);\(i + 1)\r\n" }
+        var options = ConversionOptions()
+        options.read.parameters = ["account-currency": "USD"]
+        let doc = try TestKit.convert(text, with: reader, options: options)
+        #expect(doc.allTransactions.count == 200, "\(doc.sources) \(doc.rejected.prefix(2).map(\.errors)) \(doc.warnings.prefix(3))")
+        #expect(doc.allTransactions.allSatisfy { $0.asset.text == "USD" })
+    }
+
+    @Test func anUnknownParameterIsAnErrorNamingWhatTheFormatsTake() throws {
+        let path = try TestKit.writeTemporaryFile(Self.header + Self.rows, name: "x.csv")
+        let inputs = [PreparedInput(input: try SourceInput(path: path), reader: Self.xtb)]
+        #expect(try Inputs.parameters(["account-currency=USD"], for: inputs) == ["account-currency": "USD"])
+        do {
+            _ = try Inputs.parameters(["acount=USD"], for: inputs)
+            Issue.record("an unknown parameter was taken")
+        } catch {
+            #expect(error.description == "--param acount: no input's format takes it (they take account-currency)")
+        }
+        #expect(throws: InputError.self) { try Inputs.parameters(["account-currency"], for: inputs) }
+    }
+}

@@ -102,7 +102,7 @@ struct PushCommand: AsyncParsableCommand {
                 if let manifest { return try PushPlan.fromManifest(manifest, registry: registry) }
                 return try PushPlan.fromFiles(
                     files, format: source.format, portfolio: source.portfolio, splitAccounts: source.splitAccounts,
-                    timezone: source.timezone, registry: registry)
+                    timezone: source.timezone, parameters: source.parameters, registry: registry)
             } catch {
                 throw CommandFailure(message: error.description)
             }

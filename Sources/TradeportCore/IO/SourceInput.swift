@@ -210,6 +210,8 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
         case ambiguous
         /// `--timezone` names no zone (`path` is empty).
         case unknownTimeZone
+        /// `--param` names a parameter no input's format takes, or is not NAME=VALUE (`path` is empty).
+        case unknownParameter
     }
 
     public let kind: Kind
@@ -230,7 +232,7 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .unreadable: "cannot read \(path): \(message)"
-        case .unknownFormat, .unknownTimeZone: message
+        case .unknownFormat, .unknownTimeZone, .unknownParameter: message
         case .empty, .notRecognized, .ambiguous: "\(path): \(message)"
         }
     }

@@ -22,6 +22,9 @@ public indirect enum FieldSource: Sendable, Equatable {
     /// One value or another by what other columns hold (`{if: {side: sell}, then: …, else: …}`):
     /// `then` when every condition holds, else `otherwise` (none: no value).
     case conditional(Condition, then: FieldSource, otherwise: FieldSource?)
+    /// A value the user gives when converting (`--param name=value`), or its default
+    /// (`{param: account-currency}`; the spec declares it under `parameters:`).
+    case parameter(String)
 
     public static func == (a: FieldSource, b: FieldSource) -> Bool {
         switch (a, b) {
@@ -43,6 +46,8 @@ public indirect enum FieldSource: Sendable, Equatable {
             return x == y
         case (.conditional(let c1, let t1, let o1), .conditional(let c2, let t2, let o2)):
             return c1 == c2 && t1 == t2 && o1 == o2
+        case (.parameter(let x), .parameter(let y)):
+            return x == y
         default:
             return false
         }
@@ -54,11 +59,31 @@ public indirect enum FieldSource: Sendable, Equatable {
 /// texts. All must hold.
 public struct Condition: Sendable, Equatable {
     public var tests: [(column: String, values: [String])]
+    /// `near: [a, b], within: d`: two numbers differ by at most `d` (both must have a value).
+    public var near: (a: FieldSource, b: FieldSource, within: String)?
 
-    public init(_ tests: [(column: String, values: [String])]) { self.tests = tests }
+    public init(_ tests: [(column: String, values: [String])], near: (a: FieldSource, b: FieldSource, within: String)? = nil) {
+        self.tests = tests
+        self.near = near
+    }
 
     public static func == (a: Condition, b: Condition) -> Bool {
         a.tests.map(\.column) == b.tests.map(\.column) && a.tests.map(\.values) == b.tests.map(\.values)
+            && a.near?.a == b.near?.a && a.near?.b == b.near?.b && a.near?.within == b.near?.within
+    }
+}
+
+/// A value the user may give when converting (`parameters:`), with the one taken when not.
+public struct SpecParameter: Sendable, Equatable {
+    public var name: String
+    public var defaultValue: String
+    /// What it is, for `formats show` and the warning when it is not given.
+    public var about: String
+
+    public init(name: String, defaultValue: String, about: String) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.about = about
     }
 }
 

@@ -16,8 +16,13 @@ extension FormatSpec {
             case .bySign(let c, _, _): used.insert(c)
             case .arithmetic(_, let operands, _): for o in operands { source(o) }
             case .first(let sources): for s in sources { source(s) }
+            case .parameter: break
             case .conditional(let condition, let then, let otherwise):
                 for test in condition.tests { used.insert(test.column) }
+                if let near = condition.near {
+                    source(near.a)
+                    source(near.b)
+                }
                 source(then)
                 source(otherwise)
             }

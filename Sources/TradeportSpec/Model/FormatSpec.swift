@@ -24,6 +24,8 @@ public struct FormatSpec: Sendable, Equatable {
     public var assets: [String: String]
     /// The running balance the file prints on its rows, when it prints one (`balance:`).
     public var balance: BalanceRule? = nil
+    /// Values the user may give when converting (`--param name=value`), each with its default.
+    public var parameters: [SpecParameter] = []
     /// The file the spec was read from.
     public var file: String
 

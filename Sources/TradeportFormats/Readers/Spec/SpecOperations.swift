@@ -143,6 +143,8 @@ extension SpecRowValues {
             return groupValues[k]
         case .conditional(let c):
             return holds(c) ? resolve(c.then, type: type) : resolve(c.otherwise, type: type)
+        case .parameter(let name):
+            return parameters[name].map { .text($0) }
         case .arithmetic(let a):
             var operands: [ExactDecimal] = []
             for o in a.operands {
@@ -216,7 +218,15 @@ extension SpecRowValues {
 
     /// Whether every test of `{if: …}` holds on the row: the column's value, as text, is one of
     /// the test's texts (an empty cell is `''`).
-    private func holds(_ c: SpecPlan.Conditional) -> Bool {
+    private mutating func holds(_ c: SpecPlan.Conditional) -> Bool {
+        if let near = c.near {
+            guard let a = number(resolve(near.a)), let b = number(resolve(near.b)), let d = a.subtracting(b) else { return false }
+            if (d.isNegative ? d.negated : d) > near.within { return false }
+        }
+        return testsHold(c)
+    }
+
+    private func testsHold(_ c: SpecPlan.Conditional) -> Bool {
         for test in c.tests {
             let text: String
             switch values[test.column] {

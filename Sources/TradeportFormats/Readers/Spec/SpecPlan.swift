@@ -24,6 +24,8 @@ final class SpecPlan: Sendable {
         case first([Source])
         /// Boxed, like the arithmetic.
         case conditional(Conditional)
+        /// A parameter's value (given, or its default), by name.
+        case parameter(String)
         /// A value a group of rows gives (`GroupPlan.Field`).
         case grouped(Int)
     }
@@ -37,10 +39,12 @@ final class SpecPlan: Sendable {
     /// `{if: …, then: …, else: …}` compiled: per column, the texts one of which it must hold.
     final class Conditional: Sendable {
         let tests: [(column: Int, values: [String])]
+        let near: (a: Source, b: Source, within: ExactDecimal)?
         let then: Source
         let otherwise: Source?
-        init(_ tests: [(column: Int, values: [String])], then: Source, otherwise: Source?) {
+        init(_ tests: [(column: Int, values: [String])], near: (a: Source, b: Source, within: ExactDecimal)?, then: Source, otherwise: Source?) {
             self.tests = tests
+            self.near = near
             self.then = then
             self.otherwise = otherwise
         }
@@ -383,7 +387,12 @@ final class SpecPlan: Sendable {
             case .conditional(let condition, let then, let otherwise):
                 guard let t = resolve(then) else { return nil }
                 let tests = condition.tests.compactMap { test in index[test.column].map { ($0, test.values) } }
-                return .conditional(Conditional(tests, then: t, otherwise: resolve(otherwise)))
+                var near: (a: Source, b: Source, within: ExactDecimal)?
+                if let n = condition.near, let a = resolve(n.a), let b = resolve(n.b), case .success(let w) = ExactDecimal.parse(n.within, style: .canonical) {
+                    near = (a, b, w)
+                }
+                return .conditional(Conditional(tests, near: near, then: t, otherwise: resolve(otherwise)))
+            case .parameter(let name): return .parameter(name)
             }
         }
         let plainTrade = spec.trade.map { KindMapping($0, resolve, of: Trade.self) }

@@ -230,6 +230,20 @@ public struct SpecReader: PreparingReader {
         }
         var state = ReadState(reader: self, zone: zone.makeConverter(), origin: RowLocations(path: input.path), path: input.path)
         state.preparation = preparation
+        // Parameters: as given, else their defaults, said once per source.
+        for p in spec.parameters {
+            if let given = options.parameters[p.name] {
+                state.values.parameters[p.name] = given
+            } else {
+                state.values.parameters[p.name] = p.defaultValue
+                try emit(
+                    .warning(
+                        ConversionWarning(
+                            code: "parameter-assumed",
+                            message: "\(spec.id): \(p.about) is not in the file: \(p.defaultValue) assumed (--param \(p.name)=VALUE for another)",
+                            source: nil)), { "" })
+            }
+        }
         guard let rule = spec.balance else {
             try read(input, state: &state, emit: emit, emitPrepared: emitPrepared)
             return

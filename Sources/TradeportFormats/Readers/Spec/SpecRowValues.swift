@@ -12,6 +12,8 @@ struct SpecRowValues {
     var errors: [FieldError] = []
     /// The portfolio the row's mapping names (its `portfolio`), when it names one.
     var portfolio: String?
+    /// The spec's parameters, as given when converting or their defaults.
+    var parameters: [String: String] = [:]
     /// The workbook's date system, for date cells.
     var dateSystem = XLSXWorkbook.DateSystem.from1900
     /// What `rows.by` makes the row, once read (nil: `rows: {kind: …}`, or a value it does not know).

@@ -275,6 +275,7 @@ extension SpecReader {
             let owned = WorkerState(base)
             owned.state.values = SpecRowValues(plan: plan, codes: AssetCodeCache())
             owned.state.values.dateSystem = base.values.dateSystem
+            owned.state.values.parameters = base.values.parameters
             let reader = self
             running.enter()
             let thread = Thread {
