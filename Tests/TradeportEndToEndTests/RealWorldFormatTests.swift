@@ -151,4 +151,47 @@ struct RealWorldFormatTests {
             }
         }
     }
+
+    /// Issue 43: the net change of every asset, as tradeport reads a real export, equals an
+    /// independent reading of the raw file (Fixtures/realworld/independent.py: Python's csv module
+    /// and exact decimals, by what the broker's columns say, no part of the specs).
+    @Test(
+        "an independent reading of the raw files gives the same totals",
+        .enabled(if: (try? CLI.shell("python3", ["--version"]))?.status == 0, "python3 is not installed"))
+    func independentReading() throws {
+        guard FileManager.default.fileExists(atPath: Self.shared) else { return }  // ../shared/realworld is not here
+        let r = try CLI.shell("python3", [Self.expectations + "/independent.py", Self.shared])
+        #expect(r.status == 0, "\(r.output)")
+        guard case .object(let formats) = try JSONValue.parse(Data(r.output.utf8)) else {
+            Issue.record("independent.py printed no object: \(r.output)")
+            return
+        }
+        #expect(formats.count >= 9)
+        for (format, value) in formats {
+            let expectation = try JSONDecoder().decode(
+                Expectation.self, from: Data(contentsOf: URL(fileURLWithPath: Self.expectations + "/" + format + ".json")))
+            let dir = try CLI.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            _ = try CLI.run(["convert", Self.shared + "/" + expectation.file, "-o", dir + "/out.json", "-q"])
+            let doc = try CLI.decode(file: dir + "/out.json")
+            var totals: [String: ExactDecimal] = [:]
+            for portfolio in doc.portfolios {
+                let operations =
+                    portfolio.trades.map(PortfolioOperation.trade) + portfolio.transactions.map(PortfolioOperation.transaction)
+                    + portfolio.movements.map(PortfolioOperation.movement)
+                for operation in operations {
+                    operation.forEachBalanceChange { asset, change, _ in
+                        guard let change else { return }
+                        totals[asset.text] = (totals[asset.text] ?? .zero).adding(change)
+                    }
+                }
+            }
+            var independent: [String: String] = [:]
+            if case .object(let members) = value {
+                for (asset, v) in members { if case .string(let text) = v { independent[asset] = text } }
+            }
+            let ours = totals.filter { !$0.value.isZero }.mapValues(\.description)
+            #expect(ours == independent, "\(format): tradeport \(ours.sorted { $0.key < $1.key }), the raw file \(independent.sorted { $0.key < $1.key })")
+        }
+    }
 }
