@@ -127,4 +127,36 @@ import TradeportTestKit
         #expect(m.account == "Spot")
         #expect(m.note == "Simple Earn Flexible Subscription")
     }
+
+    // Issue 43, point 10. One second of three EUR spends, two ETH buys and a BTC buy, with three
+    // BNB fees, as Binance writes them (the pattern of the real history's rows 186-194): the pairs
+    // are those whose ETH fills agree in price, and each fee goes with the spend it is in
+    // proportion to; file order would have paired ETH with 6.6466386 EUR (4431.09 a coin).
+    @Test func legsOfOneSecondPairByPriceAndFeesByProportion() throws {
+        let reader = try #require(FormatRegistry.builtIn.reader(id: "binance"))
+        let doc = try TestKit.convert(
+            """
+            User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
+            1,2025-10-29 18:36:00,Spot,Transaction Spend,EUR,-6.64663860,
+            1,2025-10-29 18:36:00,Spot,Transaction Buy,ETH,0.00150000,
+            1,2025-10-29 18:36:00,Spot,Transaction Spend,EUR,-5.03829000,
+            1,2025-10-29 18:36:00,Spot,Transaction Fee,BNB,-0.00000404,
+            1,2025-10-29 18:36:00,Spot,Transaction Buy,BTC,0.00007000,
+            1,2025-10-29 18:36:00,Spot,Transaction Fee,BNB,-0.00000526,
+            1,2025-10-29 18:36:00,Spot,Transaction Buy,ETH,0.00150000,
+            1,2025-10-29 18:36:00,Spot,Transaction Fee,BNB,-0.00000404,
+            1,2025-10-29 18:36:00,Spot,Transaction Spend,EUR,-5.03209500,
+
+            """, with: reader)
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        let trades = doc.allTrades.map {
+            "\($0.quantity) \($0.base) @\($0.price) =\($0.amount!) \($0.quote) fee \($0.fees.map { "\($0.amount) \($0.currency)" })"
+        }.sorted()
+        #expect(
+            trades == [
+                "0.00007 BTC @94951.98 =6.6466386 EUR fee [\"0.00000526 BNB\"]",
+                "0.0015 ETH @3354.73 =5.032095 EUR fee [\"0.00000404 BNB\"]",
+                "0.0015 ETH @3358.86 =5.03829 EUR fee [\"0.00000404 BNB\"]"
+            ])
+    }
 }
