@@ -5,7 +5,7 @@ import Yams
 extension SpecParser {
     static let topKeys = [
         "tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
-        "skip", "rows", "group", "trade", "transaction", "movement", "assets", "balance", "parameters"
+        "skip", "rows", "group", "trade", "transaction", "movement", "assets", "balance", "parameters", "wrapped"
     ]
     // The vocabulary of `trade:` and `transaction:`, derived from the model's field tables: every
     // field a reader fills (not the location), and `portfolio` (where the operation goes).
@@ -105,6 +105,17 @@ extension SpecParser {
             assets: assets, file: file)
         spec.balance = balance
         spec.parameters = parameters
+        if let (_, n) = top.value("wrapped"),
+            let e = entries(
+                n, "wrapped", allowed: ["column", "when-empty"], what: "the column a file wraps onto a line of its own, and the column empty on such a line"),
+            let column = requiredText(e, "column", "the column whose value the file wraps"),
+            let marker = requiredText(e, "when-empty", "a column always filled on a row, empty on a wrapped line")
+        {
+            for (key, name) in [("column", column), ("when-empty", marker)] where !names.contains(name) {
+                fail(e.value(key)?.value, "wrapped." + key, "'\(name)' is not one of the spec's columns")
+            }
+            spec.wrapped = WrapRule(column: column, marker: marker, location: location(n))
+        }
         return spec
     }
 

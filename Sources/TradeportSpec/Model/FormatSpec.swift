@@ -26,6 +26,8 @@ public struct FormatSpec: Sendable, Equatable {
     public var balance: BalanceRule? = nil
     /// Values the user may give when converting (`--param name=value`), each with its default.
     public var parameters: [SpecParameter] = []
+    /// A value the file wraps onto a line of its own, joined to its row (`wrapped:`).
+    public var wrapped: WrapRule? = nil
     /// The file the spec was read from.
     public var file: String
 

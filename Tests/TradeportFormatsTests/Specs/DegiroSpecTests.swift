@@ -241,4 +241,23 @@ import TradeportTestKit
         #expect(warnings.first?.message.contains("EUR: the balance row 13 prints, 753, is not what the operations read give, 752.5") == true, "\(warnings)")
         #expect(wrong.reconciliation.first { $0.asset == "EUR" }?.reconciles == false)
     }
+
+    // Issue 43, point 3. A currency exchange whose first row's Order Id wraps onto a line of its own
+    // (the real export's rows 18-19): the line's text is joined to the id, and the exchange carries
+    // the whole id; the line itself is skipped, saying so.
+    @Test func aWrappedOrderIdIsJoined() throws {
+        let reader = try #require(FormatRegistry.builtIn.reader(id: "degiro"))
+        let doc = try TestKit.convert(
+            """
+            Datum,Tijd,Valutadatum,Product,ISIN,Omschrijving,FX,Mutatie,,Saldo,,Order Id
+            15-12-2022,16:55,15-12-2022,VICI PROPERTIES INC. C,US9256521090,Valuta Creditering,"1,0624",USD,"33,90",USD,"0,00",5925d76b-eb36-46e3-
+            ,,,,,,,,,,,b017-a61a6d03c3e7
+            15-12-2022,16:55,15-12-2022,VICI PROPERTIES INC. C,US9256521090,Valuta Debitering,,EUR,"-31,91",EUR,"0,07",5925d76b-eb36-46e3-b017-a61a6d03c3e7
+
+            """, with: reader)
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTrades.map(\.orderId) == ["5925d76b-eb36-46e3-b017-a61a6d03c3e7"])
+        #expect(doc.skipped.map(\.source.row) == [3] && doc.skipped.first?.reason.contains("joined to it") == true)
+        #expect(doc.sources.first?.addsUp == true)
+    }
 }

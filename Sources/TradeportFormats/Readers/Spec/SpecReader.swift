@@ -355,7 +355,42 @@ public struct SpecReader: PreparingReader {
         var legKey: [UInt8] = []
 
         /// One row: the header (mapping names to columns), or a data row emitted as one record.
+        /// The data row read last, kept until the next one says whether it continues it (`wrapped:`).
+        var held: (row: HeldRow, number: Int, ordinal: Int, malformation: String?, raw: String)?
+
+        /// One row; with `wrapped:`, a data row is kept until the next, whose wrapped text (a line
+        /// holding only the end of the kept row's value) is joined to it first.
         mutating func handle(
+            _ row: some SpecRow, number: Int, ordinal: Int, malformation: String?, header: HeaderRule,
+            raw: () -> String, emit: RecordHandler
+        ) throws {
+            guard headerFound, let wrap = reader.spec.wrapped,
+                let column = reader.spec.columns.firstIndex(where: { $0.name == wrap.column }),
+                let marker = reader.spec.columns.firstIndex(where: { $0.name == wrap.marker }),
+                let at = positions[column], let markerAt = positions[marker]
+            else {
+                try process(row, number: number, ordinal: ordinal, malformation: malformation, header: header, raw: raw, emit: emit)
+                return
+            }
+            if let kept = held {
+                held = nil
+                // A wrapped line: the marker empty, the wrapped column filled, every other cell empty.
+                var continues = at < row.fieldCount && row.field(at).bytes.count > 0 && (markerAt >= row.fieldCount || row.field(markerAt).bytes.isEmpty)
+                if continues {
+                    for i in 0..<row.fieldCount where i != at && row.field(i).bytes.count > 0 { continues = false }
+                }
+                if continues { kept.row.append(row.field(at).bytes, to: at) }
+                try process(
+                    kept.row, number: kept.number, ordinal: kept.ordinal, malformation: kept.malformation, header: header, raw: { kept.raw }, emit: emit)
+                if continues {
+                    try process(row, number: number, ordinal: ordinal, malformation: malformation, header: header, raw: raw, emit: emit)
+                    return
+                }
+            }
+            held = (HeldRow(row), number, ordinal, malformation, raw())
+        }
+
+        mutating func process(
             _ row: some SpecRow, number: Int, ordinal: Int, malformation: String?, header: HeaderRule,
             raw: () -> String, emit: RecordHandler
         ) throws {
@@ -426,6 +461,11 @@ public struct SpecReader: PreparingReader {
         }
 
         mutating func finish(_ header: HeaderRule, emit: RecordHandler) throws {
+            if let kept = held {
+                held = nil
+                try process(
+                    kept.row, number: kept.number, ordinal: kept.ordinal, malformation: kept.malformation, header: header, raw: { kept.raw }, emit: emit)
+            }
             try closeGroup(emit: emit)
             if !headerFound {
                 throw InputError(

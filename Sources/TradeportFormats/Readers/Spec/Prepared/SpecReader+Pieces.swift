@@ -182,7 +182,7 @@ extension SpecReader {
                 resumeLine = 1 + lines
                 if end == first.count {
                     if cutter.exhausted { return }
-                    if plan.group == nil && spec.balance == nil && state.headerFound && ordinal > csv.skipLines {
+                    if plan.group == nil && spec.balance == nil && spec.wrapped == nil && state.headerFound && ordinal > csv.skipLines {
                         guard let stop = try readPieces(csv, dialect: dialect, state: state, cutter: &cutter, emit: emit, emitPrepared: emitPrepared) else {
                             return
                         }
