@@ -5,7 +5,7 @@ import Yams
 extension SpecParser {
     static let topKeys = [
         "tradeport-format", "id", "description", "source", "values", "detect", "columns", "checks",
-        "skip", "rows", "group", "trade", "transaction", "movement", "assets", "balance", "parameters", "wrapped"
+        "skip", "rows", "group", "trade", "transaction", "movement", "assets", "balance", "parameters", "wrapped", "layouts"
     ]
     // The vocabulary of `trade:` and `transaction:`, derived from the model's field tables: every
     // field a reader fills (not the location), and `portfolio` (where the operation goes).
@@ -115,6 +115,28 @@ extension SpecParser {
                 fail(e.value(key)?.value, "wrapped." + key, "'\(name)' is not one of the spec's columns")
             }
             spec.wrapped = WrapRule(column: column, marker: marker, location: location(n))
+        }
+        if let (_, n) = top.value("layouts") {
+            if case .sequence(let items) = n {
+                for (k, item) in items.enumerated() {
+                    let path = "layouts[\(k)]"
+                    guard let e = entries(item, path, allowed: ["about", "when", "header"], what: "another column order: about, when, header"),
+                        let about = requiredText(e, "about", "one line saying what the layout is"),
+                        let (_, w) = e.value("when"),
+                        let when = entries(w, path + ".when", allowed: ["position", "matches"], what: "the cell that tells the layout's rows"),
+                        let (_, p) = when.value("position"), let position = integer(p, path + ".when.position", 1...16384, "a column number"),
+                        let matches = requiredText(when, "matches", "the pattern that cell matches"),
+                        let (_, h) = e.value("header"), let header = texts(h, path + ".header", "the layout's header texts, in its order")
+                    else { continue }
+                    if let problem = SpecPattern.problem(matches) {
+                        fail(when.value("matches")?.value, path + ".when.matches", "'\(matches)' is not a regular expression a spec may use: \(problem)")
+                        continue
+                    }
+                    spec.layouts.append(LayoutRule(about: about, position: position, matches: matches, header: header, location: location(item)))
+                }
+            } else {
+                fail(n, "layouts", "expected a list of layouts, each {about, when: {position, matches}, header: [texts]}")
+            }
         }
         return spec
     }

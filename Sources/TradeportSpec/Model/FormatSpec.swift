@@ -28,6 +28,8 @@ public struct FormatSpec: Sendable, Equatable {
     public var parameters: [SpecParameter] = []
     /// A value the file wraps onto a line of its own, joined to its row (`wrapped:`).
     public var wrapped: WrapRule? = nil
+    /// Other column orders the rows may come in (`layouts:`), each told by a cell.
+    public var layouts: [LayoutRule] = []
     /// The file the spec was read from.
     public var file: String
 

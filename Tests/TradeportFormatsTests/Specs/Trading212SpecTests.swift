@@ -135,4 +135,23 @@ import TradeportTestKit
         #expect(withdrawal.amount.description == "60")
         #expect(withdrawal.note == "Sent to Bank Account ****1234")
     }
+
+    // Issue 43, point 7. A row of the 2025 export (Notes and ID after Name) under the 2023 header
+    // (the pattern of the real export's rows 11-14) is read by the 2025 order (layouts:), told by
+    // the EOF id in its 7th cell: a 4:1 reverse split's close and open.
+    @Test func aRowOfThe2025OrderUnderAnOlderHeader() throws {
+        let header = try String(contentsOfFile: Self.sample, encoding: .utf8).split(separator: "\n")[0]
+        let reader = try #require(FormatRegistry.builtIn.reader(id: "trading212"))
+        let doc = try TestKit.convert(
+            header + "\n"
+                + "Stock split close,2025-03-24 07:24:24.095,CA46500E8678,ISOU,\"IsoEnergy\",,EOF29950772850,29.8047800000,2.070473,USD,1.03401461,0.00,\"EUR\",59.68,\"EUR\",,,,\n"
+                + "Stock split open,2025-03-24 07:24:24.104,CA46500E8678,ISOU,\"IsoEnergy\",,EOF29950772853,7.4511950000,8.281893,USD,1.03401474,,\"EUR\",59.68,\"EUR\",,,,\n",
+            with: reader)
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        let movements = doc.portfolios.flatMap(\.movements)
+        #expect(
+            movements.map { "\($0.direction.rawValue) \($0.quantity) \($0.asset) \($0.reason.rawValue) \($0.externalId ?? "-")" } == [
+                "out 29.80478 ISOU split EOF29950772850", "in 7.451195 ISOU split EOF29950772853"
+            ])
+    }
 }

@@ -355,6 +355,39 @@ public struct SpecReader: PreparingReader {
         var legKey: [UInt8] = []
 
         /// One row: the header (mapping names to columns), or a data row emitted as one record.
+        /// Per `layouts:` entry: where each column is on a row of that layout, and its pattern.
+        var layoutPositions: [[Int?]] = []
+        var layoutPatterns: [Regex<AnyRegexOutput>] = []
+
+        /// The positions a row is read by: the file header's, or a layout's its cell tells.
+        func positionsFor(_ row: some SpecRow) -> [Int?]? {
+            for (k, layout) in reader.spec.layouts.enumerated() where k < layoutPatterns.count {
+                let at = layout.position - 1
+                guard at < row.fieldCount else { continue }
+                let text = String(decoding: row.field(at).bytes, as: UTF8.self)
+                if (try? layoutPatterns[k].wholeMatch(in: text)) != nil { return layoutPositions[k] }
+            }
+            return nil
+        }
+
+        /// The positions of `layouts:` entries, once the header has been found.
+        mutating func placeLayouts() {
+            let spec = reader.spec
+            layoutPatterns = spec.layouts.compactMap { try? Regex($0.matches) }
+            layoutPositions = spec.layouts.map { layout in
+                let texts = layout.header.map { HeaderText.fold($0) }
+                var at: [Int?] = spec.columns.map { column in
+                    switch column.reference {
+                    case .header(let names): return names.lazy.compactMap { texts.firstIndex(of: HeaderText.fold($0)) }.first
+                    case .position(let p): return p - 1
+                    case .from: return nil
+                    }
+                }
+                Self.placeFromColumns(spec, &at)
+                return at
+            }
+        }
+
         /// The data row read last, kept until the next one says whether it continues it (`wrapped:`).
         var held: (row: HeldRow, number: Int, ordinal: Int, malformation: String?, raw: String)?
 
@@ -426,8 +459,22 @@ public struct SpecReader: PreparingReader {
                             "row \(number): the header has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")), which the format \(spec.id) needs")
                 }
                 Self.placeFromColumns(spec, &positions)
+                placeLayouts()
                 return
             }
+            // A row of another layout (`layouts:`) is read by that layout's positions.
+            if !layoutPatterns.isEmpty, let other = positionsFor(row) {
+                let own = positions
+                positions = other
+                defer { positions = own }
+                try read(row, number: number, malformation: malformation, raw: raw, emit: emit)
+                return
+            }
+            try read(row, number: number, malformation: malformation, raw: raw, emit: emit)
+        }
+
+        /// A data row, read by `positions`.
+        mutating func read(_ row: some SpecRow, number: Int, malformation: String?, raw: () -> String, emit: RecordHandler) throws {
             let location = origin.at(number)
             values.reset()
             if let malformation { values.errors.append(FieldError(column: nil, field: nil, message: malformation)) }

@@ -91,11 +91,14 @@ def revolut():
 
 def trading212():
     # Total in Currency (Total) is what moved in the account's currency; shares by ticker. Rows
-    # of the 2025 column order (an EOF id under Price / share) are not read here either.
+    # of the 2025 column order (Notes and ID after Name: an EOF id in the 7th cell) move shares
+    # only here: a distribution or a split's new shares in, a transfer out or a split's old out.
     t = {}
     for r in rows("brokers/trading212-export.csv")[1:]:
         action = r[0]
         if r[6].startswith("EOF"):
+            shares = D(r[7])
+            add(t, r[3], shares if action in ("Stock distribution", "Stock split open") else -shares)
             continue
         total = D(r[11]) if r[11] else D(0)
         if "buy" in action:
