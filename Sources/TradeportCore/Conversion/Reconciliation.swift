@@ -68,9 +68,10 @@ struct Reconciliation {
                     count: entry.count, closing: stated.closing, difference: difference ?? .zero, reconciles: reconciles,
                     statement: stated.source, rows: reconciles ? [] : entry.rows))
         }
-        // A source that prints the balances of money only (a statement's running cash balance)
-        // says nothing of positions: those are not checked.
-        let statesPositions = statements.values.contains { $0.kind == .position }
+        // A source whose balances are all a running balance of its rows (a spec's balance:) says
+        // nothing of positions: those are not checked. A statement of a period (a T-Bank report)
+        // that prints none while moving securities is still said.
+        let statesPositions = statements.values.contains { $0.kind == .position || !$0.running }
         for asset in movedOrder where statements[asset] == nil {
             let entry = moved[asset]!
             // Moved and back (a repo's legs, a deposit withdrawn): nothing to state.

@@ -14,6 +14,9 @@ public struct StatedBalance: Sendable, Hashable {
     public var closing: ExactDecimal
     /// The row that prints it (the first one, when the source prints an asset over several rows).
     public var source: SourceLocation
+    /// Told by a running balance the rows print (a spec's `balance:`), not by a statement of the
+    /// period: such a source says nothing of what it does not print (positions, other assets).
+    public var running: Bool = false
 
     public init(asset: AssetCode, kind: Kind, opening: ExactDecimal, closing: ExactDecimal, source: SourceLocation) {
         self.asset = asset

@@ -172,7 +172,9 @@ final class RunningBalances {
             }
             // What moved after the last balance printed shows in the reconciliation.
             if let opening {
-                try emit(.statement(StatedBalance(asset: asset, kind: .cash, opening: opening, closing: closing, source: location(openingRow))), { "" })
+                var statement = StatedBalance(asset: asset, kind: .cash, opening: opening, closing: closing, source: location(openingRow))
+                statement.running = true
+                try emit(.statement(statement), { "" })
             }
         }
     }
