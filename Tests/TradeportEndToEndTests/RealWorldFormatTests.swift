@@ -31,6 +31,23 @@ struct RealWorldFormatTests {
         return members.first { $0.key == key }?.value
     }
 
+    /// Each asset's net change over every operation of the document.
+    static func netChanges(_ doc: CanonicalDocument) -> [String: ExactDecimal] {
+        var totals: [String: ExactDecimal] = [:]
+        for portfolio in doc.portfolios {
+            let operations =
+                portfolio.trades.map(PortfolioOperation.trade) + portfolio.transactions.map(PortfolioOperation.transaction)
+                + portfolio.movements.map(PortfolioOperation.movement)
+            for operation in operations {
+                operation.forEachBalanceChange { asset, change, _ in
+                    guard let change else { return }
+                    totals[asset.text] = (totals[asset.text] ?? .zero).adding(change)
+                }
+            }
+        }
+        return totals
+    }
+
     static func elements(_ value: JSONValue?) -> [JSONValue] {
         if case .array(let items)? = value { return items }
         return []
@@ -63,18 +80,7 @@ struct RealWorldFormatTests {
             "\(name): \(doc.rejected.map { "\($0.source.row): \($0.errors.map(\.message))" })")
 
         // Net change per asset, from every operation read.
-        var totals: [String: ExactDecimal] = [:]
-        for portfolio in doc.portfolios {
-            let operations =
-                portfolio.trades.map(PortfolioOperation.trade) + portfolio.transactions.map(PortfolioOperation.transaction)
-                + portfolio.movements.map(PortfolioOperation.movement)
-            for operation in operations {
-                operation.forEachBalanceChange { asset, change, _ in
-                    guard let change else { return }
-                    totals[asset.text] = (totals[asset.text] ?? .zero).adding(change)
-                }
-            }
-        }
+        let totals = Self.netChanges(doc)
         let nonZero = totals.filter { !$0.value.isZero }.mapValues(\.description)
         #expect(nonZero == expected.totals.filter { $0.value != "0" }, "\(name): totals")
 
@@ -174,18 +180,7 @@ struct RealWorldFormatTests {
             defer { try? FileManager.default.removeItem(atPath: dir) }
             _ = try CLI.run(["convert", Self.shared + "/" + expectation.file, "-o", dir + "/out.json", "-q"])
             let doc = try CLI.decode(file: dir + "/out.json")
-            var totals: [String: ExactDecimal] = [:]
-            for portfolio in doc.portfolios {
-                let operations =
-                    portfolio.trades.map(PortfolioOperation.trade) + portfolio.transactions.map(PortfolioOperation.transaction)
-                    + portfolio.movements.map(PortfolioOperation.movement)
-                for operation in operations {
-                    operation.forEachBalanceChange { asset, change, _ in
-                        guard let change else { return }
-                        totals[asset.text] = (totals[asset.text] ?? .zero).adding(change)
-                    }
-                }
-            }
+            let totals = Self.netChanges(doc)
             var independent: [String: String] = [:]
             if case .object(let members) = value {
                 for (asset, v) in members { if case .string(let text) = v { independent[asset] = text } }

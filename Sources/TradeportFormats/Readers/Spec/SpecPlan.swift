@@ -299,6 +299,8 @@ final class SpecPlan: Sendable {
     let columnNumbers: [SpecNumberReader?]
     /// Whether a `rows.transaction` value gives several transactions (most specs: none).
     let someRowsGiveSeveral: Bool
+    /// `wrapped:`'s column and its marker column, by index.
+    let wrappedColumns: (column: Int, marker: Int)?
     /// Whether any number is read beyond plain digits and separators (most specs: none).
     let readsNotations: Bool
     /// Whether every column is read on every row from its own cell as it is: no `for`, `match`
@@ -494,6 +496,7 @@ final class SpecPlan: Sendable {
             return SpecNumberReader(notation: notation, style: NumberStyle(decimalSeparator: d == 0 ? UInt8(ascii: ".") : d, groupingSeparator: [0x20]))
         }
         readsNotations = numbers != nil || columnNumbers.contains { $0 != nil }
+        wrappedColumns = spec.wrapped.flatMap { w in index[w.column].flatMap { c in index[w.marker].map { (c, $0) } } }
         let movementValues = movementKinds
         alsoMovement = transactionKinds.map { t in movementValues.contains(t.from) }
         someRowsGiveSeveral = transactionKinds.contains { $0.types.count > 1 } || alsoMovement.contains(true)

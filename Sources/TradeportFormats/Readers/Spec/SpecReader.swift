@@ -397,11 +397,7 @@ public struct SpecReader: PreparingReader {
             _ row: some SpecRow, number: Int, ordinal: Int, malformation: String?, header: HeaderRule,
             raw: () -> String, emit: RecordHandler
         ) throws {
-            guard headerFound, let wrap = reader.spec.wrapped,
-                let column = reader.spec.columns.firstIndex(where: { $0.name == wrap.column }),
-                let marker = reader.spec.columns.firstIndex(where: { $0.name == wrap.marker }),
-                let at = positions[column], let markerAt = positions[marker]
-            else {
+            guard headerFound, let (column, marker) = reader.plan.wrappedColumns, let at = positions[column], let markerAt = positions[marker] else {
                 try process(row, number: number, ordinal: ordinal, malformation: malformation, header: header, raw: raw, emit: emit)
                 return
             }
