@@ -7,8 +7,8 @@ import TradeportSpec
 struct FormatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "formats",
-        abstract: "List the formats tradeport reads; check or show a format spec.",
-        subcommands: [List.self, Check.self, Show.self],
+        abstract: "List the formats tradeport reads; check, show or draft a format spec.",
+        subcommands: [List.self, Check.self, Show.self, New.self],
         defaultSubcommand: List.self
     )
 
@@ -82,6 +82,74 @@ struct FormatsCommand: ParsableCommand {
             }
             print("# \(id), from \(entry.origin)")
             print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+        }
+    }
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draft a format spec from an export: its layout, notation, column types and the usual fields mapped.",
+            discussion: """
+                Reads FILE (CSV, or an XLSX workbook's fullest sheet) and writes a spec for it: the encoding, \
+                delimiter, header line after any preamble, trailer lines, decimal and thousands notation, \
+                each column's type and date pattern, the usual headers (date, symbol, ISIN, quantity, \
+                price, amount, fee, currency, type, id) mapped to canonical fields, and the values of a \
+                type column listed to map. Each guess is marked '# guess'; what it cannot decide is a \
+                'TODO: …' value, which 'tradeport formats check' refuses until answered. The guesses and \
+                the questions are listed on standard error.
+
+                Exits 0 with a draft (open questions or not), 2 when FILE cannot be read as a table.
+                """)
+
+        @Argument(help: ArgumentHelp("The export to draft a spec from.", valueName: "FILE"))
+        var file: String
+
+        @Option(help: ArgumentHelp("The new format's id (lower case, digits and '-'); from FILE's name by default.", valueName: "ID"))
+        var id: String?
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write the spec to FILE (atomically) instead of standard output.", valueName: "FILE"))
+        var output: String?
+
+        func run() throws {
+            let name = id ?? Self.defaultID(file)
+            let draft: SpecDraft
+            do {
+                draft = try SpecDrafter.draft(path: file, id: name)
+            } catch let failure as SpecDrafter.Failure {
+                throw CommandFailure(message: failure.description)
+            }
+            if let output, output != "-" {
+                do {
+                    try Data(draft.text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                } catch {
+                    throw CommandFailure(message: "\(output): cannot be written: \(error.localizedDescription)")
+                }
+            } else {
+                print(draft.text, terminator: "")
+            }
+            var report = "\(file): \(draft.rows) rows, \(draft.columns.count) columns, header on line \(draft.headerLine)\n"
+            for guess in draft.guesses { report += "  guess: \(guess)\n" }
+            if draft.questions.isEmpty {
+                report += "no open questions: check the guesses, then 'tradeport formats check' and convert the file with --spec\n"
+            } else {
+                report +=
+                    "\(draft.questions.count) open question\(draft.questions.count == 1 ? "" : "s") (TODO in the spec; 'formats check' refuses it until answered):\n"
+                for q in draft.questions { report += "  TODO \(q)\n" }
+            }
+            printStandardError(report)
+        }
+
+        /// `Report 2024 (EN).csv` → `report-2024-en`.
+        static func defaultID(_ path: String) -> String {
+            let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+            var id = ""
+            for ch in base {
+                if ch.isASCII && (ch.isLetter || ch.isNumber) {
+                    id.append(ch)
+                } else if !id.isEmpty && id.last != "-" {
+                    id.append("-")
+                }
+            }
+            while id.hasSuffix("-") { id.removeLast() }
+            return id.isEmpty ? "my-format" : id
         }
     }
 }

@@ -39,6 +39,13 @@ public enum SpecLoader {
                 ])
             }
         }
+        // A draft's open questions (`tradeport formats new` writes them as `TODO: …` values).
+        if let root {
+            let todos = questions(root).map {
+                SpecError(reader.location($0.node), key: "", "a question the draft left open: \($0.text) (answer it, or remove the line)")
+            }
+            if !todos.isEmpty { throw SpecErrors(todos) }
+        }
         guard let root, let spec = reader.spec(root), reader.errors.isEmpty else {
             if reader.errors.isEmpty { reader.fail(root, "", "the file is empty; a spec is a mapping of keys (tradeport-format, id, source, columns, …)") }
             throw SpecErrors(reader.errors)
@@ -51,6 +58,21 @@ public enum SpecLoader {
     /// The most nodes (keys, values, list items) a spec's YAML tree may hold, aliases counted each
     /// time they are named. The built-in specs hold a few hundred.
     public static let maxNodes = 100_000
+
+    /// The values that begin with `TODO` (a draft's questions), in the file's order.
+    private static func questions(_ node: Node) -> [(node: Node, text: String)] {
+        switch node {
+        case .scalar(let scalar):
+            let t = scalar.string
+            return t == "TODO" || t.hasPrefix("TODO:") || t.hasPrefix("TODO ") ? [(node, t)] : []
+        case .mapping(let mapping):
+            return mapping.flatMap { questions($0.value) }
+        case .sequence(let sequence):
+            return sequence.flatMap { questions($0) }
+        default:
+            return []
+        }
+    }
 
     /// The node at which the walk of `node` goes past `budget` nodes, or nil.
     private static func overBudget(_ node: Node, _ budget: inout Int) -> Node? {
