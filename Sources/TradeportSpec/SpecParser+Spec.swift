@@ -340,7 +340,19 @@ extension SpecParser {
             for c in columns where !names.contains(c) { fail(n, "detect.fit", "'\(c)' is not one of the spec's columns") }
             rule.fit = columns
         }
-        if let (_, n) = e.value("header"), let texts = texts(n, "detect.header", "header texts") { rule.header = texts }
+        // Each entry a text, or a list of alternatives (`[Datum, Date, Fecha]`: any one of them).
+        if let (_, n) = e.value("header") {
+            if case .sequence(let items) = n {
+                var header: [[String]] = []
+                for (i, item) in items.enumerated() {
+                    if let alternatives = texts(item, "detect.header[\(i)]", "a header text or a list of alternative texts") { header.append(alternatives) }
+                }
+                if items.isEmpty { fail(n, "detect.header", "an empty list; expected header texts") }
+                rule.header = header
+            } else if let text = text(n, "detect.header", "header texts") {
+                rule.header = [[text]]
+            }
+        }
         if rule.fit.isEmpty && rule.header.isEmpty { fail(node, "detect", "say how to recognize the format: fit (columns) or header (texts)") }
         return rule
     }

@@ -133,7 +133,10 @@ struct ConvertCommandTests {
         #expect(try CLI.run(["convert", "--no-such-flag", examples[0]]).status == 2)
         let unknown = try CLI.run(["convert", "--format", "nope", examples[0]])
         #expect(
-            unknown.status == 2 && unknown.stderr.contains("known formats: binance, coinbase, coinbasepro, cryptocom, degiro, dsx-trades, dsx-transactions"))
+            unknown.status == 2
+                && unknown.stderr.contains(
+                    "known formats: binance, coinbase, coinbasepro-fills, coinbasepro, cryptocom, degiro-transactions, degiro, dsx-trades")
+        )
         let zone = try CLI.run(["convert", "--timezone", "Mars/Olympus", examples[0]])
         #expect(zone.status == 2 && zone.stderr.contains("time zone"))
     }
@@ -238,7 +241,7 @@ struct OtherCommandTests {
         #expect(r.status == 0)
         #expect(r.stdout.hasPrefix("binance "))
         #expect(r.stdout.contains("\ndsx-trades "))
-        #expect(r.stdout.contains("dsx-transactions  DSX exchange deposits and withdrawals export"))
+        #expect(r.stdout.contains("\ndsx-transactions ") && r.stdout.contains(" DSX exchange deposits and withdrawals export"))
     }
 }
 

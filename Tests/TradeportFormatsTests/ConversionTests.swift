@@ -72,7 +72,8 @@ struct ConversionTests {
     @Test func registryListsAndDetects() {
         // The built-in specs in file-name order, then the code readers.
         let ids = [
-            "binance", "coinbase", "coinbasepro", "cryptocom", "degiro", "dsx-trades", "dsx-transactions", "etoro", "ibkr-trades", "kraken-ledger",
+            "binance", "coinbase", "coinbasepro-fills", "coinbasepro", "cryptocom", "degiro-transactions", "degiro", "dsx-trades", "dsx-transactions", "etoro",
+            "ibkr-trades", "kraken-ledger",
             "kraken-trades", "revolut-invest", "schwab", "tradeport-csv", "tradeport-xlsx", "trading212", "xtb", "tinkoff-report", "tradeport-json"
         ]
         #expect(FormatRegistry.builtIn.ids == ids)

@@ -140,6 +140,21 @@ struct SpecFormatTests {
         #expect(!TestKit.detects(utf16, "Номер;Дата;Операция\n"))
     }
 
+    @Test("detect.header: an entry may list alternatives (an export in the user's language), any one of which will do")
+    func detectionByAlternatives() throws {
+        let spec = Self.brokerSpec.replacingOccurrences(of: "windows-1251", with: "utf-8")
+            .replacingOccurrences(of: "values:", with: "detect: {header: [[Номер, Number, Nummer], [Дата, Date], Операция]}\nvalues:")
+        let reader = SpecReader(try SpecLoader.load(text: spec, file: "d.yaml"))
+        #expect(TestKit.detects(reader, "title\nНомер;Дата;Операция\n"))
+        #expect(TestKit.detects(reader, "title\nNummer;Date;Операция\n"))
+        #expect(!TestKit.detects(reader, "title\nNummer;Datum;Операция\n"))  // no alternative of the second entry
+        if case .noMatch(let reason) = reader.detect(FormatProbe(name: "x.csv", head: Array("a;b\n".utf8), isWholeInput: true)) {
+            #expect(reason.contains("Номер|Number|Nummer, Дата|Date, Операция"), "\(reason)")
+        }
+        let empty = spec.replacingOccurrences(of: "[Дата, Date]", with: "[]")
+        #expect(throws: SpecErrors.self) { try SpecLoader.load(text: empty, file: "d.yaml") }
+    }
+
     @Test("delimiter: auto takes the delimiter that splits the first lines alike")
     func autoDelimiter() throws {
         let spec = try SpecLoader.load(

@@ -46,6 +46,11 @@ public struct SpecReader: PreparingReader {
         }
     }
 
+    /// Header texts for messages: `Date, Action|Type, Amount`.
+    static func headerText(_ wanted: [[String]]) -> String {
+        wanted.map { $0.joined(separator: "|") }.joined(separator: ", ")
+    }
+
     static func delimiterName(_ d: UInt8) -> String {
         d == 0x09 ? "tab" : "'\(String(decoding: [d], as: UTF8.self))'"
     }
@@ -134,11 +139,11 @@ public struct SpecReader: PreparingReader {
         }
         // By header texts: a line among the first holds them all.
         var wanted = spec.detect?.header ?? []
-        if wanted.isEmpty, case .find(let texts, _) = csv.header { wanted = texts }
+        if wanted.isEmpty, case .find(let texts, _) = csv.header { wanted = texts.map { [$0] } }
         if !wanted.isEmpty {
-            let folded = wanted.map { HeaderText.fold($0) }
-            let found = foldedHeadLines(probe, csv).contains { texts in folded.allSatisfy { texts.contains($0) } }
-            return found ? .match : .noMatch("no line among the first holds the header \(wanted.joined(separator: ", "))")
+            let folded = wanted.map { $0.map { HeaderText.fold($0) } }
+            let found = foldedHeadLines(probe, csv).contains { texts in folded.allSatisfy { $0.contains(where: texts.contains) } }
+            return found ? .match : .noMatch("no line among the first holds the header \(Self.headerText(wanted))")
         }
         guard spec.detect?.fit.isEmpty == false else { return .noMatch("the spec says nothing to recognize its files by (detect: fit or header)") }
         let fitColumns = spec.detect?.fit.compactMap { name in plan.columnIndex[name].map { (index: $0, column: spec.columns[$0]) } } ?? []
@@ -177,14 +182,14 @@ public struct SpecReader: PreparingReader {
         var wanted = spec.detect?.header ?? []
         var within = 20
         if case .find(let texts, let n) = xlsx.header {
-            if wanted.isEmpty { wanted = texts }
+            if wanted.isEmpty { wanted = texts.map { [$0] } }
             within = n
         }
         if wanted.isEmpty {
-            wanted = spec.columns.compactMap { if case .header(let names) = $0.reference, $0.required == .yes { return names[0] } else { return nil } }
+            wanted = spec.columns.compactMap { if case .header(let names) = $0.reference, $0.required == .yes { return names } else { return nil } }
         }
         guard !wanted.isEmpty else { return .noMatch("the spec names no header texts to look for") }
-        let folded = wanted.map { HeaderText.fold($0) }
+        let folded = wanted.map { $0.map { HeaderText.fold($0) } }
         do {
             // Kept for the read that follows (its shared strings and styles loaded once).
             return try probe.withWorkbook(at: path) { workbook in
@@ -194,10 +199,10 @@ public struct SpecReader: PreparingReader {
                 try workbook.readRows(of: sheet) { row in
                     rows += 1
                     let texts = row.cells.map { HeaderText.fold($0.bytes) }
-                    found = folded.allSatisfy { texts.contains($0) }
+                    found = folded.allSatisfy { $0.contains(where: texts.contains) }
                     return !found && rows < within
                 }
-                return found ? .match : .noMatch("no row in the first \(within) of sheet '\(sheet.name)' holds \(wanted.joined(separator: ", "))")
+                return found ? .match : .noMatch("no row in the first \(within) of sheet '\(sheet.name)' holds \(Self.headerText(wanted))")
             }
         } catch {
             return .noMatch("cannot be read as this workbook format: \(error)")

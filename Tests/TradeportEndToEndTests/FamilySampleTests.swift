@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TradeportTestKit
+
+/// The samples of each broker's family of exports (formats/samples/: DEGIRO's account statement in
+/// seven languages and its Transactions export in two generations; Schwab's two layouts; Coinbase's
+/// four generations and Coinbase Pro's fills report), each converted and compared with the
+/// operations a script works out from the sample's raw rows by the broker's own semantics, not
+/// from the specs (Fixtures/families/).
+@Suite(.enabled(if: (try? CLI.shell("python3", ["--version"]))?.status == 0, "python3 is not installed"))
+struct FamilySampleTests {
+    static let fixtures = CLI.repositoryRoot + "/Tests/TradeportEndToEndTests/Fixtures/families"
+
+    static let degiroSamples = [
+        "degiro-en-example.csv", "degiro-pt-example.csv", "degiro-es-example.csv", "degiro-it-example.csv", "degiro-de-example.csv",
+        "degiro-fr-example.csv", "degiro-transactions-example.csv", "degiro-transactions-2023-example.csv",
+        "degiro-transactions-nl-example.csv"
+    ]
+
+    @Test("DEGIRO: each language and generation reads as its rows say", arguments: degiroSamples)
+    func degiro(_ sample: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/out.json"
+        _ = try CLI.run(["convert", "formats/samples/" + sample, "-o", out, "-q"])
+        let r = try CLI.shell("python3", [Self.fixtures + "/compare.py", sample + "=" + out])
+        #expect(r.status == 0, "\(r.output)")
+    }
+
+    static let otherSamples: [(kind: String, sample: String)] = [
+        ("schwab", "schwab-2020-example.csv"), ("coinbase", "coinbase-2020-example.csv"), ("coinbase", "coinbase-2021-example.csv"),
+        ("coinbase", "coinbase-2023-example.csv"), ("coinbase", "coinbase-2025-example.csv"), ("fills", "coinbasepro-fills-example.csv")
+    ]
+
+    @Test("Schwab and Coinbase: each layout reads as its rows say", arguments: otherSamples.indices)
+    func schwabAndCoinbase(_ index: Int) throws {
+        let (kind, sample) = Self.otherSamples[index]
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/out.json"
+        let converted = try CLI.run(["convert", "formats/samples/" + sample, "-o", out, "-q"])
+        #expect(converted.status == 0 || converted.status == 1, "\(converted.stderr)")
+        let r = try CLI.shell(
+            "python3", [Self.fixtures + "/schwab_coinbase_expected.py", kind, CLI.repositoryRoot + "/formats/samples/" + sample, out])
+        #expect(r.status == 0, "\(r.output)")
+    }
+
+    @Test("every sample in formats/samples is detected as the format it was written for")
+    func samplesAreDetected() throws {
+        for name in CLI.entries(CLI.repositoryRoot + "/formats/samples") {
+            let r = try CLI.run(["detect", "formats/samples/" + name])
+            let id = name.replacingOccurrences(of: #"(-\d{4})?(-[a-z]{2})?-example\.(csv|xlsx)$"#, with: "", options: .regularExpression)
+            #expect(r.stdout.hasSuffix(": " + id + "\n"), "\(name): \(r.stdout)\(r.stderr)")
+        }
+    }
+}
