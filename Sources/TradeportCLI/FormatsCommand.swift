@@ -117,10 +117,18 @@ struct FormatsCommand: ParsableCommand {
                 throw CommandFailure(message: failure.description)
             }
             if let output, output != "-" {
+                // As convert writes: atomically, and in place over a device or a pipe (never replacing /dev/null).
                 do {
-                    try Data(draft.text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-                } catch {
-                    throw CommandFailure(message: "\(output): cannot be written: \(error.localizedDescription)")
+                    let out = try OutputFile.atomic(path: output)
+                    do {
+                        try Array(draft.text.utf8).withUnsafeBytes { try out.write($0) }
+                        try out.commit()
+                    } catch {
+                        out.discard()
+                        throw error
+                    }
+                } catch let error as OutputError {
+                    throw CommandFailure(message: "cannot write \(error)")
                 }
             } else {
                 print(draft.text, terminator: "")

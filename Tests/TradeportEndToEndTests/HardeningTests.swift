@@ -169,6 +169,11 @@ struct HardeningTests {
         var after = stat()
         #expect(stat("/dev/null", &after) == 0)
         #expect(after.st_mode & S_IFMT == S_IFCHR && after.st_rdev == before.st_rdev)
+        // So does `formats new -o` (its first version renamed a draft over /dev/null).
+        let draft = try CLI.run(["formats", "new", Self.example, "-o", "/dev/null"])
+        #expect(draft.status == 0, "\(draft.stderr)")
+        #expect(stat("/dev/null", &after) == 0)
+        #expect(after.st_mode & S_IFMT == S_IFCHR && after.st_rdev == before.st_rdev)
         let dir = try CLI.temporaryDirectory()
         let fifo = dir + "/out.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
