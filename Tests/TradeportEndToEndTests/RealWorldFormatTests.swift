@@ -160,33 +160,115 @@ struct RealWorldFormatTests {
 
     /// Issue 43: the net change of every asset, as tradeport reads a real export, equals an
     /// independent reading of the raw file (Fixtures/realworld/independent.py: Python's csv module
-    /// and exact decimals, by what the broker's columns say, no part of the specs).
+    /// and exact decimals, by what the broker's columns say, no part of the specs); and at least
+    /// five rows of each file, read on their own by the script, are operations tradeport gives at
+    /// those rows with those values.
     @Test(
-        "an independent reading of the raw files gives the same totals",
+        "an independent reading of the raw files gives the same totals and rows",
         .enabled(if: (try? CLI.shell("python3", ["--version"]))?.status == 0, "python3 is not installed"))
     func independentReading() throws {
         guard FileManager.default.fileExists(atPath: Self.shared) else { return }  // ../shared/realworld is not here
         let r = try CLI.shell("python3", [Self.expectations + "/independent.py", Self.shared])
         #expect(r.status == 0, "\(r.output)")
-        guard case .object(let formats) = try JSONValue.parse(Data(r.output.utf8)) else {
-            Issue.record("independent.py printed no object: \(r.output)")
+        let reading = try JSONValue.parse(Data(r.output.utf8))
+        guard case .object(let totals)? = reading["totals"], case .object(let rows)? = reading["rows"] else {
+            Issue.record("independent.py printed no totals and rows: \(r.output)")
             return
         }
-        #expect(formats.count >= 9)
-        for (format, value) in formats {
+        #expect(totals.count == 13 && rows.count == 13)
+        for (format, value) in totals {
             let expectation = try JSONDecoder().decode(
                 Expectation.self, from: Data(contentsOf: URL(fileURLWithPath: Self.expectations + "/" + format + ".json")))
             let dir = try CLI.temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: dir) }
             _ = try CLI.run(["convert", Self.shared + "/" + expectation.file, "-o", dir + "/out.json", "-q"])
             let doc = try CLI.decode(file: dir + "/out.json")
-            let totals = Self.netChanges(doc)
             var independent: [String: String] = [:]
             if case .object(let members) = value {
                 for (asset, v) in members { if case .string(let text) = v { independent[asset] = text } }
             }
-            let ours = totals.filter { !$0.value.isZero }.mapValues(\.description)
+            let ours = Self.netChanges(doc).filter { !$0.value.isZero }.mapValues(\.description)
             #expect(ours == independent, "\(format): tradeport \(ours.sorted { $0.key < $1.key }), the raw file \(independent.sorted { $0.key < $1.key })")
+            // The rows: each reading is an operation at its row with the values it gives.
+            guard case .array(let readings)? = rows.first(where: { $0.key == format })?.value else {
+                Issue.record("\(format): no rows read independently")
+                continue
+            }
+            #expect(readings.count >= 5, "\(format): \(readings.count) rows read independently")
+            let operations = try Self.operationsByRow(JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: dir + "/out.json"))))
+            for reading in readings {
+                guard case .number(let rowText)? = reading["row"], let row = Int(rowText), case .string(let kind)? = reading["kind"] else {
+                    Issue.record("\(format): a reading without row and kind: \(reading)")
+                    continue
+                }
+                let candidates = operations[row, default: []].filter { $0.kind == kind }
+                let agrees = candidates.contains { Self.agrees(reading, $0.value) }
+                if Self.knownDifferences[format]?.contains(row) == true {
+                    #expect(!agrees, "\(format) row \(row) now agrees: take it off knownDifferences")
+                } else {
+                    #expect(agrees, "\(format) row \(row): the raw file says \(reading), tradeport \(candidates.map(\.value))")
+                }
+            }
+        }
+    }
+
+    /// Rows the independent reading reads otherwise, still open: Coinbase's `Send ETH2` and
+    /// `Receive ETH` of one second and one quantity (rows 4 and 5) are Coinbase relabelling ETH2 as
+    /// ETH, a conversion; tradeport books a withdrawal and a deposit (the same net change), since
+    /// only the neighbouring row tells that Receive from any other (issue 43, point 11).
+    static let knownDifferences: [String: Set<Int>] = ["coinbase": [4, 5]]
+
+    /// The operations of a canonical document by their source row: (trade, transaction or movement, the object).
+    static func operationsByRow(_ doc: JSONValue) -> [Int: [(kind: String, value: JSONValue)]] {
+        var out: [Int: [(kind: String, value: JSONValue)]] = [:]
+        guard case .array(let portfolios)? = doc["portfolios"] else { return out }
+        for portfolio in portfolios {
+            for (key, kind) in [("trades", "trade"), ("transactions", "transaction"), ("movements", "movement")] {
+                guard case .array(let items)? = portfolio[key] else { continue }
+                for item in items {
+                    if case .number(let n)? = item["source"]?["row"], let row = Int(n) { out[row, default: []].append((kind, item)) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Whether tradeport's operation has every value the independent reading gives (numbers
+    /// compared as decimals; fees without their kind, in any order). A trade may be told from the
+    /// other side (Crypto.com's `EUR -> BTC`: a buy of BTC for EUR, or tradeport's sale of EUR
+    /// for BTC): the same exchange of the same quantities.
+    static func agrees(_ reading: JSONValue, _ operation: JSONValue) -> Bool {
+        func decimal(_ v: JSONValue?) -> ExactDecimal? {
+            switch v {
+            case .string(let t)?, .number(let t)?: return try? ExactDecimal.parse(t, style: NumberStyle(decimalSeparator: UInt8(ascii: "."))).get()
+            default: return nil
+            }
+        }
+        func text(_ v: JSONValue?) -> String? { if case .string(let t)? = v { return t } else { return nil } }
+        func fees(_ v: JSONValue?) -> [String] {
+            guard case .array(let items)? = v else { return [] }
+            return items.map { "\(decimal($0["amount"]).map { "\($0)" } ?? "?") \(text($0["currency"]) ?? "?")" }.sorted()
+        }
+        func same(_ key: String, _ mine: JSONValue?, _ theirs: JSONValue?) -> Bool {
+            switch key {
+            case "fees": return fees(mine) == fees(theirs)
+            case "fee": return decimal(mine?["amount"]) == decimal(theirs?["amount"]) && text(mine?["currency"]) == text(theirs?["currency"])
+            case "quantity", "amount", "price": return decimal(mine) != nil && decimal(mine) == decimal(theirs)
+            default: return text(mine) != nil && text(mine) == text(theirs)
+            }
+        }
+        guard case .object(let members) = reading else { return false }
+        let given = members.filter { $0.key != "row" && $0.key != "kind" }
+        if given.allSatisfy({ same($0.key, $0.value, operation[$0.key]) }) { return true }
+        // The other side of the same exchange.
+        guard case .string("trade")? = reading["kind"], case .string(let side)? = reading["side"] else { return false }
+        let mirrored: [String: String] = ["base": "quote", "quote": "base", "quantity": "amount", "amount": "quantity"]
+        return given.allSatisfy { key, value in
+            switch key {
+            case "side": return text(operation["side"]) == (side == "buy" ? "sell" : "buy")
+            case "price", "fees": return true  // a price of the other side is the inverse, rounded
+            default: return same(key, value, operation[mirrored[key] ?? key])
+            }
         }
     }
 }
