@@ -55,9 +55,8 @@ public enum Inputs {
         switch registry.detect(input.probe) {
         case .detected(let reader):
             return reader
-        case .none(let reasons):
-            let considered = reasons.map { "  \($0.id): \($0.reason)" }.joined(separator: "\n")
-            throw InputError(.notRecognized, path: input.path, message: "no format recognized; considered:\n\(considered)\nname one with --format")
+        case .none:
+            throw InputError(.notRecognized, path: input.path, message: registry.unrecognized(input.probe, path: input.path))
         case .ambiguous(let ids):
             throw InputError(.ambiguous, path: input.path, message: "more than one format matches (\(ids.joined(separator: ", "))); name one with --format")
         }

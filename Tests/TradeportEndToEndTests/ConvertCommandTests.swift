@@ -111,9 +111,11 @@ struct ConvertCommandTests {
         #expect(CLI.entries(dir).isEmpty)
     }
 
-    @Test func anUnrecognizedFileNamesTheFormatsConsidered() throws {
+    @Test func anUnrecognizedFileSaysWhereEveryFormatIsListed() throws {
         let r = try CLI.run(["convert", "other-exchange.csv"], in: CLI.fixtures)
-        #expect(r.stderr.contains("dsx-trades:") && r.stderr.contains("dsx-transactions:"))
+        #expect(r.stderr.contains("no format recognized: no line among its first comes near the header of any of the"))
+        #expect(r.stderr.contains("\"tradeport detect --verbose other-exchange.csv\" gives each one's reason"))
+        #expect(r.stderr.contains("\"tradeport formats new other-exchange.csv\" drafts one"))
         #expect(r.stdout.isEmpty)
     }
 
@@ -197,10 +199,37 @@ struct OtherCommandTests {
         #expect(bad.status == 2)
         let lines = bad.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix("other-exchange.csv: not recognized: binance: "))
-        #expect(lines[0].contains("; dsx-trades: line 1 has 1 field separated by ';', not 14"))
-        #expect(lines[0].contains("; dsx-transactions: "))
+        #expect(lines[0].hasPrefix("other-exchange.csv: not recognized: no format recognized: no line among its first comes near"))
         #expect(lines[1] == "empty.csv: not recognized: empty.csv: the file is empty; there is nothing to convert")
+        // Every format considered, one a line, with --verbose.
+        let verbose = try CLI.run(["detect", "--verbose", "other-exchange.csv"], in: CLI.fixtures)
+        #expect(verbose.stdout.hasPrefix("other-exchange.csv: not recognized; considered:\n  binance: "))
+        #expect(verbose.stdout.contains("\n  dsx-trades: line 1 has 1 field separated by ';', not 14\n"))
+    }
+
+    /// Issue 44: a file of a known broker in a layout tradeport does not know names the format it
+    /// came nearest to, what its header lacks, and the header line to report.
+    @Test func anUnknownLayoutNamesTheNearestFormat() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/schwab-renamed.csv"
+        try Data(
+            """
+            "Transactions  for account XXXX-1234 as of 09/27/2023"
+            "Date","Action","Symbol","Description","Quantity","Price","Commission","Amount"
+            "09/26/2023","Buy","VTI","VANGUARD TOTAL STOCK MARKET ETF","2","$210.00","","-$420.00"
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        for command in [["detect", path], ["convert", path, "-q"]] {
+            let r = try CLI.run(command)
+            #expect(r.status == 2)
+            let said = r.stdout + r.stderr
+            #expect(said.contains("It looks like schwab, Charles Schwab brokerage transaction history"), "\(said)")
+            #expect(said.contains("but its header (line 2) lacks 'Fees & Comm': a layout tradeport does not know yet"), "\(said)")
+            #expect(said.contains("\n  \"Date\",\"Action\",\"Symbol\",\"Description\",\"Quantity\",\"Price\",\"Commission\",\"Amount\"\n"), "\(said)")
+            #expect(!said.contains("binance"), "the formats it is nowhere near are not listed: \(said)")
+        }
     }
 
     /// tradeport's own JSON Lines, a trade first, are its JSON: a line of JSON read as CSV is a
@@ -232,7 +261,7 @@ struct OtherCommandTests {
         var bytes = Array("kind,portfolio,id,externalId,time\ntransaction,main,x".utf8)
         bytes.insert(0, at: 40)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let r = try CLI.run(["detect", path])
+        let r = try CLI.run(["detect", "--verbose", path])
         #expect(r.stdout.contains("tradeport-csv: binary data (a NUL byte at offset 40), not a text export"), "\(r.stdout)")
     }
 

@@ -34,6 +34,34 @@ extension FormatReader {
 public typealias RecordHandler = (_ record: SourceRecord, _ rawText: () -> String) throws -> Void
 
 /// A reader's answer to a probe.
+/// How near an input came to a format it is not: the header entries a line among its first held,
+/// and those it lacks (`NearMissDetecting`).
+public struct NearMiss: Sendable, Equatable {
+    /// The header entries the nearest line holds, of those the format looks for.
+    public var found: Int
+    public var wanted: Int
+    /// The entries it lacks, as the format names them (alternatives joined by `|`).
+    public var missing: [String]
+    /// That line's number in the input (1-based) and its text (cut at 300 characters).
+    public var line: Int
+    public var text: String
+
+    public init(found: Int, wanted: Int, missing: [String], line: Int, text: String) {
+        self.found = found
+        self.wanted = wanted
+        self.missing = missing
+        self.line = line
+        self.text = text
+    }
+}
+
+/// A reader that can say how near an input it does not match came (opt-in: detection's message
+/// names the nearest formats and what their files have that this one lacks).
+public protocol NearMissDetecting: FormatReader {
+    /// How near `probe` comes, or nil when it does not come near at all.
+    func nearMiss(_ probe: FormatProbe) -> NearMiss?
+}
+
 public enum Detection: Sendable, Equatable {
     case match
     /// Not this format, and the reason, for the message listing what was considered.

@@ -31,6 +31,42 @@ public struct FormatRegistry: Sendable {
         case ambiguous([String])
     }
 
+    /// The formats `probe` came nearest to without matching (at most `limit`, nearest first): those
+    /// whose header entries a line among its first holds two of, and at least half.
+    public func nearest(_ probe: FormatProbe, limit: Int = 3) -> [(reader: any FormatReader, miss: NearMiss)] {
+        var near: [(reader: any FormatReader, miss: NearMiss)] = []
+        for reader in readers {
+            guard let detecting = reader as? any NearMissDetecting, let miss = detecting.nearMiss(probe) else { continue }
+            if miss.found >= 2 && miss.found * 2 >= miss.wanted && miss.found < miss.wanted { near.append((reader, miss)) }
+        }
+        // Nearest: the larger share of entries found, then more found, then fewer missing.
+        near.sort { a, b in
+            let l = a.miss.found * b.miss.wanted
+            let r = b.miss.found * a.miss.wanted
+            return l != r ? l > r : a.miss.found != b.miss.found ? a.miss.found > b.miss.found : a.miss.missing.count < b.miss.missing.count
+        }
+        return Array(near.prefix(limit))
+    }
+
+    /// What to tell a user whose input no format matched: the nearest formats and what the input
+    /// lacks for each, or that none came near.
+    public func unrecognized(_ probe: FormatProbe, path: String) -> String {
+        let near = nearest(probe)
+        guard let first = near.first else {
+            return "no format recognized: no line among its first comes near the header of any of the \(readers.count) formats "
+                + "(\"tradeport detect --verbose \(path)\" gives each one's reason); name one with --format, or describe the export in a spec "
+                + "(\"tradeport formats new \(path)\" drafts one)"
+        }
+        func lacks(_ m: NearMiss) -> String { m.missing.map { "'\($0)'" }.joined(separator: ", ") }
+        var text =
+            "no format recognized. It looks like \(first.reader.id), \(first.reader.summary), but its header (line \(first.miss.line)) lacks "
+            + "\(lacks(first.miss)): a layout tradeport does not know yet. Please report it with that header line:\n  \(first.miss.text)"
+        for other in near.dropFirst() {
+            text += "\nAlso near: \(other.reader.id) (lacks \(lacks(other.miss)))"
+        }
+        return text + "\n\"tradeport detect --verbose \(path)\" lists every format considered; name one with --format to read it anyway"
+    }
+
     public func detect(_ probe: FormatProbe) -> DetectionOutcome {
         var matched: [any FormatReader] = []
         var reasons: [(id: String, reason: String)] = []

@@ -7,7 +7,7 @@ import TradeportXLSX
 /// A format described by a spec (`formats/*.yaml`): the generic CSV reader. It reads each row's
 /// columns in the spec's order, checks them, and builds the trade or cash transaction the spec's
 /// mapping names, or a reject naming every problem.
-public struct SpecReader: PreparingReader {
+public struct SpecReader: PreparingReader, NearMissDetecting {
     public let spec: FormatSpec
     let plan: SpecPlan
     /// The bytes of a piece of a CSV source read on a worker (see `readCSV`); smaller in tests and
@@ -130,6 +130,31 @@ public struct SpecReader: PreparingReader {
             }
             return lines
         }
+    }
+
+    /// The line among the first that holds most of the header entries detection looks for.
+    public func nearMiss(_ probe: FormatProbe) -> NearMiss? {
+        guard let csv else { return nil }
+        var wanted = spec.detect?.header ?? []
+        if wanted.isEmpty, case .find(let texts, _) = csv.header { wanted = texts.map { [$0] } }
+        guard !wanted.isEmpty else { return nil }
+        if csv.encoding == .utf8 || csv.encoding == .windows1251, probe.head.contains(0) { return nil }
+        let folded = wanted.map { $0.map { HeaderText.fold($0) } }
+        let (head, resolved) = completeHead(probe, csv)
+        var best: NearMiss?
+        var number = csv.skipLines
+        headRecords(head, resolved, csv, limit: 50) { record in
+            number += 1
+            guard record.malformation == nil else { return }
+            let texts = (0..<record.count).map { HeaderText.fold(record[$0]) }
+            let held = folded.map { $0.contains(where: texts.contains) }
+            let found = held.filter { $0 }.count
+            if found > (best?.found ?? 0) {
+                let missing = zip(wanted, held).filter { !$0.1 }.map { $0.0.joined(separator: "|") }
+                best = NearMiss(found: found, wanted: wanted.count, missing: missing, line: record.line, text: String(record.rawText.prefix(300)))
+            }
+        }
+        return best
     }
 
     public func detect(_ probe: FormatProbe) -> Detection {
