@@ -341,8 +341,10 @@ extension SpecParser {
         for (kind, values) in [("trade", trade), ("transaction", transaction.map(\.value)), ("movement", movement), ("legs", legs)] {
             for value in values {
                 // Under transaction and movement both, a row gives one of each (a redemption:
-                // money in, units out).
+                // money in, units out); under trade and transaction, the trade and each of the
+                // transaction's types whose amount is not zero (a sale and the tax withheld on it).
                 if kindOf[value] == "transaction" && kind == "movement" { continue }
+                if kindOf[value] == "trade" && kind == "transaction" { continue }
                 if let earlier = kindOf[value], earlier != kind {
                     fail(e.value(kind)?.value ?? node, "rows.\(kind)", "'\(value)' is also under rows.\(earlier): a value makes a row one kind")
                 } else if kindOf[value] == kind, kind != "transaction" {

@@ -43,6 +43,9 @@ extension SpecParser {
         } else {
             fail(root, "columns", "missing; expected the list of columns the format reads")
         }
+        if let zoneColumn = values.zoneColumn, !names.contains(zoneColumn) {
+            fail(top.value("values")?.value, "values.zone-column", "'\(zoneColumn)' is not one of the spec's columns")
+        }
         let detect = top.value("detect").flatMap { self.detect($0.value, names) }
         let checks = top.value("checks").map { self.checks($0.value, names) } ?? []
         let skip = top.value("skip").map { self.skipRules($0.value, names) } ?? []
@@ -274,7 +277,8 @@ extension SpecParser {
     func values(_ node: Node) -> ValueRules? {
         guard
             let e = entries(
-                node, "values", allowed: ["decimal", "thousands", "timezone", "symbols", "parentheses", "exponent", "empty", "formula-quote", "escapes"],
+                node, "values",
+                allowed: ["decimal", "thousands", "timezone", "zone-column", "symbols", "parentheses", "exponent", "empty", "formula-quote", "escapes"],
                 what: "how values are written")
         else { return nil }
         var rules = ValueRules(decimal: UInt8(ascii: "."), thousands: nil, timeZone: "UTC")
@@ -330,6 +334,7 @@ extension SpecParser {
             }
             rules.timeZone = zone
         }
+        rules.zoneColumn = optionalText(e, "zone-column", "the name of a column naming each row's time zone")
         return rules
     }
 

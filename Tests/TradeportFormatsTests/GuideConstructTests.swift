@@ -211,6 +211,19 @@ struct GuideConstructTests {
     }
 }
 
+extension GuideConstructTests {
+    @Test("7c. one row, a trade and its tax")
+    func tradeAndTax() throws {
+        let doc = try Self.run("guide-trade-tax")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTrades.map { "\($0.side.rawValue) \($0.quantity) @ \($0.price)" } == ["buy 10 @ 50", "sell 4 @ 60", "sell 2 @ 58"])
+        #expect(doc.allTransactions.map(Self.text) == ["deposit 1000 EUR", "tax 10.55 EUR"])
+        #expect(doc.allTransactions.last?.source.row == 4)
+        let source = try #require(doc.sources.first)
+        #expect(source.rows == 4 && source.extra == 1 && source.operations == 5 && source.addsUp)
+    }
+}
+
 extension Guide {
     /// The fenced `csv` block that follows the guide's spec `id`.
     static func sample(after id: String) -> String {

@@ -137,7 +137,8 @@ struct SilentResultTests {
     }
 
     // 10. A value under two row kinds is a spec error, not a kind silently dropped (transaction and
-    // movement both is the one pair that means something: the row gives both, see the guide).
+    // movement both, and trade and transaction both, are the pairs that mean something: the row
+    // gives both, see the guide).
     @Test func aValueUnderTwoKindsIsASpecError() {
         let errors = Self.specErrors(
             """
@@ -145,7 +146,7 @@ struct SilentResultTests {
               - {name: kind, header: Kind, type: text}
               - {name: t, header: Time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
               - {name: amount, header: Amount, type: decimal}
-            rows: {by: kind, transaction: {Payout: deposit}, trade: [Payout]}
+            rows: {by: kind, movement: [Payout], trade: [Payout]}
             transaction: {time: t, asset: {const: EUR}, amount: amount}
             movement: {time: t, direction: {const: in}, asset: {const: BTC}, quantity: amount, reason: {const: transfer}}
 

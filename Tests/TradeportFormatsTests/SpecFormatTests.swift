@@ -155,6 +155,46 @@ struct SpecFormatTests {
         #expect(throws: SpecErrors.self) { try SpecLoader.load(text: empty, file: "d.yaml") }
     }
 
+    @Test("values.zone-column: each row's times in the zone its column names; a name that is no zone rejects the row")
+    func zoneColumn() throws {
+        let spec = try SpecLoader.load(
+            text: """
+                tradeport-format: 1
+                id: zoned
+                description: rows that name their zone
+                source: {type: csv, header: 1}
+                values: {timezone: Europe/Amsterdam, zone-column: zone}
+                columns:
+                  - {name: zone, header: Zone, type: text, required: false}
+                  - {name: time, header: Time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}
+                  - {name: amount, header: Amount, type: decimal}
+                rows: {kind: transaction}
+                transaction: {time: time, type: {const: deposit}, asset: {const: EUR}, amount: amount}
+
+                """, file: "zoned.yaml")
+        let path = try TestKit.writeTemporaryFile(
+            Data(
+                "Zone,Time,Amount\nEurope/Lisbon,2024-10-01 09:15:00,1\n,2024-10-01 09:15:00,2\nAsia/Tokyo,2024-10-01 09:15:00,3\nMars/Olympus,2024-10-01 09:15:00,4\n"
+                    .utf8),
+            name: "zoned.csv")
+        let doc = try TestKit.convert(paths: [path], with: SpecReader(spec))
+        #expect(doc.allTransactions.map { "\($0.time)" } == ["2024-10-01T00:15:00Z", "2024-10-01T07:15:00Z", "2024-10-01T08:15:00Z"])
+        #expect(doc.rejected.map { $0.errors.map(\.message) } == [["'Mars/Olympus' is not a time zone (an IANA name like Europe/Amsterdam)"]])
+        let wrong = """
+            tradeport-format: 1
+            id: zoned
+            description: x
+            source: {type: csv, header: 1}
+            values: {zone-column: nowhere}
+            columns: [{name: time, header: Time, type: datetime, format: "yyyy-MM-dd HH:mm:ss"}]
+            rows: {kind: trade}
+            trade: {time: time}
+
+            """
+        let errors = try #require(throws: SpecErrors.self) { try SpecLoader.load(text: wrong, file: "w.yaml") }
+        #expect(errors.errors.contains { $0.description.contains("values.zone-column: 'nowhere' is not one of the spec's columns") })
+    }
+
     @Test("delimiter: auto takes the delimiter that splits the first lines alike")
     func autoDelimiter() throws {
         let spec = try SpecLoader.load(

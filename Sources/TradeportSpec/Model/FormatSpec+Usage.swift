@@ -46,6 +46,7 @@ extension FormatSpec {
                 }
             }
         }
+        if let zone = values.zoneColumn { used.insert(zone) }
         for rule in skip {
             used.insert(rule.column)
             for c in rule.and { used.insert(c.column) }

@@ -9,6 +9,9 @@ public struct ValueRules: Sendable, Equatable {
     public var thousands: Thousands?
     /// An IANA zone name for the source's local times.
     public var timeZone: String
+    /// A column naming each row's zone (an IANA name), where the source says it row by row
+    /// (`values.zone-column`): the row's times are read in it; `timeZone` where it is empty.
+    public var zoneColumn: String?
     /// How numbers are written beyond digits and separators (symbols, parentheses, exponents,
     /// either decimal separator); nothing by default.
     public var notation = NumberNotation()

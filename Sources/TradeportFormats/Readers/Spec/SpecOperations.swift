@@ -42,6 +42,7 @@ extension SpecRowValues {
     /// Whether the row gives more than one operation (`rows.transaction: {value: [dividend, tax]}`).
     var givesSeveral: Bool {
         if case .transaction(let k)? = rowKind { return plan.transactionKinds[k].types.count > 1 || plan.alsoMovement[k] }
+        if case .trade(let k)? = rowKind { return k != nil }
         return false
     }
 
@@ -51,6 +52,24 @@ extension SpecRowValues {
         after first: PortfolioOperation?, location: SourceLocation,
         zone: inout SourceTimeZone.Converter
     ) -> [PortfolioOperation] {
+        // A trade's transactions (a sale and the tax withheld on it): each type whose amount is
+        // there and not zero, with the trade's id marked with the type.
+        if case .trade(let k?)? = rowKind, let m = plan.transaction {
+            var out: [PortfolioOperation] = []
+            for choice in plan.transactionKinds[k].types {
+                // A sign that decides the type, of a value the row leaves empty or zero: no transaction.
+                if case .bySign(let c, _) = choice {
+                    guard case .decimal(let d)? = values[c], !d.isZero else { continue }
+                }
+                guard let type = type(choice) else { continue }
+                guard let amount = Self.decimal(resolve(m.source(TransactionField.amount.rawValue), type: type)), !amount.isZero else { continue }
+                if case .transaction(var t)? = transaction(type, location, zone: &zone) {
+                    if let id = t.externalId, id == first?.externalId { t.externalId = id + "/" + type }
+                    out.append(.transaction(t))
+                }
+            }
+            return out
+        }
         guard case .transaction(let k)? = rowKind, let m = plan.transaction else { return [] }
         var out: [PortfolioOperation] = []
         for choice in plan.transactionKinds[k].types.dropFirst() {

@@ -283,6 +283,11 @@ final class SpecPlan: Sendable {
     /// Per `transactionKinds` value: whether it is under `rows.movement` too (a row that gives a
     /// transaction and a movement: a redemption paying money and taking the units out).
     let alsoMovement: [Bool]
+    /// For each `rows.trade` value, the `rows.transaction` entry listing it too: its trade rows
+    /// give those transactions beside the trade (each type whose amount is not zero).
+    let tradeTransactions: [Int?]
+    /// The column naming each row's time zone (`values.zone-column`).
+    let zoneColumn: Int?
     /// `rows.legs`: values whose rows are legs of a group's trades.
     let legKinds: [[UInt8]]
     /// Whether `rows.by` compares ignoring case (its column's map does).
@@ -499,7 +504,11 @@ final class SpecPlan: Sendable {
         wrappedColumns = spec.wrapped.flatMap { w in index[w.column].flatMap { c in index[w.marker].map { (c, $0) } } }
         let movementValues = movementKinds
         alsoMovement = transactionKinds.map { t in movementValues.contains(t.from) }
-        someRowsGiveSeveral = transactionKinds.contains { $0.types.count > 1 } || alsoMovement.contains(true)
+        zoneColumn = spec.values.zoneColumn.flatMap { index[$0] }
+        let transactionValues = transactionKinds.map(\.from)
+        tradeTransactions = tradeKinds.map { t in transactionValues.firstIndex(of: t) }
+        someRowsGiveSeveral =
+            transactionKinds.contains { $0.types.count > 1 } || alsoMovement.contains(true) || tradeTransactions.contains { $0 != nil }
         plainColumns = kindMasks.allSatisfy { $0 == 31 } && matchers.allSatisfy { $0 == nil } && emptyTexts.allSatisfy(\.isEmpty)
         group = spec.group.flatMap { g in
             guard let asset = index[g.asset], let amount = index[g.amount] else { return nil }

@@ -340,6 +340,8 @@ public struct SpecReader: PreparingReader, NearMissDetecting {
     struct ReadState {
         let reader: SpecReader
         var zone: SourceTimeZone.Converter
+        /// The zones rows have named (values.zone-column), each read once.
+        var zones: [String: SourceTimeZone.Converter] = [:]
         var origin: RowLocations
         let path: String
         var positions: [Int?]
@@ -508,16 +510,34 @@ public struct SpecReader: PreparingReader, NearMissDetecting {
                 try withoutActuallyEscaping(raw) { raw in try emit(.skipped(SkippedRow(source: location, reason: reason)), raw) }
                 return
             }
-            values.read(row, positions, zone: &zone)
+            // A zone the row names (values.zone-column): its times are read in it.
+            var rowZone = zone
+            if let c = reader.plan.zoneColumn {
+                let name = String(decoding: values.cell(c, row, positions), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                if !name.isEmpty {
+                    if let known = zones[name] {
+                        rowZone = known
+                    } else if let found = SourceTimeZone(identifier: name) {
+                        rowZone = found.makeConverter()
+                        zones[name] = rowZone
+                    } else {
+                        values.errors.append(
+                            FieldError(
+                                column: positions[c].map { $0 + 1 }, field: reader.spec.columns[c].name,
+                                message: "'\(name)' is not a time zone (an IANA name like Europe/Amsterdam)"))
+                    }
+                }
+            }
+            values.read(row, positions, zone: &rowZone)
             running?.read(values, row: number)
             if let group = reader.plan.group, values.errors.isEmpty, values.isTradeRow {
                 try addLeg(group, row, location: location, raw: raw, emit: emit)
                 return
             }
-            let operation = values.operation(row, positions, location: location, zone: &zone)
+            let operation = values.operation(row, positions, location: location, zone: &rowZone)
             var more: [PortfolioOperation] = []
             if reader.plan.someRowsGiveSeveral, values.errors.isEmpty, operation != nil, values.givesSeveral {
-                more = values.additionalOperations(after: operation, location: location, zone: &zone)
+                more = values.additionalOperations(after: operation, location: location, zone: &rowZone)
             }
             if values.errors.isEmpty, let operation {
                 let placed = values.portfolio

@@ -24,7 +24,8 @@ struct SpecRowValues {
     private var scratch: [UInt8] = []
 
     enum RowKind {
-        case trade
+        /// A trade; with the index in `SpecPlan.transactionKinds` of the transactions it gives too.
+        case trade(transactions: Int?)
         /// The index of the value in `SpecPlan.transactionKinds`.
         case transaction(Int)
         case movement
@@ -55,7 +56,9 @@ struct SpecRowValues {
     }
 
     private static func decideExactly(_ plan: SpecPlan, _ kind: UnsafeRawBufferPointer) -> RowKind? {
-        if plan.tradeKinds.contains(where: { $0.count == kind.count && $0.elementsEqual(kind) }) { return .trade }
+        if let t = plan.tradeKinds.firstIndex(where: { $0.count == kind.count && $0.elementsEqual(kind) }) {
+            return .trade(transactions: plan.tradeTransactions[t])
+        }
         if let hit = plan.transactionKinds.firstIndex(where: { $0.from.count == kind.count && $0.from.elementsEqual(kind) }) {
             return .transaction(hit)
         }
@@ -158,7 +161,7 @@ struct SpecRowValues {
             let plan = self.plan
             rowKind = matched(c, f).map { taken in taken.withUnsafeBytes { Self.decideKind(plan, $0) } } ?? Self.decideKind(plan, f)
             switch rowKind {
-            case .trade?: mask = 1
+            case .trade(let k)?: mask = k == nil ? 1 : 1 | 2
             case .transaction(let k)?: mask = plan.alsoMovement[k] ? 2 | 4 : 2
             case .movement?: mask = 4
             case .leg?: mask = 8
