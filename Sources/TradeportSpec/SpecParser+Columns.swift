@@ -220,14 +220,42 @@ extension SpecParser {
         }
     }
 
-    func checks(_ node: Node, _ names: Set<String>) -> [CrossCheck] {
+    func checks(_ node: Node, _ names: Set<String>) -> (text: [CrossCheck], numbers: [NumberCheck]) {
         guard case .sequence(let sequence) = node else {
             fail(node, "checks", "expected a list of checks, each like {column: instrument, equals: '{base}{quote}', message: …}")
-            return []
+            return ([], [])
         }
         var out: [CrossCheck] = []
+        var numbers: [NumberCheck] = []
         for (i, item) in sequence.enumerated() {
             let path = "checks[\(i)]"
+            // {near: [a, b], within: '0.01', for: [trade], message}: two numbers of the row.
+            if case .mapping(let m) = item, m.keys.contains(where: { $0.string == "near" }) {
+                guard let e = entries(item, path, allowed: ["near", "within", "for", "message"], what: "a check between numbers"),
+                    let message = requiredText(e, "message", "the message when the check fails")
+                else { continue }
+                guard let (_, v) = e.value("near"), case .sequence(let items) = v, items.count == 2,
+                    let a = fieldSource(items[0], path + ".near[0]", names), let b = fieldSource(items[1], path + ".near[1]", names)
+                else {
+                    fail(e.value("near")?.value ?? item, path + ".near", "expected two values, like [{mul: [quantity, price]}, amount]")
+                    continue
+                }
+                numbersOnly(a, item, path + ".near[0]")
+                numbersOnly(b, item, path + ".near[1]")
+                guard let within = requiredText(e, "within", "how far apart the two may be, a number like '0.01'") else { continue }
+                if !Self.isPlainNumber(within) || within.hasPrefix("-") {
+                    fail(e.value("within")?.value, path + ".within", "'\(within)' is not a number like '0.01'")
+                }
+                var kinds: [String]?
+                if let (_, n) = e.value("for"), let k = texts(n, path + ".for", "the kinds of rows checked (trade, transaction, movement)") {
+                    for kind in k where !["trade", "transaction", "movement"].contains(kind) {
+                        fail(n, path + ".for", "'\(kind)' is not a kind of row (trade, transaction, movement)")
+                    }
+                    kinds = k
+                }
+                numbers.append(NumberCheck(a: a, b: b, within: within, kinds: kinds, message: message, location: location(item)))
+                continue
+            }
             guard let e = entries(item, path, allowed: ["column", "equals", "lowercase", "message"], what: "a check"),
                 let column = requiredText(e, "column", "the column checked"),
                 let equals = requiredText(e, "equals", "a template like {base}{quote}"),
@@ -240,7 +268,7 @@ extension SpecParser {
             let lowercase = e.value("lowercase").flatMap { boolean($0.value, path + ".lowercase") } ?? false
             out.append(CrossCheck(column: column, equals: equals, lowercase: lowercase, message: message, location: location(item)))
         }
-        return out
+        return (out, numbers)
     }
 
     func skipRules(_ node: Node, _ names: Set<String>) -> [SkipRule] {
@@ -470,7 +498,7 @@ extension SpecParser {
 
     /// Refuses a constant that is not a number where a number is taken (`amount: {const: N}`, an
     /// operand of `add`): convert would find no number in it on any row.
-    private func numbersOnly(_ source: FieldSource, _ node: Node, _ path: String) {
+    func numbersOnly(_ source: FieldSource, _ node: Node, _ path: String) {
         switch source {
         case .constant(let t):
             if !Self.isPlainNumber(t) { fail(node, path, "'\(t)' is not a number like 1234.56 or -0.5, and this value is one") }
@@ -733,12 +761,12 @@ enum TimePattern {
         if quoted { return "a quote (') is not closed" }
         pattern = unquoted
         var i = pattern.startIndex
-        let runs = ["yyyy", "MM", "M", "MMM", "MMMM", "dd", "d", "HH", "H", "hh", "h", "mm", "ss", "a"]
+        let runs = ["yyyy", "yy", "MM", "M", "MMM", "MMMM", "dd", "d", "HH", "H", "hh", "h", "mm", "ss", "a", "xxx", "XXX"]
         // Every bad part is named, not only the first.
         var bad: [String] = []
         while i < pattern.endIndex {
             let c = pattern[i]
-            if "yMdHhmsa".contains(c) {
+            if "yMdHhmsaxX".contains(c) {
                 var j = i
                 while j < pattern.endIndex && pattern[j] == c { j = pattern.index(after: j) }
                 let token = String(pattern[i..<j])
@@ -751,7 +779,7 @@ enum TimePattern {
             } else if c.isLetter && c != "T" && c != "Z" {
                 var j = i
                 while j < pattern.endIndex && pattern[j] == c { j = pattern.index(after: j) }
-                bad.append("'\(pattern[i..<j])' is not a pattern letter (y, M, d, H, h, m, s, a) or the literal T or Z; quote other text, like 'UTC'")
+                bad.append("'\(pattern[i..<j])' is not a pattern letter (y, M, d, H, h, m, s, a, xxx, XXX) or the literal T or Z; quote other text, like 'UTC'")
                 i = j
             } else {
                 i = pattern.index(after: i)
@@ -762,11 +790,13 @@ enum TimePattern {
             return "HH is a 24-hour clock: a 12-hour one is hh (or h) with a (AM or PM)"
         }
         if tokens.contains("h") != tokens.contains("a") { return "a 12-hour clock needs both hh (or h) and a (AM or PM)" }
+        if tokens.contains("x") && tokens.contains("X") { return "one offset: xxx (+02:00) or XXX (+02:00, or Z for UTC)" }
+        if (tokens.contains("x") || tokens.contains("X")) && kind != "datetime" { return "an offset from UTC (xxx, XXX) belongs to a datetime" }
         let date = tokens.isSuperset(of: ["y", "M", "d"])
         let time = tokens.contains("m") && (tokens.contains("H") || tokens.contains("h"))
         let hasTime = tokens.contains("H") || tokens.contains("h")
         switch kind {
-        case "datetime": return date && time ? nil : "a datetime needs yyyy, MM (or M, MMM), dd (or d), HH (or hh with a) and mm"
+        case "datetime": return date && time ? nil : "a datetime needs yyyy (or yy), MM (or M, MMM), dd (or d), HH (or hh with a) and mm"
         case "date": return date && !hasTime ? nil : "a date needs yyyy, MM (or M, MMM) and dd (or d), and no time"
         default: return time && !tokens.contains("y") ? nil : "a time needs HH (or hh with a) and mm, and no date"
         }

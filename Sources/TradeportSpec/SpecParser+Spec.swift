@@ -47,7 +47,8 @@ extension SpecParser {
             fail(top.value("values")?.value, "values.zone-column", "'\(zoneColumn)' is not one of the spec's columns")
         }
         let detect = top.value("detect").flatMap { self.detect($0.value, names) }
-        let checks = top.value("checks").map { self.checks($0.value, names) } ?? []
+        let allChecks: (text: [CrossCheck], numbers: [NumberCheck]) = top.value("checks").map { self.checks($0.value, names) } ?? ([], [])
+        let checks = allChecks.text
         let skip = top.value("skip").map { self.skipRules($0.value, names) } ?? []
         let rows = top.value("rows").flatMap { self.rowKinds($0.value, names) }
         if top.value("rows") == nil { fail(root, "rows", "missing; expected which rows are what, like {kind: trade}") }
@@ -108,6 +109,7 @@ extension SpecParser {
             assets: assets, file: file)
         spec.balance = balance
         spec.parameters = parameters
+        spec.numberChecks = allChecks.numbers
         if let (_, n) = top.value("wrapped"),
             let e = entries(
                 n, "wrapped", allowed: ["column", "when-empty"], what: "the column a file wraps onto a line of its own, and the column empty on such a line"),

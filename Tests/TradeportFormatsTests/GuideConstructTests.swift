@@ -224,6 +224,18 @@ extension GuideConstructTests {
     }
 }
 
+extension GuideConstructTests {
+    @Test("checks between numbers: a stated net amount against quantity × price and the fee")
+    func numberChecks() throws {
+        let doc = try Self.run("guide-checks")
+        #expect(doc.allTrades.map { "\($0.side.rawValue) \($0.quantity) @ \($0.price)" } == ["buy 8 @ 12.5", "sell 3 @ 13"])
+        #expect(
+            doc.rejected.map { "\($0.source.row) \($0.errors.map { "\($0.field ?? ""): \($0.message)" })" } == [
+                "4 [\"checks[0]: quantity × price is not the net amount and the fee: 0.88 and 27.89 are 27.01 apart, more than 0.01\"]"
+            ])
+    }
+}
+
 extension Guide {
     /// The fenced `csv` block that follows the guide's spec `id`.
     static func sample(after id: String) -> String {

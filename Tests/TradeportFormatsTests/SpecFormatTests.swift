@@ -195,6 +195,38 @@ struct SpecFormatTests {
         #expect(errors.errors.contains { $0.description.contains("values.zone-column: 'nowhere' is not one of the spec's columns") })
     }
 
+    @Test("date patterns: yy is a year of this century; xxx and XXX an offset from UTC that makes the instant")
+    func twoDigitYearsAndOffsets() throws {
+        func spec(_ format: String) -> String {
+            """
+            tradeport-format: 1
+            id: times
+            description: times
+            source: {type: csv, header: 1}
+            values: {timezone: Europe/Amsterdam}
+            columns:
+              - {name: time, header: Time, type: datetime, format: "\(format)"}
+            rows: {kind: transaction}
+            transaction: {time: time, type: {const: deposit}, asset: {const: EUR}, amount: {const: '1'}}
+
+            """
+        }
+        func times(_ format: String, _ cells: [String]) throws -> (times: [String], rejects: [String]) {
+            let path = try TestKit.writeTemporaryFile("Time\n" + cells.map { $0 + "\n" }.joined(), name: "times.csv")
+            let doc = try TestKit.convert(paths: [path], with: SpecReader(try SpecLoader.load(text: spec(format), file: "t.yaml")))
+            return (doc.allTransactions.map { "\($0.time)" }, doc.rejected.flatMap { $0.errors.map(\.message) })
+        }
+        let short = try times("yy-MM-dd HH:mm:ss", ["25-07-24 21:30:41", "2025-07-24 21:30:41"])
+        #expect(short.times == ["2025-07-24T19:30:41Z"])
+        #expect(short.rejects.count == 1)
+        let offsets = try times("yyyy-MM-dd'T'HH:mm:ssxxx", ["2022-07-02T09:09:41+02:00", "2022-01-02T09:09:41-0530", "2022-01-02T09:09:41Z"])
+        #expect(offsets.times == ["2022-01-02T14:39:41Z", "2022-07-02T07:09:41Z"])
+        #expect(offsets.rejects.count == 1, "xxx takes no Z")
+        let zulu = try times("yyyy-MM-dd'T'HH:mm:ss[.F]XXX", ["2022-01-02T09:09:41.5Z", "2022-01-02T09:09:41+01:00"])
+        #expect(zulu.times == ["2022-01-02T08:09:41Z", "2022-01-02T09:09:41.5Z"])
+        #expect(throws: SpecErrors.self) { try SpecLoader.load(text: spec("yyyy-MM-dd HH:mm:ssxxxX"), file: "t.yaml") }
+    }
+
     @Test("delimiter: auto takes the delimiter that splits the first lines alike")
     func autoDelimiter() throws {
         let spec = try SpecLoader.load(

@@ -47,6 +47,10 @@ extension FormatSpec {
             }
         }
         if let zone = values.zoneColumn { used.insert(zone) }
+        for check in numberChecks {
+            source(check.a)
+            source(check.b)
+        }
         for rule in skip {
             used.insert(rule.column)
             for c in rule.and { used.insert(c.column) }

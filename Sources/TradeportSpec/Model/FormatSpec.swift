@@ -30,6 +30,8 @@ public struct FormatSpec: Sendable, Equatable {
     public var wrapped: WrapRule? = nil
     /// Other column orders the rows may come in (`layouts:`), each told by a cell.
     public var layouts: [LayoutRule] = []
+    /// Checks between a row's numbers (`checks:` entries with `near:`).
+    public var numberChecks: [NumberCheck] = []
     /// The file the spec was read from.
     public var file: String
 

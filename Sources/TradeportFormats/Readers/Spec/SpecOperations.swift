@@ -9,6 +9,10 @@ extension SpecRowValues {
         zone: inout SourceTimeZone.Converter
     ) -> PortfolioOperation? {
         guard errors.isEmpty else { return nil }
+        if !plan.numberChecks.isEmpty {
+            checkNumbers()
+            guard errors.isEmpty else { return nil }
+        }
         guard let i = plan.rowKindColumn else {
             switch plan.spec.rows {
             case .transactions: return transaction(nil, location, zone: &zone)
@@ -36,6 +40,32 @@ extension SpecRowValues {
                     column: p + 1, field: column,
                     message: "'\(kind)' is neither a trade, a transaction nor a movement of this format (\(known.joined(separator: ", ")))"))
             return nil
+        }
+    }
+
+    /// The checks between the row's numbers that apply to its kind: two values further apart than
+    /// allowed are an error naming both (a value the row leaves empty is not checked).
+    private mutating func checkNumbers() {
+        let kind: UInt8
+        switch rowKind {
+        case .trade?: kind = 1
+        case .transaction?: kind = 2
+        case .movement?: kind = 4
+        case .leg?: return
+        case nil:
+            switch plan.spec.rows {
+            case .transactions: kind = 2
+            case .movements: kind = 4
+            default: kind = 1
+            }
+        }
+        for check in plan.numberChecks where check.kinds & kind != 0 {
+            guard let a = number(resolve(check.a)), let b = number(resolve(check.b)), let d = a.subtracting(b) else { continue }
+            let apart = d.isNegative ? d.negated : d
+            if apart > check.within {
+                errors.append(
+                    FieldError(column: nil, field: check.name, message: "\(check.message): \(a) and \(b) are \(apart) apart, more than \(check.within)"))
+            }
         }
     }
 

@@ -288,6 +288,17 @@ final class SpecPlan: Sendable {
     let tradeTransactions: [Int?]
     /// The column naming each row's time zone (`values.zone-column`).
     let zoneColumn: Int?
+    /// Checks between a row's numbers (`checks: [{near: …}]`): the two values, how far apart they
+    /// may be, the kinds of rows checked (bits as `kindMasks`: 1 trade, 2 transaction, 4 movement).
+    struct NumberCheck {
+        let a: Source
+        let b: Source
+        let within: ExactDecimal
+        let kinds: UInt8
+        let message: String
+        let name: String
+    }
+    let numberChecks: [NumberCheck]
     /// `rows.legs`: values whose rows are legs of a group's trades.
     let legKinds: [[UInt8]]
     /// Whether `rows.by` compares ignoring case (its column's map does).
@@ -401,6 +412,11 @@ final class SpecPlan: Sendable {
                 return .conditional(Conditional(tests, near: near, then: t, otherwise: resolve(otherwise)))
             case .parameter(let name): return .parameter(name)
             }
+        }
+        numberChecks = spec.numberChecks.enumerated().compactMap { i, c in
+            guard let a = resolve(c.a), let b = resolve(c.b), case .success(let w) = ExactDecimal.parse(c.within, style: .canonical) else { return nil }
+            let kinds = c.kinds.map { $0.reduce(UInt8(0)) { $0 | ($1 == "trade" ? 1 : $1 == "transaction" ? 2 : 4) } } ?? 7
+            return NumberCheck(a: a, b: b, within: w, kinds: kinds, message: c.message, name: "checks[\(i)]")
         }
         let plainTrade = spec.trade.map { KindMapping($0, resolve, of: Trade.self) }
         // With rows.legs, trade rows are trades of their own and legs make the group's; without,

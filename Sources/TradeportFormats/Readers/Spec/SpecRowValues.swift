@@ -365,6 +365,12 @@ struct SpecRowValues {
                 guard let date = m.date, let clock = m.clock,
                     let local = LocalDateTime(date: date, hour: clock.0, minute: clock.1, second: clock.2)
                 else { return nil }
+                if let offset = m.offset {
+                    // The text says its offset from UTC: that instant, whatever the zone.
+                    let instant = Timestamp(secondsSinceEpoch: local.secondsAsIfUTC - Int64(offset), nanoseconds: clock.3)
+                    guard instant.isWritable else { return fail("'\(text(f))' falls outside the years 0001 to 9999 in UTC") }
+                    return .instant(instant)
+                }
                 guard let instant = zone.writableTimestamp(for: local) else {
                     return fail("'\(text(f))' in \(zone.zoneName) falls outside the years 0001 to 9999 in UTC")
                 }

@@ -24,11 +24,13 @@ enum SpecValue {
     }
 }
 
-/// A date/time pattern compiled to tokens: `yyyy MM M MMM MMMM dd d HH H hh h mm ss a`, `[.F]`,
+/// A date/time pattern compiled to tokens: `yyyy yy MM M MMM MMMM dd d HH H hh h mm ss a xxx XXX`, `[.F]`,
 /// literal bytes and quoted literal text (`'UTC'`).
 struct CompiledPattern: Sendable {
     enum Token: Sendable {
         case year
+        /// `yy`: two digits of a year of this century (`25` is 2025), as Binance's 2025 exports write it.
+        case year2
         case month(oneOrTwo: Bool)
         /// `MMM` or `MMMM`: a month's name, short or long, in any of `MonthNames`' languages and
         /// any case, with an optional `.` after a short one (`Jan.`, `jan`, `JANUARY`, `mrt`).
@@ -42,6 +44,9 @@ struct CompiledPattern: Sendable {
         case minute, second
         /// `[.F]`: an optional `.` and up to nine digits, the fraction of the second.
         case fraction
+        /// `xxx`: an offset from UTC, `+02:00` or `+0200` (`-05:00`); `XXX` takes `Z` for UTC too.
+        /// The time is then that instant, whatever the spec's zone.
+        case offset(z: Bool)
         case literal(UInt8)
     }
     let tokens: [Token]
@@ -71,7 +76,7 @@ struct CompiledPattern: Sendable {
             while j < b.count && b[j] == b[i] { j += 1 }
             let run = j - i
             switch b[i] {
-            case UInt8(ascii: "y"): tokens.append(.year)
+            case UInt8(ascii: "y"): tokens.append(run == 2 ? .year2 : .year)
             case UInt8(ascii: "M") where run >= 3:
                 tokens.append(.monthName)
                 // The name takes its own dot (`Jan.`), and a name that has none (`May`) still reads.
@@ -81,6 +86,8 @@ struct CompiledPattern: Sendable {
             case UInt8(ascii: "H"): tokens.append(.hour(oneOrTwo: run == 1))
             case UInt8(ascii: "h"): tokens.append(.hour12(oneOrTwo: run == 1))
             case UInt8(ascii: "a"): tokens.append(.meridiem)
+            case UInt8(ascii: "x") where run == 3: tokens.append(.offset(z: false))
+            case UInt8(ascii: "X") where run == 3: tokens.append(.offset(z: true))
             case UInt8(ascii: "m"): tokens.append(.minute)
             case UInt8(ascii: "s"): tokens.append(.second)
             default:
@@ -92,7 +99,7 @@ struct CompiledPattern: Sendable {
     }
 
     /// The fields read from `f`, or nil when it does not follow the pattern (or is no real date).
-    func match(_ f: UnsafeRawBufferPointer) -> (date: CalendarDate?, clock: (Int, Int, Int, UInt32)?)? {
+    func match(_ f: UnsafeRawBufferPointer) -> (date: CalendarDate?, clock: (Int, Int, Int, UInt32)?, offset: Int?)? {
         var i = 0
         var year: Int?
         var month: Int?
@@ -103,6 +110,7 @@ struct CompiledPattern: Sendable {
         var nanoseconds: UInt32 = 0
         var hour12: Int?
         var afternoon = false
+        var offset: Int?
         func digits(_ min: Int, _ max: Int) -> Int? {
             var v = 0
             var n = 0
@@ -118,6 +126,9 @@ struct CompiledPattern: Sendable {
             case .year:
                 guard let v = digits(4, 4) else { return nil }
                 year = v
+            case .year2:
+                guard let v = digits(2, 2) else { return nil }
+                year = 2000 + v
             case .month(let short):
                 guard let v = digits(short ? 1 : 2, 2) else { return nil }
                 month = v
@@ -148,6 +159,20 @@ struct CompiledPattern: Sendable {
             case .fraction:
                 guard let n = Timestamp.fraction(f, at: &i) else { return nil }
                 nanoseconds = n
+            case .offset(let z):
+                // `Z`, or a sign, two digits of hours and two of minutes, with or without `:`.
+                if z, i < f.count, f[i] == UInt8(ascii: "Z") {
+                    offset = 0
+                    i += 1
+                    continue
+                }
+                guard i < f.count, f[i] == UInt8(ascii: "+") || f[i] == UInt8(ascii: "-") else { return nil }
+                let negative = f[i] == UInt8(ascii: "-")
+                i += 1
+                guard let h = digits(2, 2), h <= 18 else { return nil }
+                if i < f.count, f[i] == UInt8(ascii: ":") { i += 1 }
+                guard let m = digits(2, 2), m < 60 else { return nil }
+                offset = (negative ? -1 : 1) * (h * 3600 + m * 60)
             case .literal(let c):
                 guard i < f.count, f[i] == c else { return nil }
                 i += 1
@@ -161,7 +186,7 @@ struct CompiledPattern: Sendable {
             guard let d = CalendarDate(year: year, month: month, day: day) else { return nil }
             date = d
         }
-        return (date, hour.map { ($0, minute ?? 0, second, nanoseconds) })
+        return (date, hour.map { ($0, minute ?? 0, second, nanoseconds) }, offset)
     }
 }
 

@@ -156,7 +156,7 @@ final class CompiledTradePlan: @unchecked Sendable {
         guard case .csv(let csv) = spec.source, csv.encoding == .utf8, let m = plan.trade, !m.grouped,
             plan.rowKindColumn == nil, plan.group == nil, !plan.someRowsGiveSeveral,
             plan.plainColumns, plan.skips.isEmpty, !plan.hasLists, !plan.readsNotations, plan.assetAliases.isEmpty,
-            m.portfolio == nil, spec.values.formulaQuote == nil, !spec.values.ooxmlEscapes, plan.zoneColumn == nil
+            m.portfolio == nil, spec.values.formulaQuote == nil, !spec.values.ooxmlEscapes, plan.zoneColumn == nil, plan.numberChecks.isEmpty
         else { return nil }
         switch spec.rows {
         case .transactions, .movements, .by: return nil
