@@ -103,7 +103,10 @@ struct SpecDraftWriter {
         if d.parentheses { values.append("parentheses: true") }
         if d.exponent { values.append("exponent: true") }
         if !d.emptyMarkers.isEmpty { values.append("empty: [\(d.emptyMarkers.map { "'\($0)'" }.joined(separator: ", "))]") }
-        let zoned = d.columns.contains { ($0.format ?? "").hasSuffix("Z") || ($0.format ?? "").contains("UTC") || $0.header.uppercased().contains("UTC") }
+        let zoned = d.columns.contains {
+            ($0.format ?? "").hasSuffix("Z") || ($0.format ?? "").hasSuffix("XXX") || ($0.format ?? "").contains("UTC")
+                || $0.header.uppercased().contains("UTC")
+        }
         if zoned {
             values.append("timezone: UTC")
         } else if d.columns.contains(where: { $0.type == "datetime" || $0.type == "date" }) {

@@ -393,10 +393,14 @@ public enum SpecDrafter {
         ]
         let times = [
             "", " HH:mm:ss", " HH:mm:ss[.F]", " HH:mm", "'T'HH:mm:ss", "'T'HH:mm:ss[.F]", "'T'HH:mm:ssZ", "'T'HH:mm:ss[.F]Z", " HH:mm:ss 'UTC'",
-            " HH:mm:ss[.F] 'UTC'", ", HH:mm:ss", " hh:mm:ss a", " h:mm:ss a", " h:mm a", " hh:mm a", ", h:mm:ss a", ", h:mm a", " H:mm:ss", " H:mm"
+            " HH:mm:ss[.F] 'UTC'", ", HH:mm:ss", " hh:mm:ss a", " h:mm:ss a", " h:mm a", " hh:mm a", ", h:mm:ss a", ", h:mm a", " H:mm:ss", " H:mm",
+            "'T'HH:mm:ssXXX", "'T'HH:mm:ss[.F]XXX", " HH:mm:ssXXX", ";HHmmss", " HHmmss"
         ]
         var all: [String] = []
-        for d in dates { for t in times where !(d == "yyyyMMdd" && !t.isEmpty) { all.append(d + t) } }
+        // `yyyyMMdd` only alone or with a time of digits (`20240115;093000`), which only it takes.
+        for d in dates {
+            for t in times where t.isEmpty || (d == "yyyyMMdd") == t.hasSuffix("HHmmss") { all.append(d + t) }
+        }
         return all
     }()
 
@@ -454,7 +458,7 @@ public enum SpecDrafter {
             return column
         }
         // `20240115` is a number too: a date where the header says so.
-        let dateRole = column.role == .date || column.role == .time
+        let dateRole = column.role == .date || column.role == .time || HeaderRole.normalized(header).contains("date")
         if present.allSatisfy({ numberShape($0) != nil }) && column.role != .id && column.role != .orderId
             && !(dateRole && present.allSatisfy { matches("yyyyMMdd", $0) })
         {
@@ -485,6 +489,7 @@ public enum SpecDrafter {
                 p = withFraction
             }
             column.type = p.contains("H") || p.contains("h") ? "datetime" : "date"
+            if p.contains("X") { draft.guesses.append("columns.\(column.name): times with their offset from UTC (XXX): each is the instant it names") }
             column.format = p
             return column
         }

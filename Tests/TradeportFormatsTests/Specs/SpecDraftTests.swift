@@ -130,7 +130,10 @@ import TradeportTestKit
         for (spec, path) in Self.samples {
             let draft = try SpecDrafter.draft(path: path, id: spec.id + "-draft")
             let todos = draft.text.components(separatedBy: "\"TODO: ").count - 1
-            #expect(todos == draft.questions.count, "\(spec.id): \(todos) TODO values, \(draft.questions.count) questions listed")
+            // Each question listed once; its TODO where each mapping needs the answer (a time for trades and transactions).
+            #expect(
+                (todos == 0) == draft.questions.isEmpty && todos >= draft.questions.count,
+                "\(spec.id): \(todos) TODO values, \(draft.questions.count) questions listed")
             if todos > 0 {
                 let errors = try #require(throws: SpecErrors.self) { try SpecLoader.load(text: draft.text, file: "draft.yaml") }
                 #expect(errors.errors.count == todos)
