@@ -137,7 +137,7 @@ struct ConvertCommandTests {
         #expect(
             unknown.status == 2
                 && unknown.stderr.contains(
-                    "known formats: binance, bitvavo, coinbase, coinbasepro-fills, coinbasepro, cryptocom, degiro-transactions, degiro, dsx-trades")
+                    "known formats: binance, bitpanda, bitvavo, coinbase, coinbasepro-fills, coinbasepro, cryptocom, degiro-transactions, degiro, dsx-trades")
         )
         let zone = try CLI.run(["convert", "--timezone", "Mars/Olympus", examples[0]])
         #expect(zone.status == 2 && zone.stderr.contains("time zone"))

@@ -22,6 +22,32 @@ struct DocumentationTests {
         }
     }
 
+    /// The README's table of the formats read, made from the registry: id, origin, summary.
+    static func formatsReadTable() -> String {
+        var rows = ["| id | origin | what it reads |", "|---|---|---|"]
+        for entry in FormatCatalog.builtIn.entries {
+            let origin = entry.origin == "built-in" ? "built-in (Swift)" : entry.origin
+            rows.append("| `\(entry.reader.id)` | \(origin) | \(entry.reader.summary) |")
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
+
+    @Test("the README's table of the formats read is the registry's (regenerated with TRADEPORT_WRITE_CLI_REFERENCE=1)")
+    func formatsReadTableIsGenerated() throws {
+        var readme = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
+        let start = try #require(readme.range(of: "<!-- formats-read -->\n"))
+        let end = try #require(readme.range(of: "<!-- /formats-read -->", range: start.upperBound..<readme.endIndex))
+        let table = Self.formatsReadTable()
+        if ProcessInfo.processInfo.environment["TRADEPORT_WRITE_CLI_REFERENCE"] == "1" {
+            readme.replaceSubrange(start.upperBound..<end.lowerBound, with: table)
+            try readme.write(toFile: Self.readmePath, atomically: true, encoding: .utf8)
+        } else {
+            #expect(
+                String(readme[start.upperBound..<end.lowerBound]) == table,
+                "regenerate with TRADEPORT_WRITE_CLI_REFERENCE=1 swift test --filter DocumentationTests")
+        }
+    }
+
     @Test("the README lists every reader and every writer of the registry, each once")
     func formatLists() throws {
         let readme = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
@@ -46,7 +72,7 @@ struct DocumentationTests {
     /// Every command's help, as `tradeport help …` prints it, in the order of the reference.
     static let commands: [[String]] = [
         [], ["convert"], ["detect"], ["formats"], ["formats", "list"], ["formats", "check"], ["formats", "show"],
-        ["push"], ["serve"]
+        ["formats", "new"], ["push"], ["serve"]
     ]
 
     static func reference() throws -> String {

@@ -74,6 +74,28 @@ struct FamilySampleTests {
         #expect(r.status == 0, "\(r.output)")
     }
 
+    static let moreSamples: [(script: String, sample: String)] = [
+        ("compare_new2.py", "bitpanda-example.csv"), ("compare_new2.py", "bitpanda-2021-example.csv"),
+        ("compare_new2.py", "bitpanda-2022-example.csv"), ("compare_new2.py", "freetrade-example.csv"),
+        ("compare_new3.py", "ibkr-cash-example.csv"), ("compare_new3.py", "ibkr-cash-2025-example.csv"),
+        ("compare_new3.py", "ibkr-confirms-example.csv"), ("compare_new3.py", "revolut-crypto-example.csv"),
+        ("compare_new3.py", "revolut-crypto-2024-example.csv"), ("compare_new3.py", "binance-2020-example.csv"),
+        ("compare_new3.py", "binance-2025-example.csv")
+    ]
+
+    @Test(
+        "Bitpanda, Freetrade, IBKR's cash and confirmation reports, Revolut's crypto statement, Binance's older and newer layouts",
+        arguments: moreSamples.indices)
+    func moreFamilies(_ index: Int) throws {
+        let (script, sample) = Self.moreSamples[index]
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/out.json"
+        _ = try CLI.run(["convert", "formats/samples/" + sample, "-o", out, "-q"])
+        let r = try CLI.shell("python3", [Self.fixtures + "/" + script, sample + "=" + out])
+        #expect(r.status == 0, "\(sample): \(r.output)")
+    }
+
     @Test("every sample in formats/samples is detected as the format it was written for")
     func samplesAreDetected() throws {
         for name in CLI.entries(CLI.repositoryRoot + "/formats/samples") {

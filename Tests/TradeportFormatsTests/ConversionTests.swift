@@ -72,11 +72,10 @@ struct ConversionTests {
     @Test func registryListsAndDetects() {
         // The built-in specs in file-name order, then the code readers.
         let ids = [
-            "binance", "bitvavo", "coinbase", "coinbasepro-fills", "coinbasepro", "cryptocom", "degiro-transactions", "degiro", "dsx-trades",
-            "dsx-transactions", "etoro",
-            "ibkr-trades", "kraken-ledger",
-            "kraken-trades", "revolut-invest", "scalable", "schwab", "tradeport-csv", "tradeport-xlsx", "traderepublic", "trading212", "xtb", "tinkoff-report",
-            "tradeport-json"
+            "binance", "bitpanda", "bitvavo", "coinbase", "coinbasepro-fills", "coinbasepro", "cryptocom", "degiro-transactions", "degiro",
+            "dsx-trades", "dsx-transactions", "etoro", "freetrade", "ibkr-cash", "ibkr-confirms", "ibkr-trades", "kraken-ledger",
+            "kraken-trades", "revolut-crypto", "revolut-invest", "scalable", "schwab", "tradeport-csv", "tradeport-xlsx", "traderepublic",
+            "trading212", "xtb", "tinkoff-report", "tradeport-json"
         ]
         #expect(FormatRegistry.builtIn.ids == ids)
         let probe = FormatProbe(name: "x.csv", head: Array("hello, world\n".utf8), isWholeInput: true)
