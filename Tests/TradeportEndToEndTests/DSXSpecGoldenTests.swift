@@ -9,8 +9,11 @@ import Testing
 @Suite("DSX specs reproduce the DSX code readers' documents")
 struct DSXSpecGoldenTests {
     /// SHA-256 of `tradeport convert ../shared/samples/dsx-trades.csv ../shared/samples/dsx-transactions.csv`
-    /// as the DSX code readers wrote it (58,546 bytes: 35 trades, 103 transactions, 14 skipped).
-    static let realExportsDigest = "215fb59611c45538c5d09f7e31c5f24b29575f627bf75660afddc4bc315f504d"
+    /// as the DSX code readers wrote it (35 trades, 103 transactions, 14 skipped), but for one
+    /// warning: 58,277 bytes since the operations of one instant are one step of the balance check
+    /// (the BSV withdrawal and deposit of 2019-10-09 07:04:07, rows 25–26 of the transactions, no
+    /// longer warn that BSV went below zero between them; 58,546 bytes before).
+    static let realExportsDigest = "6682719cbf013674ab374eb91ee73882e27038206ca92a13d6f61deef9924ad9"
 
     @Test func theCorruptedExportGivesTheRecordedDocument() throws {
         let r = try CLI.run(["convert", "Tests/TradeportEndToEndTests/Fixtures/corrupted-trades.csv"])
@@ -24,7 +27,7 @@ struct DSXSpecGoldenTests {
         let r = try CLI.run(["convert", "../shared/samples/dsx-trades.csv", "../shared/samples/dsx-transactions.csv"])
         #expect(r.status == 0, "\(r.stderr)")
         let digest = SHA256.hash(data: r.stdoutData).map { String(format: "%02x", $0) }.joined()
-        #expect(r.stdoutData.count == 58_546)
+        #expect(r.stdoutData.count == 58_277)
         #expect(digest == Self.realExportsDigest)
     }
 }

@@ -225,6 +225,17 @@ extension GuideConstructTests {
 }
 
 extension GuideConstructTests {
+    @Test("one row, three operations: a dividend, its tax and its conversion into the account's currency")
+    func dividendTaxAndConversion() throws {
+        let doc = try Self.run("guide-dividend-fx")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTrades.map(Self.text) == ["buy 10 ABC GBP @23.05 =230.5", "sell 0.39 USD GBP @0.79487179 =0.31"])
+        #expect(doc.allTransactions.map(Self.text) == ["deposit 500 GBP", "dividend 0.46 USD", "tax 0.07 USD"])
+        #expect(doc.warnings.isEmpty, "\(doc.warnings.map(\.message))")
+        let source = try #require(doc.sources.first)
+        #expect(source.rows == 3 && source.extra == 2 && source.operations == 5 && source.addsUp)
+    }
+
     @Test("checks between numbers: a stated net amount against quantity × price and the fee")
     func numberChecks() throws {
         let doc = try Self.run("guide-checks")

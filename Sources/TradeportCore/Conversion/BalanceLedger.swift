@@ -266,8 +266,8 @@ struct BalanceLedger {
 
     /// Replays every operation in time order: the warnings and what each portfolio holds of each
     /// asset at the end (nil where it went beyond 38 digits), by portfolio then asset. One
-    /// `negative-balance` warning per portfolio and asset whose balance goes below zero, at the
-    /// first operation that takes it there; one `balance-untracked` warning per account whose
+    /// `negative-balance` warning per portfolio and asset whose balance is below zero after all
+    /// the operations of an instant, naming the first of them that moved it; one `balance-untracked` warning per account whose
     /// balance went beyond 38 digits and could no longer be followed. Throws only when the scratch
     /// file cannot be read back.
     func replay() throws -> (warnings: [ConversionWarning], balances: [PortfolioBalance]) {
@@ -284,7 +284,30 @@ struct BalanceLedger {
             balances[Int(item.account)] = nil
             found.append((item.op, item.time, item.row, Int(item.account), nil))
         }
+        // The operations of one instant are one step: a balance is checked once all of them are
+        // in (a dividend credited and converted out in the same second, a file listing the
+        // newest first), against the first operation of the step that moved it.
+        var stepTime = Int64.min
+        var moved: [(op: Int, row: Int, account: Int)] = []
+        var movedSet = Set<Int>()
+        func closeStep() {
+            for m in moved where !warned[m.account] {
+                guard let next = balances[m.account], next.isNegative || seed[m.account].isNegative else { continue }
+                // Beyond 38 digits with the opening: the check goes on from zero.
+                let held = next.adding(seed[m.account]) ?? next
+                if held.isNegative {
+                    warned[m.account] = true
+                    found.append((m.op, stepTime, m.row, m.account, held))
+                }
+            }
+            moved.removeAll(keepingCapacity: true)
+            movedSet.removeAll(keepingCapacity: true)
+        }
         try forEachInTimeOrder { op, record in
+            if record.time != stepTime {
+                closeStep()
+                stepTime = record.time
+            }
             record.forEachChange { account, amount in
                 let a = Int(account)
                 guard let current = balances[a] else { return }
@@ -295,15 +318,10 @@ struct BalanceLedger {
                     return
                 }
                 balances[a] = next
-                guard next.isNegative || seed[a].isNegative, !warned[a] else { return }
-                // Beyond 38 digits with the opening: the check goes on from zero.
-                let held = next.adding(seed[a]) ?? next
-                if held.isNegative {
-                    warned[a] = true
-                    found.append((op, record.time, record.row, a, held))
-                }
+                if !warned[a], movedSet.insert(a).inserted { moved.append((op, record.row, a)) }
             }
         }
+        closeStep()
         let finals = accounts.indices.map { a in
             PortfolioBalance(portfolio: portfolioNames[accounts[a].portfolio], asset: accounts[a].asset, amount: balances[a])
         }.sorted { ($0.portfolio, $0.asset) < ($1.portfolio, $1.asset) }
