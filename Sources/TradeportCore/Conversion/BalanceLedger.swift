@@ -289,7 +289,9 @@ struct BalanceLedger {
         // newest first), against the first operation of the step that moved it.
         var stepTime = Int64.min
         var moved: [(op: Int, row: Int, account: Int)] = []
-        var movedSet = Set<Int>()
+        // The step each account was last moved in: no hashing per change.
+        var step = 0
+        var movedIn = [Int](repeating: -1, count: accounts.count)
         func closeStep() {
             for m in moved where !warned[m.account] {
                 guard let next = balances[m.account], next.isNegative || seed[m.account].isNegative else { continue }
@@ -301,7 +303,7 @@ struct BalanceLedger {
                 }
             }
             moved.removeAll(keepingCapacity: true)
-            movedSet.removeAll(keepingCapacity: true)
+            step += 1
         }
         try forEachInTimeOrder { op, record in
             if record.time != stepTime {
@@ -318,7 +320,10 @@ struct BalanceLedger {
                     return
                 }
                 balances[a] = next
-                if !warned[a], movedSet.insert(a).inserted { moved.append((op, record.row, a)) }
+                if !warned[a], movedIn[a] != step {
+                    movedIn[a] = step
+                    moved.append((op, record.row, a))
+                }
             }
         }
         closeStep()
