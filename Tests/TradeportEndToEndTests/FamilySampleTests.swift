@@ -12,20 +12,27 @@ import TradeportTestKit
 struct FamilySampleTests {
     static let fixtures = CLI.repositoryRoot + "/Tests/TradeportEndToEndTests/Fixtures/families"
 
-    static let degiroSamples = [
+    /// The samples compare.py checks, with the expected operations of Fixtures/families/<broker>_expected.py.
+    static let samples = [
         "degiro-en-example.csv", "degiro-pt-example.csv", "degiro-es-example.csv", "degiro-it-example.csv", "degiro-de-example.csv",
         "degiro-fr-example.csv", "degiro-transactions-example.csv", "degiro-transactions-2023-example.csv",
-        "degiro-transactions-nl-example.csv"
+        "degiro-transactions-nl-example.csv", "traderepublic-example.csv", "scalable-example.csv", "bitvavo-example.csv",
+        "bitvavo-2023-example.csv", "trading212-2020-example.csv", "trading212-2021-example.csv", "trading212-2022-example.csv",
+        "trading212-2023-example.csv", "trading212-2024-example.csv", "trading212-2025-example.csv", "trading212-2026-example.csv",
+        "etoro-2019-example.csv", "etoro-2021-example.csv", "xtb-2021-de-example.csv", "xtb-2025-example.csv", "bitpanda-example.csv",
+        "bitpanda-2021-example.csv", "bitpanda-2022-example.csv", "freetrade-example.csv", "ibkr-cash-example.csv",
+        "ibkr-cash-2025-example.csv", "ibkr-confirms-example.csv", "revolut-crypto-example.csv", "revolut-crypto-2024-example.csv",
+        "binance-2020-example.csv", "binance-2025-example.csv"
     ]
 
-    @Test("DEGIRO: each language and generation reads as its rows say", arguments: degiroSamples)
-    func degiro(_ sample: String) throws {
+    @Test("each layout of each family reads as its rows say", arguments: samples)
+    func family(_ sample: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = dir + "/out.json"
         _ = try CLI.run(["convert", "formats/samples/" + sample, "-o", out, "-q"])
         let r = try CLI.shell("python3", [Self.fixtures + "/compare.py", sample + "=" + out])
-        #expect(r.status == 0, "\(r.output)")
+        #expect(r.status == 0, "\(sample): \(r.output)")
     }
 
     static let otherSamples: [(kind: String, sample: String)] = [
@@ -44,56 +51,6 @@ struct FamilySampleTests {
         let r = try CLI.shell(
             "python3", [Self.fixtures + "/schwab_coinbase_expected.py", kind, CLI.repositoryRoot + "/formats/samples/" + sample, out])
         #expect(r.status == 0, "\(r.output)")
-    }
-
-    static let newBrokerSamples = ["traderepublic-example.csv", "scalable-example.csv", "bitvavo-example.csv", "bitvavo-2023-example.csv"]
-
-    @Test("Trade Republic, Scalable Capital, Bitvavo: each layout reads as its rows say", arguments: newBrokerSamples)
-    func newBrokers(_ sample: String) throws {
-        let dir = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let out = dir + "/out.json"
-        _ = try CLI.run(["convert", "formats/samples/" + sample, "-o", out, "-q"])
-        let r = try CLI.shell("python3", [Self.fixtures + "/compare_new.py", sample + "=" + out])
-        #expect(r.status == 0, "\(r.output)")
-    }
-
-    static let t212EtoroXtbSamples = [
-        "trading212-2020-example.csv", "trading212-2021-example.csv", "trading212-2022-example.csv", "trading212-2023-example.csv",
-        "trading212-2024-example.csv", "trading212-2025-example.csv", "trading212-2026-example.csv", "etoro-2019-example.csv",
-        "etoro-2021-example.csv", "xtb-2021-de-example.csv", "xtb-2025-example.csv"
-    ]
-
-    @Test("Trading 212, eToro, XTB: each generation reads as its rows say", arguments: t212EtoroXtbSamples)
-    func trading212EtoroXtb(_ sample: String) throws {
-        let dir = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let out = dir + "/out.json"
-        _ = try CLI.run(["convert", "formats/samples/" + sample, "-o", out, "-q"])
-        let r = try CLI.shell("python3", [Self.fixtures + "/compare_families.py", sample + "=" + out])
-        #expect(r.status == 0, "\(r.output)")
-    }
-
-    static let moreSamples: [(script: String, sample: String)] = [
-        ("compare_new2.py", "bitpanda-example.csv"), ("compare_new2.py", "bitpanda-2021-example.csv"),
-        ("compare_new2.py", "bitpanda-2022-example.csv"), ("compare_new2.py", "freetrade-example.csv"),
-        ("compare_new3.py", "ibkr-cash-example.csv"), ("compare_new3.py", "ibkr-cash-2025-example.csv"),
-        ("compare_new3.py", "ibkr-confirms-example.csv"), ("compare_new3.py", "revolut-crypto-example.csv"),
-        ("compare_new3.py", "revolut-crypto-2024-example.csv"), ("compare_new3.py", "binance-2020-example.csv"),
-        ("compare_new3.py", "binance-2025-example.csv")
-    ]
-
-    @Test(
-        "Bitpanda, Freetrade, IBKR's cash and confirmation reports, Revolut's crypto statement, Binance's older and newer layouts",
-        arguments: moreSamples.indices)
-    func moreFamilies(_ index: Int) throws {
-        let (script, sample) = Self.moreSamples[index]
-        let dir = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let out = dir + "/out.json"
-        _ = try CLI.run(["convert", "formats/samples/" + sample, "-o", out, "-q"])
-        let r = try CLI.shell("python3", [Self.fixtures + "/" + script, sample + "=" + out])
-        #expect(r.status == 0, "\(sample): \(r.output)")
     }
 
     @Test("every sample in formats/samples is detected as the format it was written for")

@@ -1,7 +1,13 @@
-# Compares tradeport's JSON output for a sample with the expected operations (as multisets).
+# Compares tradeport's JSON output for a family sample (each argument SAMPLE=OUTPUT.json) with the
+# expected operations (as multisets), worked out from the sample's rows in <broker>_expected.py, the
+# broker being the sample's name up to the first "-" (Trade Republic, Scalable and Bitvavo share one).
 import json, sys, os
 sys.path.insert(0, os.path.dirname(__file__))
-from degiro_expected import EXPECTED
+import importlib
+SHARED = {"traderepublic": "new_brokers", "scalable": "new_brokers", "bitvavo": "new_brokers"}
+def EXPECTED_FOR(name):
+    broker = name.split("-")[0]
+    return importlib.import_module(f"{SHARED.get(broker, broker)}_expected").EXPECTED[name]
 def norm(x): return str(x)
 def got_ops(d):
     out = []
@@ -17,7 +23,7 @@ def got_ops(d):
 ok = True
 for path in sys.argv[1:]:
     name, out = path.split('=')
-    d = json.load(open(out)); e = EXPECTED[name]; src = d['sources'][0]
+    d = json.load(open(out)); e = EXPECTED_FOR(name); src = d['sources'][0]
     counts = {k: src.get(k, 0) for k in ('rows', 'operations', 'merged', 'skipped', 'rejected')}
     want = {k: e[k] for k in counts}
     g, w = sorted(got_ops(d)), sorted(e['ops'])
