@@ -62,7 +62,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let registry = try formats.catalog().registry
+        let registry = try formats.catalog(only: source.format).registry
         let writer = FormatRegistry.builtIn.writer(id: to ?? (jsonl ? "jsonl" : "json"))!
         // Every input is opened and recognized before anything is written.
         let inputs: [PreparedInput]

@@ -12,9 +12,10 @@ struct FormatOptions: ParsableArguments {
     var specFiles: [String] = []
 
     /// The catalog, or a failure listing every problem of every spec (exit 2).
-    func catalog() throws -> FormatCatalog {
+    /// With `only`, specs in folders that declare another id are not loaded (see `FormatCatalog.load`).
+    func catalog(only: String? = nil) throws -> FormatCatalog {
         do {
-            return try FormatCatalog.load(directories: formatsDirectories, specFiles: specFiles)
+            return try FormatCatalog.load(directories: formatsDirectories, specFiles: specFiles, only: only)
         } catch let errors as SpecErrors {
             throw CommandFailure(message: "a format spec has problems:\n" + errors.description)
         }

@@ -56,8 +56,13 @@ public struct FormatCatalog: Sendable {
 
     /// The built-in formats and the specs found in the usual places and the ones given.
     /// Throws `SpecErrors` (every problem of every spec) when a spec is wrong.
+    ///
+    /// With `only` (a command told the format: `convert --format ID`), a spec found in a folder
+    /// whose top-level `id:` line names another format is not loaded at all: an unrelated spec
+    /// there, however large or broken, costs that command nothing. A file whose id cannot be told
+    /// from its lines, and every `--spec` file, is loaded and checked as always.
     public static func load(
-        directories: [String] = [], specFiles: [String] = [],
+        directories: [String] = [], specFiles: [String] = [], only: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> FormatCatalog {
@@ -79,6 +84,7 @@ public struct FormatCatalog: Sendable {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             files += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { folder + "/" + $0 }
         }
+        if let only { files = files.filter { declaredID(ofSpecAt: $0).map { $0 == only } ?? true } }
         files += specFiles
         var problems: [SpecError] = []
         for path in files {
@@ -92,5 +98,31 @@ public struct FormatCatalog: Sendable {
         }
         if !problems.isEmpty { throw SpecErrors(problems) }
         return FormatCatalog(entries: entries)
+    }
+
+    /// The id a spec file declares on a top-level `id:` line (`id: schwab`, quoted or with a
+    /// comment after it), read from its first 64 KiB without parsing the YAML; nil when there is
+    /// no such line there (the spec must then be loaded to know).
+    public static func declaredID(ofSpecAt path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 65536) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        var found: String?
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            guard line.hasPrefix("id:") else { continue }
+            var value = line.dropFirst(3).drop { $0 == " " || $0 == "\t" }
+            if let hash = value.firstIndex(of: "#") { value = value[..<hash] }
+            while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
+            if let first = value.first, first == "'" || first == "\"", value.count >= 2, value.last == first {
+                value = value.dropFirst().dropLast()
+            }
+            // Two top-level ids (a YAML error) or an id the scan cannot read: load to know.
+            guard found == nil, !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                return nil
+            }
+            found = String(value)
+        }
+        return found
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TradeportCore
+import TradeportFormats
 
 /// Where formats come from (built in, ./formats, the config directory, --formats-dir, --spec) and
 /// `tradeport formats [check|show]`, through the CLI.
@@ -103,5 +104,24 @@ struct FormatsCommandTests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("formats/broken.yaml:4:"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.json"))
+    }
+
+    @Test("convert --format ID loads no spec of a folder that declares another id; one without a readable id still loads")
+    func aToldFormatLoadsOnlyItsSpec() throws {
+        let dir = try scratch()
+        try FileManager.default.createDirectory(atPath: dir + "/formats", withIntermediateDirectories: true)
+        try "tradeport-format: 1\nid: 'broken'   # being written\ndescription: x\nsource: {type: tsv}\n"
+            .write(toFile: dir + "/formats/broken.yaml", atomically: true, encoding: .utf8)
+        let sample = CLI.repositoryRoot + "/formats/samples/dsx-trades-example.csv"
+        let told = try CLI.run(["convert", sample, "--format", "dsx-trades", "-o", dir + "/out.json"], in: dir)
+        #expect(told.status == 0, "\(told.stderr)")
+        // Detection needs every format: the broken spec stops it, as does naming the broken one.
+        #expect(try CLI.run(["convert", sample, "-o", dir + "/detected.json"], in: dir).status == 2)
+        #expect(try CLI.run(["convert", sample, "--format", "broken", "-o", dir + "/b.json"], in: dir).status == 2)
+        // No `id:` line the scan can read (a flow mapping): loaded, and its problem stops the run.
+        try "{tradeport-format: 1, id: other, description: x, source: {type: tsv}}\n"
+            .write(toFile: dir + "/formats/broken.yaml", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["convert", sample, "--format", "dsx-trades", "-o", dir + "/c.json"], in: dir).status == 2)
+        #expect(FormatCatalog.declaredID(ofSpecAt: CLI.repositoryRoot + "/formats/schwab.yaml") == "schwab")
     }
 }

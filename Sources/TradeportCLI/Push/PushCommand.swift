@@ -94,7 +94,8 @@ struct PushCommand: AsyncParsableCommand {
         if let path = self.manifest {
             do { manifest = try PushManifest.read(path) } catch { throw CommandFailure(message: error.description) }
         }
-        let registry = try formats.catalog().registry
+        // A manifest names formats of its own: every spec is loaded then.
+        let registry = try formats.catalog(only: manifest == nil ? source.format : nil).registry
         // Opens every input and gives it its reader: a problem here stops the push before
         // anything is sent (exit 2).
         let prepare: @Sendable () throws -> PushPlan = { [files, source, manifest] in
