@@ -9,9 +9,12 @@ public enum SpecLoader {
     public static let version = 1
 
     /// The spec in `text`, read from `file` (for messages); throws `SpecErrors`.
-    public static func load(text: String, file: String) throws -> FormatSpec {
+    /// `patternsChecked`: its `match:` patterns were already checked (a built-in spec, checked when
+    /// tradeport was built), so they are not compiled here — every command loads every built-in spec.
+    public static func load(text: String, file: String, patternsChecked: Bool = false) throws -> FormatSpec {
         let reader = SpecParser(file: file)
         reader.text = text
+        reader.checkPatterns = !patternsChecked
         // A spec is a page or two: one far larger is a mistake or an attack (every spec in
         // ./formats/ is loaded on every command).
         let size = text.utf8.count
@@ -107,6 +110,8 @@ public enum SpecLoader {
 final class SpecParser {
     let file: String
     var errors: [SpecError] = []
+    /// Whether each `match:` pattern is compiled and checked (`SpecPattern.problem`).
+    var checkPatterns = true
 
     init(file: String) { self.file = file }
 

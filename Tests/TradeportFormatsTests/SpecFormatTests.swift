@@ -41,6 +41,38 @@ struct SpecFormatTests {
         #expect(doc.sources.first.map { $0.rows == $0.operations + $0.skipped + $0.rejected } == true)
     }
 
+    @Test("Windows-1252: German headers with umlauts, a note with € and ß, read as written; a drafted spec names the encoding")
+    func windows1252Broker() throws {
+        let spec = try SpecLoader.load(
+            text: """
+                tradeport-format: 1
+                id: umlaut-broker
+                description: a Western European export in Windows-1252
+                source: {type: csv, delimiter: ";", encoding: windows-1252, header: {find: [Datum, Stückpreis]}}
+                detect: {header: [Datum, Stückpreis, Währung]}
+                values: {decimal: ",", timezone: Europe/Berlin}
+                rows: {kind: trade}
+                columns:
+                  - {name: date, header: Datum, type: date, format: dd.MM.yyyy}
+                  - {name: isin, header: ISIN, type: asset}
+                  - {name: quantity, header: Stück, type: decimal}
+                  - {name: price, header: Stückpreis, type: decimal}
+                  - {name: currency, header: Währung, type: asset}
+                  - {name: note, header: Buchungsinformation, type: text}
+                trade: {time: date, side: {const: buy}, base: isin, quote: currency, quantity: quantity, price: price, name: note}
+                """, file: "umlaut.yaml")
+        let csv = "Datum;ISIN;Stück;Stückpreis;Währung;Buchungsinformation\n02.01.2024;DE0007164600;3;123,5;EUR;Kauf Straße € ½\n"
+        let data = try #require(csv.data(using: .windowsCP1252))
+        #expect(!data.contains(0xC3), "one byte per umlaut, not UTF-8")
+        let path = try TestKit.writeTemporaryFile(data, name: "umsaetze.csv")
+        let doc = try TestKit.convert(paths: [path], with: SpecReader(spec))
+        let trade = try #require(doc.allTrades.first)
+        #expect(trade.quantity == ExactDecimal("3") && trade.price == ExactDecimal("123.5") && trade.name == "Kauf Straße € ½")
+        #expect(SpecReader(spec).detect(FormatProbe(name: path, head: Array(data), isWholeInput: true)) == .match)
+        let draft = try SpecDrafter.draft(path: path, id: "umlaut-broker")
+        #expect(draft.encoding == .windows1252, "\(draft.guesses)")
+    }
+
     @Test("the portfolio comes from a column for trades and a constant for transactions; an empty one falls back to --portfolio")
     func portfolioPerKind() throws {
         let spec = try SpecLoader.load(

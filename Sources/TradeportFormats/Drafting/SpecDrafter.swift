@@ -77,9 +77,16 @@ public enum SpecDrafter {
             draft.guesses.append("encoding: UTF-16 big-endian with no byte-order mark (every other byte is 0)")
             utf8 = try transcode(bytes, .utf16be, path)
         } else if String(validating: cut ? Array(bytes.prefix(bytes.count - 4)) : bytes, as: UTF8.self) == nil && !cut {
-            draft.encoding = .windows1251
-            draft.guesses.append("encoding: windows-1251 (the file is not UTF-8; Windows-1251 is the other 8-bit encoding tradeport reads)")
-            utf8 = try transcode(bytes, .windows1251, path)
+            // Cyrillic words are runs of bytes above 0x7F; Western European text has them one by one
+            // between ASCII letters (`Stückpreis`, `Währung`).
+            let high = bytes.indices.filter { bytes[$0] >= 0x80 }
+            let inRuns = high.filter { i in (i > 0 && bytes[i - 1] >= 0x80) || (i + 1 < bytes.count && bytes[i + 1] >= 0x80) }.count
+            let encoding: TextEncoding = inRuns * 2 > high.count ? .windows1251 : .windows1252
+            draft.encoding = encoding
+            draft.guesses.append(
+                "encoding: \(encoding.rawValue) (the file is not UTF-8; \(encoding == .windows1251 ? "its bytes above 0x7F come in runs, as Cyrillic words do" : "its bytes above 0x7F stand alone among Latin letters, as accented letters do"))"
+            )
+            utf8 = try transcode(bytes, encoding, path)
         }
         // The delimiter that splits most lines alike into more than one field.
         var best: (delimiter: UInt8, score: Int, records: [Record])?

@@ -138,7 +138,7 @@ public struct SpecReader: PreparingReader, NearMissDetecting {
         var wanted = spec.detect?.header ?? []
         if wanted.isEmpty, case .find(let texts, _) = csv.header { wanted = texts.map { [$0] } }
         guard !wanted.isEmpty else { return nil }
-        if csv.encoding == .utf8 || csv.encoding == .windows1251, probe.head.contains(0) { return nil }
+        if csv.encoding == .utf8 || csv.encoding.isSingleByte, probe.head.contains(0) { return nil }
         let folded = wanted.map { $0.map { HeaderText.fold($0) } }
         let (head, resolved) = completeHead(probe, csv)
         var best: NearMiss?
@@ -159,7 +159,7 @@ public struct SpecReader: PreparingReader, NearMissDetecting {
 
     public func detect(_ probe: FormatProbe) -> Detection {
         guard let csv else { return detectWorkbook(probe) }
-        if csv.encoding == .utf8 || csv.encoding == .windows1251, let nul = probe.head.firstIndex(of: 0) {
+        if csv.encoding == .utf8 || csv.encoding.isSingleByte, let nul = probe.head.firstIndex(of: 0) {
             return .noMatch("binary data (a NUL byte at offset \(nul)), not a text export")
         }
         // By header texts: a line among the first holds them all.

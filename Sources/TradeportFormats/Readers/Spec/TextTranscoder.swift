@@ -59,9 +59,9 @@ final class TextTranscoder {
         var bytes = input[0..<n]
         if !started {
             started = true
-            if encoding == .windows1251 {
+            if encoding.isSingleByte {
                 if bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-                    throw InputError(path: path, message: "starts with a Unicode byte-order mark, but its format says Windows-1251")
+                    throw InputError(path: path, message: "starts with a Unicode byte-order mark, but its format says \(encoding.rawValue)")
                 }
             } else {
                 let le = bytes.starts(with: [0xFF, 0xFE])
@@ -78,9 +78,10 @@ final class TextTranscoder {
                 if le || be { bytes = bytes.dropFirst(2) }
             }
         }
-        if encoding == .windows1251 {
+        if encoding.isSingleByte {
+            let table = encoding == .windows1251 ? Self.windows1251 : Self.windows1252
             for b in bytes {
-                if b < 0x80 { pending.append(b) } else { append(UInt32(Self.windows1251[Int(b - 0x80)])) }
+                if b < 0x80 { pending.append(b) } else { append(UInt32(table[Int(b - 0x80)])) }
             }
             return
         }
@@ -120,6 +121,16 @@ final class TextTranscoder {
             pending += [0xF0 | UInt8(scalar >> 18), 0x80 | UInt8(scalar >> 12 & 0x3F), 0x80 | UInt8(scalar >> 6 & 0x3F), 0x80 | UInt8(scalar & 0x3F)]
         }
     }
+
+    /// Windows-1252 bytes 0x80–0xFF as Unicode: 0xA0–0xFF are Latin-1's; 0x81, 0x8D, 0x8F, 0x90 and
+    /// 0x9D are not characters (U+FFFD).
+    static let windows1252: [UInt16] =
+        [
+            0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+            0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+            0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+            0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
+        ] + (0xA0...0xFF).map { UInt16($0) }
 
     /// Windows-1251 bytes 0x80–0xFF as Unicode (0x98 is not a character: U+FFFD).
     static let windows1251: [UInt16] = [
