@@ -24,18 +24,10 @@ public struct FormatCatalog: Sendable {
 
     /// The code readers and the built-in specs.
     public static let builtIn: FormatCatalog = {
-        // Loaded side by side (every command pays for them before it starts: 29 specs take ~25 ms
-        // of one core), each into its place.
-        let files = BuiltInSpecs.files
-        let loaded = LoadedSpecs(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            // Checked when tradeport was built (the EmbedFormatSpecs plugin), so it loads.
-            guard let spec = try? SpecLoader.load(text: files[i].text, file: "formats/" + files[i].name, patternsChecked: true) else {
-                preconditionFailure("the built-in spec \(files[i].name) was checked at build time and must load")
-            }
-            loaded.set(i, Entry(reader: SpecReader(spec), origin: "built-in spec", specText: files[i].text))
+        // Each loaded when first needed (`BuiltInSpecReader`): a start costs no spec's loading.
+        var entries = BuiltInSpecs.files.map { file in
+            Entry(reader: BuiltInSpecReader(name: file.name, id: file.id, text: file.text, detect: file.detect), origin: "built-in spec", specText: file.text)
         }
-        var entries = loaded.all
         for reader in codeReaders { entries.append(Entry(reader: reader, origin: "built-in", specText: nil)) }
         return FormatCatalog(entries: entries)
     }()
@@ -129,13 +121,4 @@ public struct FormatCatalog: Sendable {
         }
         return found
     }
-}
-
-/// The built-in specs' entries as they are loaded on several threads.
-private final class LoadedSpecs: @unchecked Sendable {
-    private var entries: [FormatCatalog.Entry?]
-    private let lock = NSLock()
-    init(count: Int) { entries = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ entry: FormatCatalog.Entry) { lock.withLock { entries[i] = entry } }
-    var all: [FormatCatalog.Entry] { lock.withLock { entries.map { $0! } } }
 }

@@ -66,7 +66,7 @@ public enum Inputs {
     /// each name must be a parameter of one of them.
     public static func parameters(_ given: [String], for inputs: [PreparedInput]) throws(InputError) -> [String: String] {
         var out: [String: String] = [:]
-        let declared = inputs.compactMap { $0.reader as? SpecReader }.flatMap(\.spec.parameters)
+        let declared = inputs.compactMap { $0.reader.specReader }.flatMap(\.spec.parameters)
         for item in given {
             guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
                 throw InputError(.unknownParameter, path: "", message: "--param \(item): expected NAME=VALUE")

@@ -24,7 +24,7 @@ enum PreparedHarness {
     /// Every built-in CSV spec, DSX's trades first, then DSX's layout quoted (its quoted cells with
     /// `""` inside are unescaped outside the row's raw text, where the plan must find them).
     static let formats: [SpecReader] = {
-        var all = FormatRegistry.builtIn.readers.compactMap { $0 as? SpecReader }.filter {
+        var all = FormatRegistry.builtIn.readers.compactMap { $0.specReader }.filter {
             if case .csv = $0.spec.source { return true } else { return false }
         }
         all.sort { ($0.id == "dsx-trades" ? 0 : 1, $0.id) < ($1.id == "dsx-trades" ? 0 : 1, $1.id) }
@@ -48,7 +48,7 @@ enum PreparedHarness {
         let body = Array(UnsafeRawBufferPointer(rebasing: input[2...]))
         var reader = formats[Int(pick) % formats.count]
         if pick >= 240, case .detected(let found) = FormatRegistry.builtIn.detect(SourceInput(bytes: body, name: "fuzz.csv").probe),
-            let spec = found as? SpecReader, case .csv = spec.spec.source
+            let spec = found.specReader, case .csv = spec.spec.source
         {
             reader = spec
         }

@@ -11,7 +11,7 @@ import TradeportTestKit
 @Suite("CSV sources read in pieces")
 struct PiecesTests {
     static let sizes = [64, 97, 128, 211, 256, 1000, 4096]
-    static var dsx: SpecReader { BuiltIn.reader("dsx-trades") as! SpecReader }
+    static var dsx: SpecReader { BuiltIn.reader("dsx-trades").specReader! }
 
     /// The document of `bytes` read in one go, and the piece sizes that read it otherwise.
     func differences(_ reader: SpecReader, _ bytes: [UInt8]) throws -> [Int] {
@@ -87,7 +87,7 @@ struct PiecesTests {
     @Test func everySampleWritesTheSameJSONLinesThroughPieces() throws {
         var checked: [String] = []
         var planned: [String] = []
-        for reader in FormatRegistry.builtIn.readers.compactMap({ $0 as? SpecReader }) where reader.csv != nil {
+        for reader in FormatRegistry.builtIn.readers.compactMap({ $0.specReader }) where reader.csv != nil {
             guard let text = try? Self.sample("\(reader.id)-example.csv") else { continue }
             var texts = [text]
             if reader.csv?.quote != nil {
@@ -134,7 +134,7 @@ struct PiecesTests {
     /// the reading before (every sample, and DSX's lines with bad rows and duplicates).
     @Test func operationsRenderedOnTheWorkersAreTheModelValuesReadInOneGo() throws {
         var paths: [(SpecReader, String)] = []
-        for reader in FormatRegistry.builtIn.readers.compactMap({ $0 as? SpecReader }) where reader.csv != nil {
+        for reader in FormatRegistry.builtIn.readers.compactMap({ $0.specReader }) where reader.csv != nil {
             guard let text = try? Self.sample("\(reader.id)-example.csv") else { continue }
             paths.append((reader, try TestKit.writeTemporaryFile(Data(text.utf8))))
         }
@@ -258,7 +258,7 @@ struct PiecesTests {
                 text += row + "\n"
             }
         }
-        let reader = try #require(BuiltIn.reader("coinbase") as? SpecReader)
+        let reader = try #require(BuiltIn.reader("coinbase").specReader)
         #expect(try differences(reader, Array(text.utf8)) == [])
     }
 }

@@ -308,7 +308,7 @@ struct ParameterTests {
         + "579000001;Stocks/ETF purchase;10.07.2024 15:30:01;FLOA.UK;OPEN BUY 16 @ 5.914;-94.62\r\n"
         + "579000000;Deposit;10.07.2024 09:00:00;;deposit;500\r\n"
 
-    static var xtb: SpecReader { BuiltIn.reader("xtb") as! SpecReader }
+    static var xtb: SpecReader { BuiltIn.reader("xtb").specReader! }
 
     @Test func theAccountCurrencyIsAssumedAloudOrGiven() throws {
         let assumed = try TestKit.convert(Self.header + Self.rows, with: Self.xtb)

@@ -11,7 +11,7 @@ import TradeportTestKit
 @Suite struct SpecDraftTests {
     /// Each built-in spec with its sample in formats/samples/.
     static let samples: [(spec: FormatSpec, path: String)] = FormatCatalog.builtIn.entries.compactMap { entry in
-        guard let spec = (entry.reader as? SpecReader)?.spec else { return nil }
+        guard let spec = entry.reader.specReader?.spec else { return nil }
         for ext in ["csv", "xlsx"] {
             let path = BuiltInSample.path("\(spec.id)-example.\(ext)")
             if FileManager.default.fileExists(atPath: path) { return (spec, path) }
