@@ -35,6 +35,7 @@ public struct FormatCatalog: Sendable {
     /// The formats written as Swift code: one line each.
     static let codeReaders: [any FormatReader] = [
         TinkoffReportReader(),
+        IBKRActivityReader(),
         TradeportJSONReader()
     ]
 

@@ -22,7 +22,7 @@ struct FamilySampleTests {
         "etoro-2019-example.csv", "etoro-2021-example.csv", "xtb-2021-de-example.csv", "xtb-2025-example.csv", "bitpanda-example.csv",
         "bitpanda-2021-example.csv", "bitpanda-2022-example.csv", "freetrade-example.csv", "ibkr-cash-example.csv",
         "ibkr-cash-2025-example.csv", "ibkr-confirms-example.csv", "revolut-crypto-example.csv", "revolut-crypto-2024-example.csv",
-        "binance-2020-example.csv", "binance-2025-example.csv"
+        "binance-2020-example.csv", "binance-2025-example.csv", "ibkr-activity-example.csv", "ibkr-activity-2019-example.csv"
     ]
 
     @Test("each layout of each family reads as its rows say", arguments: samples)

@@ -71,7 +71,7 @@ struct Reconciliation {
         // A source whose balances are all a running balance of its rows (a spec's balance:) says
         // nothing of positions: those are not checked. A statement of a period (a T-Bank report)
         // that prints none while moving securities is still said.
-        let statesPositions = statements.values.contains { $0.kind == .position || !$0.running }
+        let statesPositions = statements.values.contains { $0.kind == .position || (!$0.running && !$0.printsNoPositions) }
         for asset in movedOrder where statements[asset] == nil {
             let entry = moved[asset]!
             // Moved and back (a repo's legs, a deposit withdrawn): nothing to state.

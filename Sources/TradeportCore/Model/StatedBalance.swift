@@ -17,6 +17,9 @@ public struct StatedBalance: Sendable, Hashable {
     /// Told by a running balance the rows print (a spec's `balance:`), not by a statement of the
     /// period: such a source says nothing of what it does not print (positions, other assets).
     public var running: Bool = false
+    /// The source prints its cash but no positions at all (an Interactive Brokers statement
+    /// without its Mark-to-Market summary): a security it moved is not said to lack a balance.
+    public var printsNoPositions: Bool = false
 
     public init(asset: AssetCode, kind: Kind, opening: ExactDecimal, closing: ExactDecimal, source: SourceLocation) {
         self.asset = asset

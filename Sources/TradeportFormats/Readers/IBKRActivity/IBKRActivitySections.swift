@@ -28,7 +28,7 @@ enum ActivitySection: Sendable, Hashable {
         case "Interest": return .cash(.interest)
         case "Corporate Actions": return .corporateActions
         case "Transfers", "Transaction Fees", "Grant Activity", "Sales Tax Details": return .unread
-        default: return summaries[english].map { .summary($0) }
+        default: return summaries[english].map { ActivitySection.summary($0) }
         }
     }
 
@@ -69,7 +69,7 @@ enum ActivitySection: Sendable, Hashable {
         "Total P/L for Statement Period": "the profit and loss of the period",
         "Statement of Funds": "a ledger of the cash movements the other sections list",
         "Location of Customer Assets, Positions and Money": "where the account's assets are held",
-        "Option Exercises, Assignments and Expirations": "exercises, assignments and expirations (each is a line of Trades)",
+        "Option Exercises, Assignments and Expirations": "exercises, assignments and expirations (each is a line of Trades)"
     ]
 
     /// German statements' section names (a real statement of 2021) and IBKR's English ones.
@@ -91,16 +91,17 @@ enum ActivitySection: Sendable, Hashable {
         "Zinsen": "Interest",
         "Informationen zum Finanzinstrument": "Financial Instrument Information",
         "Hinweise/Rechtshinweise": "Notes/Legal Notes",
-        "Gesamt-G&V des Kontoauszugszeitraums": "Total P/L for Statement Period",
+        "Gesamt-G&V des Kontoauszugszeitraums": "Total P/L for Statement Period"
     ]
 
     /// Lines that start with one of these (a section and a comma) make a file an Activity
     /// Statement rather than another IBKR report that opens with `Statement,Header,…` (the
     /// Transaction History has none of them).
-    static let detectionMarkers: [[UInt8]] = ([
-        "Trades", "Transaktionen", "Dividends", "Dividenden", "Deposits & Withdrawals", "Einzahlungen & Auszahlungen",
-        "Withholding Tax", "Quellensteuer", "Fees", "Gebühren", "Interest", "Zinsen", "Cash Report", "Cash-Bericht"
-    ] as [String]).map { Array(($0 + ",").utf8) }
+    static let detectionMarkers: [[UInt8]] =
+        ([
+            "Trades", "Transaktionen", "Dividends", "Dividenden", "Deposits & Withdrawals", "Einzahlungen & Auszahlungen",
+            "Withholding Tax", "Quellensteuer", "Fees", "Gebühren", "Interest", "Zinsen", "Cash Report", "Cash-Bericht"
+        ] as [String]).map { Array(($0 + ",").utf8) }
 }
 
 /// The cash sections, each mapped by the sign of its Amount as `ibkr-cash` maps IBKR's Flex types.
@@ -112,7 +113,7 @@ enum ActivityCashKind: Sendable, Hashable {
 enum ActivityColumn: Sendable, Hashable {
     case discriminator, assetCategory, currency, account, symbol, dateTime, quantity, tradePrice, proceeds, commission
     case exchange, date, settleDate, description, amount, fieldName, fieldValue, currencySummary, total
-    case securityID, multiplier, priorQuantity, currentQuantity
+    case securityID, multiplier, priorQuantity, currentQuantity, reportDate
 
     /// The header texts that name the column.
     var names: [String] {
@@ -140,6 +141,7 @@ enum ActivityColumn: Sendable, Hashable {
         case .multiplier: return ["Multiplier", "Multiplikator"]
         case .priorQuantity: return ["Prior Quantity", "Vorher Menge"]
         case .currentQuantity: return ["Current Quantity", "Aktuell Menge"]
+        case .reportDate: return ["Report Date"]
         }
     }
 }

@@ -73,7 +73,7 @@ struct IBKRActivityStatement {
                 break
             }
         }
-        stateCash(cashLines, path: path)
+        stateCash(cashLines, path: path, printsPositions: !markLines.isEmpty)
         statePositions(markLines, path: path)
     }
 
@@ -136,7 +136,7 @@ struct IBKRActivityStatement {
     /// The Cash Report's Starting and Ending Cash per currency. A one-currency account prints only
     /// the Base Currency Summary: those lines are then the base currency's; otherwise the summary
     /// is every currency converted to the base, which no operation moves, and is not stated.
-    private mutating func stateCash(_ rows: [(line: IBKRActivityLine, layout: ActivityLayout)], path: String) {
+    private mutating func stateCash(_ rows: [(line: IBKRActivityLine, layout: ActivityLayout)], path: String, printsPositions: Bool) {
         var openings: [String: (amount: ExactDecimal, row: Int)] = [:]
         var closings: [String: ExactDecimal] = [:]
         var order: [String] = []
@@ -155,8 +155,11 @@ struct IBKRActivityStatement {
         }
         for (printed, code) in stated {
             guard let code, let opening = openings[printed], let closing = closings[printed] else { continue }
-            balances.append(
-                StatedBalance(asset: code, kind: .cash, opening: opening.amount, closing: closing, source: SourceLocation(path: path, row: opening.row)))
+            var balance = StatedBalance(
+                asset: code, kind: .cash, opening: opening.amount, closing: closing, source: SourceLocation(path: path, row: opening.row))
+            // An older statement (or one whose user left the summary out) prints no positions.
+            balance.printsNoPositions = !printsPositions
+            balances.append(balance)
         }
     }
 
@@ -170,7 +173,8 @@ struct IBKRActivityStatement {
                 let prior = number(.priorQuantity, line, layout, path: path, what: "Prior Quantity of \(symbol)"),
                 let current = number(.currentQuantity, line, layout, path: path, what: "Current Quantity of \(symbol)")
             else { continue }
-            balances.append(StatedBalance(asset: asset, kind: .position, opening: prior, closing: current, source: SourceLocation(path: path, row: line.number)))
+            balances.append(
+                StatedBalance(asset: asset, kind: .position, opening: prior, closing: current, source: SourceLocation(path: path, row: line.number)))
         }
     }
 

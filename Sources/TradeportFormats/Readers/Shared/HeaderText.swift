@@ -2,7 +2,7 @@
 /// `номер поручения` are the same header. What a format's header row and its spec's (or reader's)
 /// names are compared by, as bytes, without building strings.
 enum HeaderText {
-    /// The bytes without whitespace (space, tab, line breaks, no-break space), ASCII and Russian
+    /// The bytes without whitespace (space, tab, line breaks, no-break space) and byte-order marks, ASCII and Russian
     /// letters in lower case.
     static func fold(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var out: [UInt8] = []
@@ -59,6 +59,10 @@ enum HeaderText {
             return (c | 0x20, 0, 1)
         case 0xC2 where i + 1 < b.count && b[i + 1] == 0xA0:
             return (0, 0, 2)
+        case 0xEF where i + 2 < b.count && b[i + 1] == 0xBB && b[i + 2] == 0xBF:
+            // U+FEFF, a byte-order mark; some exports write it several times before the header
+            // (interactive investor's `\u{FEFF}\u{FEFF}\u{FEFF}Date,…`).
+            return (0, 0, 3)
         case 0xD0 where i + 1 < b.count:
             let d = b[i + 1]
             switch d {

@@ -49,3 +49,7 @@ EXPECTED = {
    T('2024-05-15T15:30:00Z', 'buy', 'TSTA241220C00100000', 'USD', '1', str(D('2.35') * 100), '235', [('broker', 'USD', '0.65')]),
    T('2024-12-02T20:59:59Z', 'sell', 'US0000TEST01', 'USD', '20', '103.2', '2064', [('broker', 'USD', '1.02')])]),
 }
+
+# The Activity Statement samples (ibkr-activity), worked out in their own module.
+from ibkr_activity_expected import EXPECTED as _ACTIVITY
+EXPECTED.update(_ACTIVITY)
