@@ -137,7 +137,8 @@ struct ConvertCommandTests {
         #expect(
             unknown.status == 2
                 && unknown.stderr.contains(
-                    "known formats: binance, bitpanda, bitvavo, coinbase, coinbasepro-fills, coinbasepro, cryptocom, degiro-transactions, degiro, dsx-trades")
+                    "known formats: avanza, binance, bitpanda, bitvavo, bux, coinbase, coinbasepro-fills, coinbasepro, cryptocom, degiro-transactions, degiro, dsx-trades"
+                )
         )
         let zone = try CLI.run(["convert", "--timezone", "Mars/Olympus", examples[0]])
         #expect(zone.status == 2 && zone.stderr.contains("time zone"))
@@ -203,7 +204,7 @@ struct OtherCommandTests {
         #expect(lines[1] == "empty.csv: not recognized: empty.csv: the file is empty; there is nothing to convert")
         // Every format considered, one a line, with --verbose.
         let verbose = try CLI.run(["detect", "--verbose", "other-exchange.csv"], in: CLI.fixtures)
-        #expect(verbose.stdout.hasPrefix("other-exchange.csv: not recognized; considered:\n  binance: "))
+        #expect(verbose.stdout.hasPrefix("other-exchange.csv: not recognized; considered:\n  avanza: "))
         #expect(verbose.stdout.contains("\n  dsx-trades: line 1 has 1 field separated by ';', not 14\n"))
     }
 
@@ -268,7 +269,7 @@ struct OtherCommandTests {
     @Test func formatsListsIdsAndDescriptions() throws {
         let r = try CLI.run(["formats"])
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("binance "))
+        #expect(r.stdout.hasPrefix("avanza "))
         #expect(r.stdout.contains("\ndsx-trades "))
         #expect(r.stdout.contains("\ndsx-transactions ") && r.stdout.contains(" DSX exchange deposits and withdrawals export"))
     }

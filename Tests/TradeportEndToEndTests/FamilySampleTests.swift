@@ -5,7 +5,9 @@ import TradeportTestKit
 /// The samples of each broker's family of exports (formats/samples/: DEGIRO's account statement in
 /// seven languages and its Transactions export in two generations; Schwab's two layouts; Coinbase's
 /// four generations and Coinbase Pro's fills report; Trade Republic, Scalable Capital and
-/// Bitvavo; Trading 212's seven generations, eToro's and XTB's older and newer layouts), each converted and compared with the
+/// Bitvavo; Trading 212's seven generations, eToro's and XTB's older and newer layouts; IBKR's
+/// Activity Statement; Avanza, Nordnet, Saxo, Swissquote, flatex, Questrade, interactive investor, BUX,
+/// tastytrade, Fidelity and Vanguard), each converted and compared with the
 /// operations a script works out from the sample's raw rows by the broker's own semantics, not
 /// from the specs (Fixtures/families/).
 @Suite(.enabled(if: (try? CLI.shell("python3", ["--version"]))?.status == 0, "python3 is not installed"))
@@ -22,7 +24,14 @@ struct FamilySampleTests {
         "etoro-2019-example.csv", "etoro-2021-example.csv", "xtb-2021-de-example.csv", "xtb-2025-example.csv", "bitpanda-example.csv",
         "bitpanda-2021-example.csv", "bitpanda-2022-example.csv", "freetrade-example.csv", "ibkr-cash-example.csv",
         "ibkr-cash-2025-example.csv", "ibkr-confirms-example.csv", "revolut-crypto-example.csv", "revolut-crypto-2024-example.csv",
-        "binance-2020-example.csv", "binance-2025-example.csv", "ibkr-activity-example.csv", "ibkr-activity-2019-example.csv"
+        "binance-2020-example.csv", "binance-2025-example.csv", "ibkr-activity-example.csv", "ibkr-activity-2019-example.csv",
+        "avanza-example.csv", "avanza-2023-example.csv", "nordnet-fi-example.csv", "nordnet-no-example.csv", "saxo-example.csv",
+        "saxo-2026-example.csv", "swissquote-example.csv", "swissquote-2021-de-example.csv", "swissquote-2025-de-example.csv",
+        "flatex-depot-example.csv", "flatex-depot-at-2021-example.csv", "flatex-cash-example.csv", "questrade-example.xlsx",
+        "questrade-executions-example.csv", "ii-example.csv", "ii-2019-example.csv", "bux-example.csv", "bux-2024-example.csv",
+        "tastytrade-example.csv", "tastytrade-2024-example.csv", "tastyworks-example.csv", "fidelity-example.csv",
+        "fidelity-2019-example.csv", "fidelity-2023-example.csv", "fidelity-2025-example.csv", "fidelity-2026-example.csv",
+        "vanguard-example.csv", "vanguard-2019-example.csv", "vanguard-2023-example.csv"
     ]
 
     @Test("each layout of each family reads as its rows say", arguments: samples)

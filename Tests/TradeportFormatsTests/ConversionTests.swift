@@ -72,10 +72,12 @@ struct ConversionTests {
     @Test func registryListsAndDetects() {
         // The built-in specs in file-name order, then the code readers.
         let ids = [
-            "binance", "bitpanda", "bitvavo", "coinbase", "coinbasepro-fills", "coinbasepro", "cryptocom", "degiro-transactions", "degiro",
-            "dsx-trades", "dsx-transactions", "etoro", "freetrade", "ibkr-cash", "ibkr-confirms", "ibkr-trades", "kraken-ledger",
-            "kraken-trades", "revolut-crypto", "revolut-invest", "scalable", "schwab", "tradeport-csv", "tradeport-xlsx", "traderepublic",
-            "trading212", "xtb", "tinkoff-report", "tradeport-json"
+            "avanza", "binance", "bitpanda", "bitvavo", "bux", "coinbase", "coinbasepro-fills", "coinbasepro", "cryptocom",
+            "degiro-transactions", "degiro", "dsx-trades", "dsx-transactions", "etoro", "fidelity", "flatex-cash", "flatex-depot-at",
+            "flatex-depot", "freetrade", "ibkr-cash", "ibkr-confirms", "ibkr-trades", "ii", "kraken-ledger", "kraken-trades", "nordnet",
+            "questrade-executions", "questrade", "revolut-crypto", "revolut-invest", "saxo", "scalable", "schwab", "swissquote",
+            "tastytrade", "tastyworks", "tradeport-csv", "tradeport-xlsx", "traderepublic", "trading212", "vanguard", "xtb",
+            "tinkoff-report", "ibkr-activity", "tradeport-json"
         ]
         #expect(FormatRegistry.builtIn.ids == ids)
         let probe = FormatProbe(name: "x.csv", head: Array("hello, world\n".utf8), isWholeInput: true)

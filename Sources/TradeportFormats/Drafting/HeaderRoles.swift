@@ -38,7 +38,7 @@ enum HeaderRole: String, CaseIterable, Sendable {
             .symbol,
             [
                 "symbol", "ticker", "tickersymbol", "instrument", "asset", "coin", "security", "code", "produkt", "produit",
-                "producto", "produto", "prodotto", "wertpapier", "stock", "base", "baseasset", "currencypair"
+                "producto", "produto", "prodotto", "wertpapier", "stock", "base", "baseasset", "currencypair", "assetid"
             ]
         ),
         (.name, ["name", "securityname", "description", "instrumentname", "companyname", "assetname"]),

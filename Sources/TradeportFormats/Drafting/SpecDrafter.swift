@@ -223,7 +223,9 @@ public enum SpecDrafter {
         notation(rows, width: width, draft: &draft)
         var names: Set<String> = []
         for i in 0..<width {
-            let header = headerCells[i].text.trimmingCharacters(in: .whitespaces)
+            // Byte-order marks, which some exports write again before the header (header matching
+            // passes over them), are no part of a column's name.
+            let header = headerCells[i].text.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespaces)
             var column = infer(header: header, position: i + 1, cells: rows.map { $0.cells[i] }, draft: &draft)
             var name = column.name
             var n = 2
