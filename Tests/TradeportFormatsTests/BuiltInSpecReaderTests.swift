@@ -59,4 +59,21 @@ struct BuiltInSpecReaderTests {
         }
         #expect(answered.count * 2 > lazy.count, "\(answered.count) of \(lazy.count) answered by the quick look")
     }
+
+    @Test("a header after a long preamble is found as far as the spec's header.find.within allows (Vanguard's holdings)")
+    func headerAfterManyHoldings() throws {
+        let sample = try String(contentsOfFile: Self.root + "/formats/samples/vanguard-example.csv", encoding: .utf8)
+        var lines = sample.components(separatedBy: "\n")
+        let holdings = (0..<120).map { "87654321,VANGUARD TEST FUND \($0),VT\($0 % 26),1,1.0,1.00," }
+        lines.insert(contentsOf: holdings, at: 2)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vanguard-many-\(UUID().uuidString).csv").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = try SourceInput(path: path)
+        guard case .detected(let reader) = FormatRegistry.builtIn.detect(input.probe) else {
+            Issue.record("not recognized: \(FormatRegistry.builtIn.detect(input.probe))")
+            return
+        }
+        #expect(reader.id == "vanguard")
+    }
 }

@@ -120,16 +120,27 @@ public struct SpecReader: PreparingReader, NearMissDetecting {
     /// each built-in spec in turn.
     private func foldedHeadLines(_ probe: FormatProbe, _ csv: CSVSource) -> [[[UInt8]]] {
         let (head, resolved) = completeHead(probe, csv)
-        let key = "SpecReader.foldedHeadLines.\(csv.encoding.rawValue).\(resolved.delimiter).\(resolved.quote.map(String.init) ?? "-").\(csv.skipLines)"
+        // The header may come after a preamble as long as the spec allows (`header: {find: …, within: N}`:
+        // Vanguard's holdings before its transactions), within the probe's bytes.
+        let limit = Self.headerLineLimit(csv)
+        let key =
+            "SpecReader.foldedHeadLines.\(csv.encoding.rawValue).\(resolved.delimiter).\(resolved.quote.map(String.init) ?? "-").\(csv.skipLines).\(limit)"
         return probe.opened.shared(key) {
             var lines: [[[UInt8]]] = []
-            headRecords(head, resolved, csv, limit: 50) { record in
+            headRecords(head, resolved, csv, limit: limit) { record in
                 // A malformed record is no header (a JSON line read as CSV: `"time":"…"` is the
                 // field `time` with text after its closing quote).
                 lines.append(record.malformation != nil ? [] : (0..<record.count).map { HeaderText.fold(record[$0]) })
             }
             return lines
         }
+    }
+
+    /// How many lines detection looks through for the header: 50, or as many as the spec's
+    /// `header.find.within` allows.
+    static func headerLineLimit(_ csv: CSVSource) -> Int {
+        if case .find(_, let within) = csv.header { return max(50, within) }
+        return 50
     }
 
     /// The line among the first that holds most of the header entries detection looks for.
@@ -143,7 +154,7 @@ public struct SpecReader: PreparingReader, NearMissDetecting {
         let (head, resolved) = completeHead(probe, csv)
         var best: NearMiss?
         var number = csv.skipLines
-        headRecords(head, resolved, csv, limit: 50) { record in
+        headRecords(head, resolved, csv, limit: Self.headerLineLimit(csv)) { record in
             number += 1
             guard record.malformation == nil else { return }
             let texts = (0..<record.count).map { HeaderText.fold(record[$0]) }
