@@ -112,6 +112,8 @@ final class SpecParser {
     var errors: [SpecError] = []
     /// Whether each `match:` pattern is compiled and checked (`SpecPattern.problem`).
     var checkPatterns = true
+    /// `rows.by`'s second column, when it names two.
+    var rowKindAlso: String?
 
     init(file: String) { self.file = file }
 

@@ -332,7 +332,22 @@ extension SpecParser {
                 return nil
             }
         }
-        guard let column = requiredText(e, "by", "the column whose value says what a row is (or kind: trade / transaction / movement)") else { return nil }
+        let column: String
+        if let (_, n) = e.value("by"), case .sequence = n {
+            // Two columns: the second tells rows of one value apart (`Send|ETH2`, `Övrigt|` for empty).
+            guard let pair = texts(n, "rows.by", "one or two column names"), (1...2).contains(pair.count) else {
+                fail(n, "rows.by", "expected one or two column names, like [type, asset]")
+                return nil
+            }
+            column = pair[0]
+            if pair.count == 2 {
+                rowKindAlso = pair[1]
+                if !names.contains(pair[1]) { fail(n, "rows.by", "'\(pair[1])' is not one of the spec's columns") }
+            }
+        } else {
+            guard let one = requiredText(e, "by", "the column whose value says what a row is (or kind: trade / transaction / movement)") else { return nil }
+            column = one
+        }
         if !names.contains(column) { fail(e.value("by")?.value, "rows.by", "'\(column)' is not one of the spec's columns") }
         let trade = e.value("trade").flatMap { texts($0.value, "rows.trade", "the values of trades") } ?? []
         var transaction: [RowTransaction] = []

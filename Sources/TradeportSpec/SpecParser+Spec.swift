@@ -108,6 +108,7 @@ extension SpecParser {
             checks: checks, skip: skip, rows: rows, trade: trade, transaction: transaction, movement: movement, group: group,
             assets: assets, file: file)
         spec.balance = balance
+        spec.rowKindAlso = rowKindAlso
         spec.parameters = parameters
         spec.numberChecks = allChecks.numbers
         if let (_, n) = top.value("wrapped"),

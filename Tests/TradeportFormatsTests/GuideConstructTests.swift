@@ -169,6 +169,22 @@ struct GuideConstructTests {
         #expect(doc.allTransactions.map(Self.text) == ["deposit 500 EUR", "other-income 12 LUNA2"])
     }
 
+    @Test("11c. a row's kind by two columns: x|y before x, x| for an empty second cell")
+    func kindByTwoColumns() throws {
+        let doc = try Self.run("guide-by-two")
+        #expect(doc.rejected.isEmpty, "\(doc.rejected.map(\.errors))")
+        #expect(doc.allTransactions.map(Self.text) == ["tax 88 SEK", "withdrawal 0.01 BTC"])
+        #expect(
+            doc.portfolios.flatMap(\.movements).map { "\($0.direction.rawValue) \($0.quantity) \($0.asset) \($0.reason.rawValue)" } == [
+                "in 41.2275 FUNDA conversion"
+            ])
+        let spec = try SpecLoader.load(text: Guide.spec("guide-by-two"), file: "b.yaml")
+        let odd = try TestKit.convert("Type,Time,Asset,Quantity,Amount\nOdd,2025-01-27 00:00:00,SEK,1,5\n", with: SpecReader(spec), name: "odd.csv")
+        #expect(
+            odd.rejected.first?.errors.first?.message.hasPrefix("'Odd|5' is neither a trade, a transaction nor a movement") == true,
+            "\(odd.rejected.map(\.errors))")
+    }
+
     @Test("11b. a type from a column")
     func typeFromAColumn() throws {
         let text = """

@@ -37,6 +37,7 @@ extension FormatSpec {
         }
         if case .by(let column, _, let transactions, _, _) = rows {
             used.insert(column)
+            if let rowKindAlso { used.insert(rowKindAlso) }
             for t in transactions {
                 for rule in t.types {
                     switch rule {

@@ -32,6 +32,9 @@ public struct FormatSpec: Sendable, Equatable {
     public var layouts: [LayoutRule] = []
     /// Checks between a row's numbers (`checks:` entries with `near:`).
     public var numberChecks: [NumberCheck] = []
+    /// With `rows.by: [a, b]`, the second column: a row value `x|y` is a row whose `a` is x and
+    /// whose `b` is y (`x|` with `b` empty), and it goes before a value `x`, which holds for any `b`.
+    public var rowKindAlso: String? = nil
     /// The file the spec was read from.
     public var file: String
 

@@ -32,7 +32,8 @@ extension SpecRowValues {
         case nil:
             guard let p = positions[i], p < record.fieldCount else { return nil }
             let f = record.field(p).bytes
-            let kind = matched(i, f).map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: f, as: UTF8.self)
+            var kind = matched(i, f).map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: f, as: UTF8.self)
+            if let also = kindAlso(record, positions) { kind += "|" + String(decoding: also, as: UTF8.self) }
             guard case .by(let column, let trades, let transactions, let movements, let legs) = plan.spec.rows else { return nil }
             let known = trades + transactions.map(\.value) + movements + legs
             errors.append(

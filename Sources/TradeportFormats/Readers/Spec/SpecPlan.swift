@@ -278,6 +278,8 @@ final class SpecPlan: Sendable {
     /// `rows: {by: …}` compiled: the column, its trade values and its transaction values (with the
     /// type, or nil for "from the mapping") as bytes; nil for `rows: {kind: …}`.
     let rowKindColumn: Int?
+    /// `rows.by`'s second column, when it names two: values `x|y` are tried before `x`.
+    let rowKindAlsoColumn: Int?
     let tradeKinds: [[UInt8]]
     let transactionKinds: [(from: [UInt8], types: [TypeChoice])]
     let movementKinds: [[UInt8]]
@@ -475,6 +477,7 @@ final class SpecPlan: Sendable {
         switch spec.rows {
         case .trades, .transactions, .movements:
             rowKindColumn = nil
+            rowKindAlsoColumn = nil
             rowKindIgnoresCase = false
             legKinds = []
             tradeKinds = []
@@ -483,6 +486,7 @@ final class SpecPlan: Sendable {
         case .by(let column, let trades, let transactions, let movements, let legs):
             legKinds = legs.map { Array($0.utf8) }
             rowKindColumn = index[column]
+            rowKindAlsoColumn = spec.rowKindAlso.flatMap { index[$0] }
             var ignoreCase = false
             if let c = index[column], case .map(_, true) = spec.columns[c].type { ignoreCase = true }
             func bytes(_ s: String) -> [UInt8] { Array((ignoreCase ? s.lowercased() : s).utf8) }

@@ -46,6 +46,25 @@ struct SpecRowValues {
         rowKind = nil
     }
 
+    /// What `rows.by`'s value `kind` makes a row; with a second column (`rows.by: [a, b]`), its
+    /// value `also` is tried joined first (`Send|ETH2`), then `kind` alone.
+    static func decideKind(_ plan: SpecPlan, _ kind: UnsafeRawBufferPointer, also: UnsafeRawBufferPointer?) -> RowKind? {
+        if let also {
+            let joined = Array(kind) + [UInt8(ascii: "|")] + Array(also)
+            if let found = joined.withUnsafeBytes({ decideKind(plan, $0) }) { return found }
+        }
+        return decideKind(plan, kind)
+    }
+
+    /// The second column's value for `rows.by: [a, b]`: what its match takes, or its cell, empty
+    /// where it holds an empty marker (`-`); nil when `rows.by` names one column.
+    func kindAlso(_ record: some SpecRow, _ positions: [Int?]) -> [UInt8]? {
+        guard let c = plan.rowKindAlsoColumn else { return nil }
+        let f = cell(c, record, positions)
+        let value = matched(c, f) ?? Array(f)
+        return plan.emptyTexts[c].contains(value) ? [] : value
+    }
+
     /// What `rows.by`'s value `kind` makes a row.
     static func decideKind(_ plan: SpecPlan, _ kind: UnsafeRawBufferPointer) -> RowKind? {
         if plan.rowKindIgnoresCase {
@@ -145,7 +164,10 @@ struct SpecRowValues {
     mutating func read(_ record: some SpecRow, _ positions: [Int?], zone: inout SourceTimeZone.Converter) {
         if plan.plainColumns {
             // Most specs: every column, from its own cell (the kind, when by a column, is still decided).
-            if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount { rowKind = Self.decideKind(plan, record.field(p).bytes) }
+            if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount {
+                let also = kindAlso(record, positions)
+                rowKind = also.withUnsafeBytesIfPresent { Self.decideKind(plan, record.field(p).bytes, also: $0) }
+            }
             for i in plan.readOrder {
                 var f = UnsafeRawBufferPointer(start: nil, count: 0)
                 var kind = SpecFieldKind.text
@@ -159,7 +181,10 @@ struct SpecRowValues {
         if let c = plan.rowKindColumn, let p = positions[c], p < record.fieldCount {
             let f = record.field(p).bytes
             let plan = self.plan
-            rowKind = matched(c, f).map { taken in taken.withUnsafeBytes { Self.decideKind(plan, $0) } } ?? Self.decideKind(plan, f)
+            let also = kindAlso(record, positions)
+            rowKind = also.withUnsafeBytesIfPresent { also in
+                matched(c, f).map { taken in taken.withUnsafeBytes { Self.decideKind(plan, $0, also: also) } } ?? Self.decideKind(plan, f, also: also)
+            }
             switch rowKind {
             case .trade(let k)?: mask = k == nil ? 1 : 1 | 2
             case .transaction(let k)?: mask = plan.alsoMovement[k] ? 2 | 4 : 2
@@ -412,5 +437,13 @@ struct SpecRowValues {
             }
             return fail(f.isEmpty ? "empty; expected an instrument like BTC/USD" : "'\(text(f))' is not two asset codes joined by \(instrument.description)")
         }
+    }
+}
+
+extension Optional where Wrapped == [UInt8] {
+    /// `body` with the bytes, or with nil when there are none.
+    fileprivate func withUnsafeBytesIfPresent<R>(_ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard let self else { return body(nil) }
+        return self.withUnsafeBytes { body($0) }
     }
 }

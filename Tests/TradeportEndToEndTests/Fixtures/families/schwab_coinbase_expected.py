@@ -44,6 +44,15 @@ def coinbase(path):
     hi = next(i for i, r in enumerate(rows) if 'Quantity Transacted' in r)
     h = rows[hi]
     ops, skipped, rejected = [], 0, 0
+    # Coinbase's ETH2 -> ETH migration: a Send of ETH2 and a Receive of ETH of one quantity in one
+    # second, side by side; each is a movement (conversion), not money leaving and arriving.
+    body = [dict(zip(h, r)) for r in rows[hi + 1:]]
+    relabel = set()
+    for i in range(len(body) - 1):
+        a, b = body[i], body[i + 1]
+        if (a.get('Transaction Type'), a.get('Asset'), b.get('Transaction Type'), b.get('Asset')) == ('Send', 'ETH2', 'Receive', 'ETH') \
+                and a['Timestamp'] == b['Timestamp'] and -num(a['Quantity Transacted']) == num(b['Quantity Transacted']):
+            relabel |= {i + hi + 2, i + hi + 3}
     for n, r in enumerate(rows[hi + 1:], start=hi + 2):
         d = dict(zip(h, r))
         col = lambda *names: next((d[k] for k in d for nm in names if k == nm or re.fullmatch(r'[A-Z]{3} ' + re.escape(nm), k)), '')
@@ -53,7 +62,7 @@ def coinbase(path):
         if not ccy:  # v1: the header names the currency
             ccy = next(k[:3] for k in h if k.endswith('Subtotal'))
         if typ in ('Retail Staking Transfer', 'Retail Unstaking Transfer'): skipped += 1; continue
-        if typ == 'Retail Eth2 Deprecation':
+        if typ == 'Retail Eth2 Deprecation' or n in relabel:
             ops.append((n, 'movement', t, 'in' if q > 0 else 'out', asset, None, abs(q), None, None, None)); continue
         m = re.match(r'Converted ([\d.,]+) (\w+) to ([\d.,]+) (\w+)$', notes)
         if typ == 'Convert':
