@@ -31,7 +31,9 @@ struct FamilySampleTests {
         "questrade-executions-example.csv", "ii-example.csv", "ii-2019-example.csv", "bux-example.csv", "bux-2024-example.csv",
         "tastytrade-example.csv", "tastytrade-2024-example.csv", "tastyworks-example.csv", "fidelity-example.csv",
         "fidelity-2019-example.csv", "fidelity-2023-example.csv", "fidelity-2025-example.csv", "fidelity-2026-example.csv",
-        "vanguard-example.csv", "vanguard-2019-example.csv", "vanguard-2023-example.csv"
+        "vanguard-example.csv", "vanguard-2019-example.csv", "vanguard-2023-example.csv", "kraken-ledger-2021-example.csv",
+        "kraken-ledger-2024-example.csv", "kraken-trades-2019-example.csv", "kraken-trades-2022-example.csv", "cryptocom-2021-example.csv",
+        "cryptocom-2025-example.csv"
     ]
 
     @Test("each layout of each family reads as its rows say", arguments: samples)
