@@ -128,6 +128,18 @@ struct IBKRActivityTests {
         #expect(usd.reconciles, "\(usd.sentence)")
     }
 
+    @Test("a file past the size a statement is held whole at is refused, naming the limit, before it is all read")
+    func aFileTooLargeToHoldIsRefused() throws {
+        let input = try SourceInput(path: Self.sample("ibkr-activity-example.csv"))
+        #expect(throws: InputError.self) { _ = try IBKRActivityLine.readAll(input, maxBytes: 1 << 10) }
+        do {
+            _ = try IBKRActivityLine.readAll(try SourceInput(path: Self.sample("ibkr-activity-example.csv")), maxBytes: 1 << 10)
+        } catch let error as InputError {
+            #expect(error.description.contains("an Activity Statement is held whole"), "\(error)")
+        }
+        #expect(try IBKRActivityLine.readAll(try SourceInput(path: Self.sample("ibkr-activity-example.csv"))).count > 100)
+    }
+
     @Test("a line of an unknown section is rejected naming the section")
     func unknownSectionIsRejected() throws {
         let text = Self.opening + "Mystery Section,Header,Name,Value\nMystery Section,Data,a,1\n"

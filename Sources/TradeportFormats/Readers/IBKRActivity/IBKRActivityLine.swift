@@ -22,10 +22,28 @@ struct IBKRActivityLine: Sendable {
     /// The column (1-based, as a reject names it) of `fields[index]`.
     static func column(ofField index: Int) -> Int { index + 3 }
 
+    /// The most a statement may hold, held whole: 32 MiB is some 150,000 lines, far past a year of
+    /// a busy account (IBKR makes a statement of at most a year); a larger file is no statement to
+    /// hold in memory, and is refused before it costs more.
+    static let maxBytes = 32 << 20
+
     /// Every line of `input` but empty ones (which are no rows, as the spec reader has it), in
-    /// order. The CSV reader drops a UTF-8 BOM and takes CR, LF and CRLF line ends.
-    static func readAll(_ input: SourceInput) throws -> [IBKRActivityLine] {
-        let reader = CSVReader(dialect: .comma) { buffer in try input.read(into: buffer) }
+    /// order. The CSV reader drops a UTF-8 BOM and takes CR, LF and CRLF line ends. Throws when
+    /// the input holds more than `maxBytes`.
+    static func readAll(_ input: SourceInput, maxBytes: Int = maxBytes) throws -> [IBKRActivityLine] {
+        var bytes = 0
+        let reader = CSVReader(dialect: .comma) { buffer in
+            let n = try input.read(into: buffer)
+            bytes += n
+            if bytes > maxBytes {
+                throw InputError(
+                    path: input.path,
+                    message:
+                        "holds more than \(maxBytes >> 20) MiB: an Activity Statement is held whole to be read, and one of a year is far smaller; export a shorter period"
+                )
+            }
+            return n
+        }
         var lines: [IBKRActivityLine] = []
         try reader.forEachRecord { record in
             if record.isEmptyLine { return }
