@@ -29,12 +29,18 @@ struct ActivityValues {
         }
     }
 
-    /// The trimmed text of `column`; nil when empty (an error when `required`) or absent.
-    mutating func text(_ column: ActivityColumn, required: Bool = true) -> String? {
+    /// Where `column` is in the section's header; nil when it has none (an error when `required`).
+    private mutating func index(_ column: ActivityColumn, required: Bool) -> Int? {
         guard let i = layout.index(column) else {
             if required { fail(nil, column, "the section's header has no '\(column.names[0])' column; expected one") }
             return nil
         }
+        return i
+    }
+
+    /// The trimmed text of `column`; nil when empty (an error when `required`) or absent.
+    mutating func text(_ column: ActivityColumn, required: Bool = true) -> String? {
+        guard let i = index(column, required: required) else { return nil }
         return text(at: i, column, required: required)
     }
 
@@ -50,10 +56,7 @@ struct ActivityValues {
 
     /// The number in `column`, or nil (an error when it is not one, or empty and `required`).
     mutating func decimal(_ column: ActivityColumn, required: Bool = true) -> ExactDecimal? {
-        guard let i = layout.index(column) else {
-            if required { fail(nil, column, "the section's header has no '\(column.names[0])' column; expected one") }
-            return nil
-        }
+        guard let i = index(column, required: required) else { return nil }
         return decimal(at: i, column, required: required)
     }
 
@@ -80,10 +83,7 @@ struct ActivityValues {
 
     /// The instant of the date and time (or date, at midnight) in `column`, in `converter`'s zone.
     mutating func time(_ column: ActivityColumn, _ converter: inout SourceTimeZone.Converter) -> Timestamp? {
-        guard let i = layout.index(column) else {
-            fail(nil, column, "the section's header has no '\(column.names[0])' column; expected one")
-            return nil
-        }
+        guard let i = index(column, required: true) else { return nil }
         return time(at: i, column, &converter)
     }
 

@@ -1,4 +1,3 @@
-import Foundation
 import TradeportCore
 import TradeportSpec
 import TradeportXLSX
@@ -512,7 +511,7 @@ final class SpecPlan: Sendable {
             guard let kinds = c.kinds else { return 31 }
             return kinds.reduce(0) { $0 | ($1 == "trade" ? 1 : $1 == "transaction" ? 2 : $1 == "movement" ? 4 : 8) }
         }
-        matchers = spec.columns.map { c in c.match.map { ColumnMatcher($0) } }
+        matchers = spec.columns.map { c in c.match.flatMap { ColumnMatcher($0) } }
         emptyTexts = spec.columns.map { c in (c.empty + spec.values.empty).map { Array($0.utf8) } }
         numbers = spec.values.notation.isPlain ? nil : SpecNumberReader(notation: spec.values.notation, style: style)
         columnNumbers = spec.columns.map { c in
@@ -576,31 +575,22 @@ final class SpecPlan: Sendable {
 }
 
 /// A column's `match:`: a regular expression whose group `value`, else first group, else whole
-/// match is the text the column reads. Compiled on first use: every spec is loaded on every command,
-/// and Swift's regex parser is the dearest part of loading one.
+/// match is the text the column reads. Compiled with the plan, which a built-in spec makes only
+/// when it is used (`BuiltInSpecReader`).
 final class ColumnMatcher: @unchecked Sendable {
+    // Regex is a value without shared mutable state; it is only matched against here.
+    let regex: Regex<AnyRegexOutput>
     let pattern: String
-    // Regex is a value without shared mutable state; the lock guards only its compiling.
-    private var compiled: Regex<AnyRegexOutput>?
-    private var failed = false
-    private let lock = NSLock()
 
-    init(_ pattern: String) { self.pattern = pattern }
-
-    /// The compiled pattern; nil when it does not compile (the loader refuses such a spec).
-    var regex: Regex<AnyRegexOutput>? {
-        lock.lock()
-        defer { lock.unlock() }
-        if compiled == nil, !failed {
-            compiled = try? Regex(pattern)
-            failed = compiled == nil
-        }
-        return compiled
+    init?(_ pattern: String) {
+        guard let regex = try? Regex(pattern) else { return nil }
+        self.regex = regex
+        self.pattern = pattern
     }
 
     /// The text the column reads from `cell`, or nil when the pattern does not match.
     func extract(_ cell: String) -> Substring? {
-        guard let regex, let m = try? regex.firstMatch(in: cell) else { return nil }
+        guard let m = try? regex.firstMatch(in: cell) else { return nil }
         let output = m.output
         if let named = output["value"] { return named.substring }
         // The first group that took part in the match (alternatives: `^(?:(Koop|Sell) .*|(.*))$`).
