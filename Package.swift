@@ -98,7 +98,9 @@ let package = Package(
                 "TradeportBalances", "TradeportCore", "TradeportFormats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio")
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: fuzzSwift
         ),
@@ -127,7 +129,8 @@ let package = Package(
             dependencies: [
                 "TradeportPrimitives", "TradeportCore", "TradeportFormats", "TradeportXLSX", "TradeportSpec", "TradeportBalances", "TradeportPush",
                 "TradeportServe",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         // The libFuzzer harnesses (fuzz/run.sh builds them with -DFUZZING and the fuzzer sanitizer;

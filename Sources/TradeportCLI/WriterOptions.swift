@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TradeportCore
+import TradeportFormats
 
 /// What changes what a writer writes: the accounts of the ledger writers, the zone of their
 /// dates, Ghostfolio's data source.
@@ -25,8 +26,17 @@ struct WriterOptionGroup: ParsableArguments {
 
     @Option(
         name: .customLong("data-source"),
-        help: ArgumentHelp("ghostfolio: the data source of the securities traded (YAHOO by default; COINGECKO, MANUAL, …).", valueName: "SOURCE"))
+        help: ArgumentHelp(
+            "ghostfolio: the data source of the securities --symbols does not map, by their code (YAHOO, COINGECKO, …); by default each is a custom (MANUAL) profile of its own.",
+            valueName: "SOURCE"))
     var dataSource: String?
+
+    @Option(
+        name: .customLong("symbols"),
+        help: ArgumentHelp(
+            "ghostfolio, portfolio-performance: the symbol map, a CSV file of isin, code, venue, target, symbol, data_source, name (see docs/writers.md).",
+            valueName: "FILE"))
+    var symbolsFile: String?
 
     func writeOptions() throws -> WriteOptions {
         var options = WriteOptions()
@@ -60,6 +70,9 @@ struct WriterOptionGroup: ParsableArguments {
                 throw ValidationError("--data-source \(dataSource): expected a Ghostfolio data source in capitals, like YAHOO or COINGECKO")
             }
             options.dataSource = dataSource
+        }
+        if let symbolsFile {
+            do { options.symbols = try SymbolMapFile.read(symbolsFile) } catch { throw ValidationError(error.description) }
         }
         return options
     }

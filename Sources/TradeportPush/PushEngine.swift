@@ -1,4 +1,5 @@
 import TradeportBalances
+import TradeportCore
 import TradeportPrimitives
 
 /// Loads portfolios into a server idempotently: reads what each portfolio holds, sends only the
@@ -311,10 +312,10 @@ public final class PushFeed: @unchecked Sendable {
 
     /// Runs `plan`'s conversion into the feed, to its end or until the engine stops listening.
     /// Synchronous and long: run it off the concurrency pool (`offload`).
-    public func produce(_ plan: PushPlan, batchSize: Int) {
+    public func produce(_ plan: PushPlan, batchSize: Int, rejected: (@Sendable (RejectedRow) -> Void)? = nil) {
         do {
             let handoff = self.handoff
-            result = try plan.run(batchSize: batchSize) { handoff.send($0) }
+            result = try plan.run(batchSize: batchSize, rejected: rejected) { handoff.send($0) }
             handoff.close()
         } catch {
             handoff.finish(error)
@@ -342,4 +343,16 @@ public struct PushResult: Sendable {
     public var inputFailure: PushPlanError?
     /// What the conversion counted: all of it, or up to where an input failed part-way.
     public var conversion: PushConversion?
+    /// What the target says besides (what it cannot hold, securities without a symbol).
+    public var notes: [String] = []
+
+    public init(
+        outcomes: [PortfolioOutcome], failure: ServerFailure? = nil, inputFailure: PushPlanError? = nil, conversion: PushConversion? = nil, notes: [String] = []
+    ) {
+        self.outcomes = outcomes
+        self.failure = failure
+        self.inputFailure = inputFailure
+        self.conversion = conversion
+        self.notes = notes
+    }
 }

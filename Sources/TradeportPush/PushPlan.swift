@@ -38,6 +38,9 @@ public struct PushPlan: @unchecked Sendable {
     /// exists after a push, even with nothing to send.
     public private(set) var portfolios: [String] = []
 
+    /// The format of each input, in order (`reader.id`).
+    public var formats: [String] { jobs.flatMap { $0.inputs.map(\.reader.id) } }
+
     /// Inputs given as on `convert`'s command line.
     public static func fromFiles(
         _ files: [String], format: String?, portfolio: String, splitAccounts: Bool, timezone: String?,
@@ -173,6 +176,37 @@ public struct PushPlan: @unchecked Sendable {
 
     /// Converts everything into memory: what a dry run prints. Each portfolio's records are in
     /// the inputs' order, trades and transactions apart.
+    /// Runs the plan's conversions, handing `body` each operation with the portfolios it goes to
+    /// (a manifest's routes applied): what a push target that takes canonical operations reads.
+    /// `rejected` is told of every row a conversion rejects.
+    public func operations(
+        rejected: ((RejectedRow) -> Void)? = nil, _ body: @escaping (PortfolioOperation, [String]) throws -> Void
+    ) throws(PushPlanError) -> PushConversion {
+        var conversion = PushConversion()
+        for job in jobs {
+            let sink = OperationRouter(route: job.route, rejected: rejected, body: body)
+            do {
+                conversion.reports.append(try Inputs.convert(job.inputs, options: job.options, into: sink))
+            } catch {
+                var failure: PushPlanError
+                switch error {
+                case let e as InputError: failure = PushPlanError(e)
+                default: failure = PushPlanError(.input, "cannot read \(job.paths): \(error)")
+                }
+                failure.partial = conversion
+                throw failure
+            }
+            for name in sink.names where !conversion.portfolios.contains(name) { conversion.portfolios.append(name) }
+            for (account, count) in sink.unclaimed.sorted(by: { $0.key < $1.key }) {
+                conversion.notLoaded.append(
+                    "not pushed: sub-account '\(account)' of \(job.paths) (\(Wording.count(count, "operation"))) is in no portfolio of the manifest")
+            }
+        }
+        let named = portfolios
+        conversion.portfolios = named + conversion.portfolios.filter { !named.contains($0) }
+        return conversion
+    }
+
     public func loads() throws(PushPlanError) -> (loads: [PortfolioLoad], conversion: PushConversion) {
         var trades: [String: [TradeRecord]] = [:]
         var transactions: [String: [TransactionRecord]] = [:]
@@ -198,4 +232,38 @@ public struct PushPlan: @unchecked Sendable {
         }
         return (loads, conversion)
     }
+}
+
+/// Hands each operation of a conversion on with the portfolios the plan's route gives it.
+private final class OperationRouter: ConversionSink {
+    private let route: PushPlan.Route
+    private let rejected: ((RejectedRow) -> Void)?
+    private let body: (PortfolioOperation, [String]) throws -> Void
+    private(set) var names: [String] = []
+    private(set) var unclaimed: [String: Int] = [:]
+
+    init(route: PushPlan.Route, rejected: ((RejectedRow) -> Void)?, body: @escaping (PortfolioOperation, [String]) throws -> Void) {
+        self.route = route
+        self.rejected = rejected
+        self.body = body
+    }
+
+    func write(_ operation: PortfolioOperation, portfolio: String) throws {
+        let targets: [String]
+        switch route {
+        case .same: targets = [portfolio]
+        case .all(let all): targets = all
+        case .byAccount(let accounts): targets = accounts[portfolio] ?? []
+        }
+        if targets.isEmpty {
+            unclaimed[portfolio, default: 0] += 1
+            return
+        }
+        for name in targets where !names.contains(name) { names.append(name) }
+        try body(operation, targets)
+    }
+
+    func write(_ skipped: SkippedRow) throws {}
+    func write(_ rejected: RejectedRow) throws { self.rejected?(rejected) }
+    func finish(_ report: ConversionReport) throws {}
 }

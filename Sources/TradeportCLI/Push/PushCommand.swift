@@ -12,8 +12,17 @@ import Glibc
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
-        abstract: "Load exports into portfolios of a balances server, sending only what it lacks.",
+        abstract: "Load exports into portfolios of a balances server or a Ghostfolio instance, sending only what it lacks.",
         discussion: """
+            --to names the target: balances (a balances server, the default) or ghostfolio (a \
+            Ghostfolio instance: --server or GHOSTFOLIO_URL, the user's security token in \
+            GHOSTFOLIO_TOKEN or --token-file; each portfolio is the account of its name; \
+            --symbols maps securities to the symbols its data sources know).
+
+            --watch DIR runs until stopped (SIGTERM, SIGINT): every export that lands in DIR (a \
+            portfolio per subfolder, --portfolio for the files at its top) is pushed once it is \
+            complete, and its outcome recorded in DIR/.tradeport/state.jsonl. See docs/push-and-serve.md.
+
             The inputs are FILEs as for 'convert' (exports, or canonical JSON documents ending in \
             .json), or a --manifest naming, per server portfolio, its inputs, formats and options. \
             Each portfolio is found by name (created when missing unless --no-create); what it \
@@ -37,11 +46,43 @@ struct PushCommand: AsyncParsableCommand {
                  push: what was sent before stays, a re-run sends the rest
               3  the server refused (a 4xx answer, shown with its message) or could not be
                  reached after retries: what was sent before stays, a re-run sends the rest
+            With --watch: 0 when stopped by a signal (or, with --once, when every file loaded),
+            1 with --once when a file had rejected rows or failed, 2 for a folder that cannot
+            be watched, 3 when the target refuses the credentials.
             """
     )
 
     @Argument(help: ArgumentHelp("Exports or canonical JSON documents to push.", valueName: "FILE"))
     var files: [String] = []
+
+    @Option(help: ArgumentHelp("The target: \(PushTargets.all.map(\.id).joined(separator: " or ")).", valueName: "ID"))
+    var to = "balances"
+
+    @Option(help: ArgumentHelp("Watch DIR and push every export that lands there (until SIGTERM or SIGINT).", valueName: "DIR"))
+    var watch: String?
+
+    @Option(help: ArgumentHelp("--watch: how often DIR is looked at, in seconds.", valueName: "SECONDS"))
+    var interval = 1.0
+
+    @Option(help: ArgumentHelp("--watch: how long a file must stay unchanged before it is read, in seconds.", valueName: "SECONDS"))
+    var settle = 2.0
+
+    @Flag(help: "--watch: take the files there, then stop.")
+    var once = false
+
+    @Option(help: ArgumentHelp("--watch: log lines as text or json.", valueName: "FORMAT"))
+    var logFormat = "text"
+
+    @Option(
+        help: ArgumentHelp(
+            "ghostfolio: the symbol map, a CSV file of isin, code, venue, target, symbol, data_source, name (see docs/writers.md).", valueName: "FILE"))
+    var symbols: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "ghostfolio: the data source of the securities --symbols does not map, by their code (YAHOO, COINGECKO, …); by default each is a custom (MANUAL) profile of its own.",
+            valueName: "SOURCE"))
+    var dataSource: String?
 
     @Option(help: ArgumentHelp("A JSON manifest naming, per portfolio, its inputs (see the README).", valueName: "FILE"))
     var manifest: String?
@@ -66,11 +107,17 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests in flight at once.", valueName: "N"))
     var concurrency = 4
 
-    @Option(help: ArgumentHelp("Operations per batch request, when the server takes batches.", valueName: "N"))
-    var batchSize = 1000
+    @Option(help: ArgumentHelp("Operations per batch request, when the server takes batches (balances: 1000; ghostfolio: 100).", valueName: "N"))
+    var batchSize: Int?
 
-    @Option(help: ArgumentHelp("Attempts per request on connection errors and 5xx answers, pausing 0.5 s, 1, 2, 4, 8 between them.", valueName: "N"))
-    var attempts = 6
+    @Option(
+        help: ArgumentHelp(
+            "Attempts per request on connection errors and 5xx answers, pausing 0.5 s, 1, 2, 4, 8 between them (6; 2 with --watch).", valueName: "N"))
+    var attempts: Int?
+
+    /// Attempts per request: 6 (about 15 s), or 2 with --watch, whose own waiting (1 s doubling
+    /// to 60 s, with a warning each time) takes over from there.
+    var requestAttempts: Int { attempts ?? (watch == nil ? 6 : 2) }
 
     @OptionGroup var formats: FormatOptions
 
@@ -78,17 +125,37 @@ struct PushCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        guard PushTargets.info(to) != nil else {
+            throw ValidationError("--to \(to): unknown target (expected \(PushTargets.all.map(\.id).joined(separator: " or ")))")
+        }
+        if let watch {
+            if manifest != nil || !files.isEmpty {
+                throw ValidationError("--watch \(watch) takes no FILEs and no --manifest: it pushes what lands in the folder")
+            }
+            if dryRun { throw ValidationError("--watch does not take --dry-run") }
+            if !(interval > 0 && interval <= 3600) { throw ValidationError("--interval must be more than 0 and at most 3600 seconds") }
+            if !(settle >= 0 && settle <= 86400) { throw ValidationError("--settle must be 0 to 86400 seconds") }
+            if logFormat != "text" && logFormat != "json" { throw ValidationError("--log-format must be text or json") }
+        } else if once || logFormat != "text" {
+            throw ValidationError("--once and --log-format go with --watch")
+        }
+        if (symbols != nil || dataSource != nil) && to != "ghostfolio" { throw ValidationError("--symbols and --data-source go with --to ghostfolio") }
+        if to == "ghostfolio" && (register || noCreate) { throw ValidationError("--register and --no-create go with --to balances") }
+        if watch != nil { return }
         if manifest == nil && files.isEmpty { throw ValidationError("give FILEs to push or a --manifest") }
         if manifest != nil && !files.isEmpty { throw ValidationError("give either FILEs or a --manifest, not both") }
         if files.contains("-") { throw ValidationError("push reads files, not standard input") }
         if concurrency < 1 || concurrency > 64 { throw ValidationError("--concurrency must be 1 to 64") }
-        if batchSize < 1 || batchSize > 10_000 { throw ValidationError("--batch-size must be 1 to 10000") }
-        if attempts < 1 { throw ValidationError("--attempts must be at least 1") }
+        if let batchSize, batchSize < 1 || batchSize > 10_000 { throw ValidationError("--batch-size must be 1 to 10000") }
+        if let attempts, attempts < 1 { throw ValidationError("--attempts must be at least 1") }
     }
 
     func run() async throws {
         ProcessMemory.keepMidsizeBlocksOnHeap()
         let environment = ProcessInfo.processInfo.environment
+        if let watch { return try await runWatch(watch, environment: environment) }
+        if to == "ghostfolio" { return try await runGhostfolio(environment: environment) }
+        let batchSize = self.batchSize ?? 1000
         let serverURL = (server ?? environment["TRADEPORT_SERVER"]).flatMap { $0.isEmpty ? nil : $0 }
         var manifest: PushManifest?
         if let path = self.manifest {
@@ -126,8 +193,7 @@ struct PushCommand: AsyncParsableCommand {
         let known =
             manifest.map { $0.portfolios.filter { $0.account == nil }.map { $0.name } }
             ?? (source.splitAccounts ? [] : [source.portfolio])
-        let client = BalancesClient(base: serverURL, connections: concurrency, retry: RetryPolicy(attempts: attempts))
-        let batchSize = self.batchSize
+        let client = BalancesClient(base: serverURL, connections: concurrency, retry: RetryPolicy(attempts: requestAttempts))
         let result = try await Self.using(client) { () async throws -> PushResult in
             // Logging in and reading what the named portfolios hold go on while the inputs are
             // opened and detected (off the concurrency pool); a failure of either is reported
@@ -204,7 +270,7 @@ struct PushCommand: AsyncParsableCommand {
         let progress = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
         let engine = PushEngine(
             client: client.with(token: token),
-            options: PushOptions(concurrency: concurrency, batchSize: batchSize, createPortfolios: !noCreate),
+            options: PushOptions(concurrency: concurrency, batchSize: batchSize ?? 1000, createPortfolios: !noCreate),
             progress: progress, logIn: logIn)
         await engine.prefetch(names)
         return (engine, progress)
@@ -221,6 +287,11 @@ struct PushCommand: AsyncParsableCommand {
 
     /// A token: TRADEPORT_TOKEN, --token-file, or a login (after registering, with --register).
     private func authenticate(_ client: BalancesClient, environment: [String: String]) async throws -> String {
+        try await Self.authenticate(client, environment: environment, register: register, tokenFile: tokenFile)
+    }
+
+    /// A token: TRADEPORT_TOKEN, `tokenFile`, or a login (after registering, with `register`).
+    static func authenticate(_ client: BalancesClient, environment: [String: String], register: Bool, tokenFile: String?) async throws -> String {
         if !register {
             if let token = environment["TRADEPORT_TOKEN"], !token.isEmpty { return token }
             if let tokenFile {
@@ -255,7 +326,7 @@ struct PushCommand: AsyncParsableCommand {
             return
         }
         if register { throw CommandFailure(message: "--dry-run does not register; drop --register") }
-        let client = BalancesClient(base: server, connections: concurrency, retry: RetryPolicy(attempts: attempts))
+        let client = BalancesClient(base: server, connections: concurrency, retry: RetryPolicy(attempts: requestAttempts))
         try await Self.using(client) {
             try await printPlanned(loads, reader: client.with(token: try await authenticate(client, environment: environment)))
         }

@@ -35,13 +35,17 @@ public struct WriteOptions: Sendable {
     /// The zone whose calendar gives the dates of writers that write days, not instants
     /// (beancount, hledger, Portfolio Performance); UTC by default.
     public var dates: SourceTimeZone
-    /// Ghostfolio: the data source of the securities traded (`YAHOO`, `COINGECKO`, `MANUAL`, …).
-    public var dataSource: String
+    /// Ghostfolio: the data source of the securities the symbol map has no entry for (`YAHOO`,
+    /// `COINGECKO`, …); `nil`: each a custom (`MANUAL`) profile of its own.
+    public var dataSource: String?
+    /// The symbols the user gives securities in the targets (`--symbols FILE`).
+    public var symbols: SymbolMap
 
-    public init(accounts: AccountNames = AccountNames(), dates: SourceTimeZone = .utc, dataSource: String = "YAHOO") {
+    public init(accounts: AccountNames = AccountNames(), dates: SourceTimeZone = .utc, dataSource: String? = nil, symbols: SymbolMap = SymbolMap()) {
         self.accounts = accounts
         self.dates = dates
         self.dataSource = dataSource
+        self.symbols = symbols
     }
 }
 

@@ -24,6 +24,8 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     private let portfolio: OutputFile
     private let account: OutputFile
     private let dates: SourceTimeZone
+    private let symbols: SymbolMap
+    private var unmapped = SymbolMap.Unmapped()
     private var counts = WriterNoteCounts()
     public private(set) var notes: [String] = []
 
@@ -31,6 +33,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
         portfolio = outputs[0]
         account = outputs[1]
         dates = options.dates
+        symbols = options.symbols
         try portfolio.append { Self.row(Self.portfolioColumns.map { Optional($0) }, to: &$0) }
         try account.append { Self.row(Self.accountColumns.map { Optional($0) }, to: &$0) }
     }
@@ -50,6 +53,14 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
         let hh = second / 3600
         let mm = second / 60 % 60
         return (date.description, (hh < 10 ? "0" : "") + "\(hh):" + (mm < 10 ? "0" : "") + "\(mm)")
+    }
+
+    /// A security's Ticker Symbol: the symbol map's (`--symbols`), else the source's code, which
+    /// the summary then lists.
+    private func ticker(_ code: String, isin: String?, venue: String?) -> String {
+        if let entry = symbols.lookup(target: "portfolio-performance", code: code, isin: isin, venue: venue) { return entry.symbol }
+        unmapped.count(isin.map { "\(code) (\($0))" } ?? code)
+        return code
     }
 
     private static func text(_ d: ExactDecimal?) -> String? { d.map { "\($0)" } }
@@ -102,6 +113,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
                 value = value.adding(interest) ?? value
                 counts.writtenAs("bond trades, their accrued interest in Value")
             }
+            let ticker = self.ticker(t.base.description, isin: t.isin, venue: t.venue)
             var fees = ExactDecimal.zero
             for f in t.fees where !f.amount.isZero {
                 if f.currency == t.quote, let sum = fees.adding(f.amount) {
@@ -113,7 +125,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
                     try account.append {
                         Self.row(
                             [
-                                date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, t.isin, t.base.description,
+                                date, time, "Fees", "\(f.amount)", f.currency.description, nil, nil, nil, t.isin, ticker,
                                 t.name ?? t.base.description, note + " fee", "\(name) \(f.currency)", name
                             ], to: &$0)
                     }
@@ -126,7 +138,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
                 Self.row(
                     [
                         date, time, buy ? "Buy" : "Sell", "\(shownValue)", t.quote.description, fees.isZero ? nil : "\(fees)", nil,
-                        "\(t.quantity)", t.isin, t.base.description, t.name ?? t.base.description, note, name, "\(name) \(t.quote)"
+                        "\(t.quantity)", t.isin, ticker, t.name ?? t.base.description, note, name, "\(name) \(t.quote)"
                     ], to: &$0)
             }
         case .movement(let m):
@@ -191,11 +203,12 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
             let noteText = note + (t.note.map { ": \($0)" } ?? "")
             // A security named only by text: as its ISIN when it is one, else its ticker.
             let isISIN = t.security.map(looksLikeISIN) ?? false
+            let ticker = t.security.map { self.ticker($0, isin: isISIN ? $0 : nil, venue: nil) }
             try account.append {
                 Self.row(
                     [
                         date, time, type, "\(t.amount)", t.asset.description, nil, nil, nil,
-                        isISIN ? t.security : nil, isISIN ? nil : t.security, nil, noteText, "\(name) \(t.asset)",
+                        isISIN ? t.security : nil, isISIN && ticker == t.security ? nil : ticker, nil, noteText, "\(name) \(t.asset)",
                         t.security == nil ? nil : name
                     ], to: &$0)
             }
@@ -221,7 +234,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     public func finish(_ report: ConversionReport) throws {
         try portfolio.flush()
         try account.flush()
-        notes = counts.notes("Portfolio Performance")
+        notes = counts.notes("Portfolio Performance") + [unmapped.note("with their code as Ticker Symbol")].compactMap { $0 }
     }
 }
 

@@ -1,0 +1,161 @@
+import Foundation
+import TradeportBalances
+import TradeportCore
+
+/// What a watched folder's files became: `DIR/.tradeport/state.jsonl`, one JSON object per file
+/// taken (per content: a file changed since gets a line of its own), appended and synced to disk
+/// before the next file is taken. A user reads it to see what happened to each file; the watcher
+/// reads it at start so that a restart takes again only what it has no line for.
+///
+/// A line: `file` (relative to the folder), `sha256`, `size`, `portfolio`, `format`, `status`
+/// (`loaded`: every row read and every operation at the target; `loaded-with-rejects`: the rows
+/// in `rejects` were not read, the rest is at the target; `failed`: nothing could be loaded,
+/// `errors` says why), `at`, and the counts `operations`, `sent`, `present` (at the target
+/// before), `skipped`, `rejected`; `rejects` lists the rejected rows (the first 1000), each with
+/// its `row`, `column`, `field`, `text` (the raw row), `expected` and the whole located
+/// `message`.
+struct WatchState {
+    static let path = ".tradeport/state.jsonl"
+
+    enum Status: String, Sendable {
+        case loaded
+        case loadedWithRejects = "loaded-with-rejects"
+        case failed
+    }
+
+    struct Record: Sendable {
+        var file: String
+        var sha256: String
+        var size: Int64
+        var portfolio: String
+        var format: String?
+        var status: Status = .loaded
+        var operations = 0
+        var sent = 0
+        var present = 0
+        var skipped = 0
+        var rejected = 0
+        var errors: [String] = []
+        var rejects: [RejectedRow] = []
+
+        init(file: String, sha256: String, size: Int64, portfolio: String) {
+            self.file = file
+            self.sha256 = sha256
+            self.size = size
+            self.portfolio = portfolio
+        }
+
+        /// The counts and the status a push's result gives.
+        mutating func fill(from result: PushResult, rejects: [RejectedRow], rejectCount: Int) {
+            let reports = result.conversion?.reports ?? []
+            operations = reports.reduce(0) { $0 + $1.operations }
+            skipped = reports.reduce(0) { $0 + $1.skipped }
+            rejected = max(reports.reduce(0) { $0 + $1.rejected }, rejectCount)
+            sent = result.outcomes.reduce(0) { $0 + $1.sent }
+            present = result.outcomes.reduce(0) { $0 + $1.alreadyPresent }
+            self.rejects = rejects
+            errors = [result.inputFailure?.description, result.failure?.description].compactMap { $0 }
+            errors += result.outcomes.filter { $0.failed > 0 }.map { "\($0.name): \($0.failed) operations could not be loaded" }
+            if !errors.isEmpty && sent == 0 && present == 0 {
+                status = .failed
+            } else if rejected > 0 || !errors.isEmpty {
+                status = .loadedWithRejects
+            } else {
+                status = .loaded
+            }
+        }
+
+        func json() -> [UInt8] {
+            var w = JSONWriter()
+            w.beginObject()
+            w.key("file")
+            w.string(file)
+            w.key("sha256")
+            w.string(sha256)
+            w.key("size")
+            w.number(size)
+            w.key("portfolio")
+            w.string(portfolio)
+            w.key("format")
+            w.string(format)
+            w.key("status")
+            w.string(status.rawValue)
+            w.key("at")
+            w.string(ISO8601DateFormatter().string(from: Date()))
+            for (key, value) in [("operations", operations), ("sent", sent), ("present", present), ("skipped", skipped), ("rejected", rejected)] {
+                w.key(key)
+                w.number(Int64(value))
+            }
+            w.key("errors")
+            w.beginArray()
+            for e in errors { w.string(e) }
+            w.endArray()
+            w.key("rejects")
+            w.beginArray()
+            for r in rejects {
+                w.beginObject()
+                w.key("row")
+                w.number(Int64(r.source.row))
+                if let column = r.errors.first?.column {
+                    w.key("column")
+                    w.number(Int64(column))
+                }
+                if let field = r.errors.first?.field {
+                    w.key("field")
+                    w.string(field)
+                }
+                w.key("text")
+                w.string(r.raw)
+                w.key("expected")
+                w.string(r.errors.map(\.message).joined(separator: "; "))
+                w.key("message")
+                w.string(
+                    "\(r.source): "
+                        + r.errors.map { e in (e.column.map { "column \($0): " } ?? e.field.map { "\($0): " } ?? "") + e.message }.joined(separator: "; "))
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+            return Array(w.bytes)
+        }
+    }
+
+    private let file: String
+    private var recorded: Set<String> = []
+
+    var count: Int { recorded.count }
+
+    /// Reads what the folder's state file holds (creating `.tradeport/` when missing).
+    init(directory: String) throws {
+        let folder = directory + "/.tradeport"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        file = directory + "/" + Self.path
+        if let data = FileManager.default.contents(atPath: file) {
+            for line in data.split(separator: 0x0A) where !line.isEmpty {
+                // A line cut short by a crash is not a record: its file is taken again.
+                guard let json = try? JSONValue.parse(line), case .string(let name)? = json["file"], case .string(let sha)? = json["sha256"] else {
+                    continue
+                }
+                recorded.insert(Self.key(name, sha))
+            }
+        } else {
+            FileManager.default.createFile(atPath: file, contents: nil)
+        }
+    }
+
+    private static func key(_ file: String, _ sha: String) -> String { file + "\u{0}" + sha }
+
+    func holds(file: String, sha256: String) -> Bool { recorded.contains(Self.key(file, sha256)) }
+
+    /// Appends `record` as a line and syncs it to disk.
+    mutating func append(_ record: Record) throws {
+        guard let handle = FileHandle(forWritingAtPath: file) else {
+            throw CocoaError(.fileWriteNoPermission)
+        }
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: record.json() + [0x0A])
+        try handle.synchronize()
+        recorded.insert(Self.key(record.file, record.sha256))
+    }
+}
