@@ -112,7 +112,11 @@ extension PushCommand {
         if to == "ghostfolio" {
             let client = try ghostfolioClient(environment: environment)
             let options = try ghostfolioOptions()
-            connect = { GhostfolioTarget(client: client, options: options) }
+            connect = {
+                // A token the instance refuses stops the watcher (exit 3), not each file.
+                _ = try await client.logIn()
+                return GhostfolioTarget(client: client, options: options)
+            }
             shutdown = { await client.shutdown() }
         } else {
             guard let url = (server ?? environment["TRADEPORT_SERVER"]).flatMap({ $0.isEmpty ? nil : $0 }) else {

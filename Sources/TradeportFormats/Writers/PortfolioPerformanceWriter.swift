@@ -59,7 +59,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     /// the summary then lists.
     private func ticker(_ code: String, isin: String?, venue: String?) -> String {
         if let entry = symbols.lookup(target: "portfolio-performance", code: code, isin: isin, venue: venue) { return entry.symbol }
-        unmapped.count(isin.map { "\(code) (\($0))" } ?? code)
+        unmapped.count(code, isin: isin)
         return code
     }
 

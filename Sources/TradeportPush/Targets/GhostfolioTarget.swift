@@ -20,7 +20,8 @@ import TradeportPrimitives
 ///   data source does not know) before anything is written: Ghostfolio's import is not atomic.
 ///
 /// Batches hold `batchSize` activities at most (25 fit ghostfol.io's Basic plan), and fewer when
-/// the instance answers `Too many activities (N at most)`: then N.
+/// the instance answers `Too many activities (N at most)` (then N) or that the body is over its
+/// 10 MB limit (413: then half).
 public struct GhostfolioTarget: PushTarget {
     public struct Options: Sendable {
         public var batchSize: Int
@@ -132,6 +133,11 @@ public struct GhostfolioTarget: PushTarget {
             case .failure(let refusal):
                 if let most = Self.tooMany(refusal.message), most < batch.count, most > 0 {
                     size = most
+                    continue
+                }
+                // Over the instance's 10 MB body limit: halves until it fits.
+                if refusal.status == 413, batch.count > 1 {
+                    size = batch.count / 2
                     continue
                 }
                 throw ServerFailure(kind: .refused, call: "POST /api/v1/import?dryRun=true", status: refusal.status, message: refusal.message)

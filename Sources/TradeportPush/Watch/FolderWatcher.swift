@@ -78,7 +78,8 @@ public final class FolderWatcher: @unchecked Sendable {
     private var seen: [String: (size: Int64, modified: Date, done: Bool)] = [:]
 
     /// - Parameter connect: makes the target (logging in): called before the first push and again
-    ///   after the target could not be reached.
+    ///   after the target could not be reached. What it throws but an unreachable target (a
+    ///   refused login, missing credentials) stops the watcher.
     public init(
         options: Options, stop: StopFlag, logger: Logger, connect: @escaping @Sendable () async throws -> any PushTarget
     ) throws(Fatal) {
@@ -219,8 +220,6 @@ public final class FolderWatcher: @unchecked Sendable {
                 result = await target!.push(plan, rejected: { rejects.add($0) })
             } catch let failure as ServerFailure where failure.kind == .unreachable {
                 result = PushResult(outcomes: [], failure: failure)
-            } catch {
-                throw Fatal(description: "\(error)")
             }
             if let failure = result.failure, failure.kind == .unreachable {
                 logger.warning(
