@@ -58,6 +58,10 @@ struct ConvertCommand: ParsableCommand {
         if let to, let writer = FormatRegistry.builtIn.writer(id: to), !writer.files.isEmpty, output == nil || output == "-" {
             throw ValidationError("--to \(to) writes \(writer.files.joined(separator: " and ")): give the directory to write them in with -o DIR")
         }
+        if writing.symbolsFile != nil && to != "ghostfolio" && to != "portfolio-performance" {
+            throw ValidationError("--symbols goes with --to ghostfolio or --to portfolio-performance")
+        }
+        if writing.dataSource != nil && to != "ghostfolio" { throw ValidationError("--data-source goes with --to ghostfolio") }
         _ = try writing.writeOptions()
     }
 

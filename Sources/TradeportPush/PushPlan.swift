@@ -174,8 +174,6 @@ public struct PushPlan: @unchecked Sendable {
         return conversion
     }
 
-    /// Converts everything into memory: what a dry run prints. Each portfolio's records are in
-    /// the inputs' order, trades and transactions apart.
     /// Runs the plan's conversions, handing `body` each operation with the portfolios it goes to
     /// (a manifest's routes applied): what a push target that takes canonical operations reads.
     /// `rejected` is told of every row a conversion rejects.
@@ -207,6 +205,8 @@ public struct PushPlan: @unchecked Sendable {
         return conversion
     }
 
+    /// Converts everything into memory: what a dry run prints. Each portfolio's records are in
+    /// the inputs' order, trades and transactions apart.
     public func loads() throws(PushPlanError) -> (loads: [PortfolioLoad], conversion: PushConversion) {
         var trades: [String: [TradeRecord]] = [:]
         var transactions: [String: [TransactionRecord]] = [:]

@@ -146,6 +146,38 @@ struct GhostfolioPushTests {
         #expect(standIn.importCalls.allSatisfy { $0.dryRun })
     }
 
+    @Test func aWatchedFolderFeedsGhostfolioOnceAndARefusedTokenStopsIt() throws {
+        let standIn = try GhostfolioStandIn(securityToken: Self.token)
+        defer { standIn.stop() }
+        let dir = try CLI.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/in/Broker", withIntermediateDirectories: true)
+        for input in Self.examples {
+            try FileManager.default.copyItem(atPath: CLI.repositoryRoot + "/" + input, toPath: dir + "/in/Broker/" + (input as NSString).lastPathComponent)
+        }
+        let expected = try written(Self.examples)
+        let watch = ["--watch", dir + "/in", "--once", "--settle", "0", "--interval", "0.1"]
+        let first = try push(watch, standIn, in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(standIn.activities.count == expected.count)
+        #expect(standIn.accounts.map(\.name) == ["Broker"])
+        let state = try String(contentsOfFile: dir + "/in/.tradeport/state.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(state.count == 3 && state.allSatisfy { $0.contains(#""status":"loaded""#) }, "\(state)")
+        // What Ghostfolio cannot hold is said in the file's record.
+        #expect(state.contains { $0.contains("not carried: ") && $0.contains("deposits (Ghostfolio keeps cash as the account's balance)") }, "\(state)")
+        let calls = standIn.importCalls.count
+        // A new copy of a file already loaded, under another name: nothing new goes.
+        try FileManager.default.copyItem(atPath: dir + "/in/Broker/degiro-example.csv", toPath: dir + "/in/Broker/degiro-again.csv")
+        let second = try push(watch, standIn, in: dir)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(standIn.importCalls.count == calls && standIn.activities.count == expected.count)
+        // A token the instance refuses stops the watcher (exit 3) instead of failing each file.
+        try FileManager.default.copyItem(atPath: dir + "/in/Broker/degiro-example.csv", toPath: dir + "/in/Broker/degiro-third.csv")
+        let refused = try CLI.run(
+            ["push", "--to", "ghostfolio", "--server", standIn.base] + watch, in: dir, environment: ["GHOSTFOLIO_TOKEN": "not-it"])
+        #expect(refused.status == 3 && refused.stderr.contains("the security token was not accepted"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: dir + "/in/.tradeport/state.jsonl", encoding: .utf8).split(separator: "\n").count == 4)
+    }
+
     @Test(.enabled(if: realFilesPresent, "../shared/realworld is not there"))
     func theRealTBankAndDEGIROExportsWithASymbolMap() throws {
         let dir = try CLI.temporaryDirectory()

@@ -535,3 +535,41 @@ private enum WatchedFolder {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+
+/// A writer that pauses longer than the settle time while it holds the file open is waited for:
+/// the file is read only once it is closed.
+@Suite("push --watch: a file held open for writing")
+struct PushWatchOpenFileTests {
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fdinfo"), "no /proc to see open files by"))
+    func aFileHeldOpenForWritingIsNotReadHalfWay() async throws {
+        let dir = try CLI.temporaryDirectory()
+        let folder = dir + "/in"
+        try FileManager.default.createDirectory(atPath: folder + "/Slow", withIntermediateDirectories: true)
+        let server = try ServerProcess(directory: dir)
+        defer { server.kill() }
+        _ = try await server.register("alice")
+        let rows = syntheticTrades(40, firstId: 91_000_000)
+        let lines = rows.split(separator: "\n", omittingEmptySubsequences: false)
+        let path = folder + "/Slow/trades.csv"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: Data((lines[..<15].joined(separator: "\n") + "\n").utf8))
+        let log = dir + "/watch.log"
+        let watcher = try Push.start(["--watch", folder, "--interval", "0.1", "--settle", "0.3"], server: server, stderr: log)
+        defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGKILL) } }
+        // Ten times the settle time with the first 15 rows written and the file still open.
+        try await Task.sleep(for: .seconds(3))
+        let state = folder + "/.tradeport/state.jsonl"
+        #expect(((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").isEmpty, "the file was taken while open for writing")
+        try handle.write(contentsOf: Data(lines[15...].joined(separator: "\n").utf8))
+        try handle.close()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, ((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+        kill(watcher.processIdentifier, SIGTERM)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+        let records = ((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(records.count == 1, "\(records)")
+        #expect(records.first?.contains(#""status":"loaded""#) == true && records.first?.contains(#""sent":40"#) == true, "\(records)")
+    }
+}

@@ -101,7 +101,7 @@ struct SymbolMapTests {
         #expect(cash.contains(",US5949181045,MSFT,"), "\(cash)")
         #expect(
             r.stderr.contains(
-                "portfolio-performance: 4 securities have no symbol in the map, written with their code as Ticker Symbol: IE00B4L5Y983 ×4, NL0009272749 ×2, NLFLATEXACNT ×2, USD (US5949181045) ×1"
+                "portfolio-performance: 3 securities have no symbol in the map, written with their code as Ticker Symbol: IE00B4L5Y983 ×4, NL0009272749 ×2, NLFLATEXACNT ×2"
             ), "\(r.stderr)")
     }
 }

@@ -136,6 +136,7 @@ struct PushCommand: AsyncParsableCommand {
             if !(interval > 0 && interval <= 3600) { throw ValidationError("--interval must be more than 0 and at most 3600 seconds") }
             if !(settle >= 0 && settle <= 86400) { throw ValidationError("--settle must be 0 to 86400 seconds") }
             if logFormat != "text" && logFormat != "json" { throw ValidationError("--log-format must be text or json") }
+            if source.splitAccounts { throw ValidationError("--watch takes a portfolio per subfolder, not --split-accounts") }
         } else if once || logFormat != "text" {
             throw ValidationError("--once and --log-format go with --watch")
         }

@@ -78,8 +78,8 @@ public struct GhostfolioAssetProfile: Sendable, Equatable {
 /// operations is recognised, every activity's symbol is one Ghostfolio keeps as sent:
 /// - a security the symbol map names: its symbol and data source there;
 /// - one it does not: `--data-source`'s source by its code when one is given, else a custom
-///   profile (`MANUAL`) whose symbol is a UUID made from the security's ISIN or code (and the
-///   Ghostfolio user's id, for a push), sent with its name, ISIN and currency in `assetProfiles`;
+///   profile (`MANUAL`) whose symbol is a UUID made from the security's code (and the Ghostfolio
+///   user's id, for a push), sent with its name, ISIN and currency in `assetProfiles`;
 /// - fees, taxes and interest: a custom profile per kind and currency (`tradeport fees RUB`),
 ///   since Ghostfolio gives a FEE or INTEREST with a free-text symbol a new random symbol at each
 ///   import, which no later import matches.

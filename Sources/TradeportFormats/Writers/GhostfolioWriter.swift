@@ -89,7 +89,7 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
 public struct GhostfolioWriter: FormatWriter {
     public let id = "ghostfolio"
     public let summary =
-        "the body of Ghostfolio's import API: activities (BUY, SELL, DIVIDEND, FEE, INTEREST) and an account per portfolio; what it cannot hold is counted"
+        "the body of Ghostfolio's import API: activities (BUY, SELL, DIVIDEND, FEE, INTEREST), an account per portfolio and the custom profiles they name (--symbols maps securities); what it cannot hold is counted"
     public let fileExtension = "json"
     public init() {}
     public func makeSink(output: OutputFile, options: WriteOptions) throws -> any ConversionSink { try GhostfolioSink(output: output, options: options) }

@@ -26,6 +26,8 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     private let dates: SourceTimeZone
     private let symbols: SymbolMap
     private var unmapped = SymbolMap.Unmapped()
+    /// The ISIN each code's trades gave, for its dividends that name only the code.
+    private var isinOfCode: [String: String] = [:]
     private var counts = WriterNoteCounts()
     public private(set) var notes: [String] = []
 
@@ -58,6 +60,8 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     /// A security's Ticker Symbol: the symbol map's (`--symbols`), else the source's code, which
     /// the summary then lists.
     private func ticker(_ code: String, isin: String?, venue: String?) -> String {
+        if let isin, isin != code { isinOfCode[code] = isin }
+        let isin = isin ?? isinOfCode[code]
         if let entry = symbols.lookup(target: "portfolio-performance", code: code, isin: isin, venue: venue) { return entry.symbol }
         unmapped.count(code, isin: isin)
         return code
@@ -98,6 +102,12 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
             }
             guard Self.knows(t.quote) else {
                 counts.notCarried(Self.unknown("trades quoted", t.quote))
+                return
+            }
+            // Money bought with money is no security: Portfolio Performance books it as a
+            // transfer between two deposit accounts, which its CSV import cannot make.
+            if Self.knows(t.base) {
+                counts.notCarried("currency exchanges (a transfer between two deposit accounts, which the CSV import cannot make)")
                 return
             }
             let buy = t.side == .buy

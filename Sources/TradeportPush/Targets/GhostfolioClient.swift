@@ -134,7 +134,7 @@ public final class GhostfolioClient: @unchecked Sendable {
     }
 
     /// The user's accounts by name (`GET /api/v1/account`); the first of a name when several
-    /// share it.
+    /// share it. Each is also found by `"\u{0}id:" + id`.
     public func accounts() async throws -> [String: String] {
         let json = try await json(.GET, "/api/v1/account")
         guard case .array(let list)? = json["accounts"] else {
@@ -142,7 +142,10 @@ public final class GhostfolioClient: @unchecked Sendable {
         }
         var byName: [String: String] = [:]
         for account in list {
-            if case .string(let name)? = account["name"], case .string(let id)? = account["id"], byName[name] == nil { byName[name] = id }
+            guard case .string(let name)? = account["name"], case .string(let id)? = account["id"] else { continue }
+            if byName[name] == nil { byName[name] = id }
+            // Also by id, for an account tradeport created that the user renamed since.
+            byName["\u{0}id:" + id] = id
         }
         return byName
     }

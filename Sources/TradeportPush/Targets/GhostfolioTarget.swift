@@ -74,6 +74,8 @@ public struct GhostfolioTarget: PushTarget {
             do throws(PushPlanError) {
                 result.conversion = try plan.operations(rejected: rejected) { operation, portfolios in
                     for name in portfolios {
+                        // The account of the portfolio's name, else the one tradeport made for it
+                        // (whatever the user renamed it to), else a new one.
                         let account = known[name] ?? GhostfolioActivities.accountId(name)
                         box.activities[name, default: []] += box.mapping.activities(operation, account: account)
                     }
@@ -95,7 +97,8 @@ public struct GhostfolioTarget: PushTarget {
             let activities = converted.activities[name] ?? []
             do {
                 var newAccount: (id: String, currency: String)?
-                if accounts[name] == nil, !activities.isEmpty {
+                let madeBefore = accounts["\u{0}id:" + GhostfolioActivities.accountId(name)] != nil
+                if accounts[name] == nil, !madeBefore, !activities.isEmpty {
                     let id = GhostfolioActivities.accountId(name)
                     let currency = Self.mostUsed(converted.currencies[id] ?? [:]) ?? "USD"
                     if options.dryRun {

@@ -11,9 +11,10 @@ import TradeportFormats
 ///   subfolder goes to the portfolio of the subfolder's name (one level).
 /// - **Complete files only.** A file is taken once its size and modification time have stayed
 ///   the same across two looks and for `settle` (a browser's or a mail client's download, a copy
-///   in progress), and it is read only if its content hash is the same before and after it is
-///   converted. Names that downloads and editors use while writing (`.part`, `.crdownload`,
-///   `.tmp`, `~$…`, dot files) are never taken.
+///   in progress), and no process holds it open for writing (on Linux, `OpenForWriting`), and it
+///   is read only if its content hash is the same before and after it is converted. Names that
+///   downloads and editors use while writing (`.part`, `.crdownload`, `.tmp`, `~$…`, dot files)
+///   are never taken.
 /// - **Once per content.** Each outcome is a line of `DIR/.tradeport/state.jsonl` (`WatchState`)
 ///   naming the file and its SHA-256, written and synced after its push completed: a restart
 ///   takes again only what has no line, and a file changed since gets a new one. A process killed
@@ -164,6 +165,15 @@ public final class FolderWatcher: @unchecked Sendable {
                 waiting += 1
             }
         }
+        // A file some process still holds open for writing waits, however long the writer pauses.
+        let absolute = Dictionary(
+            ready.map { (URL(fileURLWithPath: options.directory + "/" + $0).resolvingSymlinksInPath().path, $0) }, uniquingKeysWith: { a, _ in a })
+        let writing = OpenForWriting.among(Set(absolute.keys))
+        if !writing.isEmpty {
+            let held = Set(writing.compactMap { absolute[$0] })
+            ready.removeAll { held.contains($0) }
+            waiting += held.count
+        }
         return (ready, waiting)
     }
 
@@ -259,6 +269,7 @@ public final class FolderWatcher: @unchecked Sendable {
         ]
         if let format = record.format { metadata["format"] = "\(format)" }
         if !record.errors.isEmpty { metadata["errors"] = .array(record.errors.map { .string($0) }) }
+        if !record.notes.isEmpty { metadata["notes"] = .array(record.notes.map { .string($0) }) }
         let line = "\(record.file) \(record.status.rawValue): \(record.sent) sent, \(record.present) already present, \(record.rejected) rejected"
         switch record.status {
         case .loaded: logger.info("\(line)", metadata: metadata)

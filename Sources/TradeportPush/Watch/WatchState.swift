@@ -11,7 +11,8 @@ import TradeportCore
 /// (`loaded`: every row read and every operation at the target; `loaded-with-rejects`: the rows
 /// in `rejects` were not read, the rest is at the target; `failed`: nothing could be loaded,
 /// `errors` says why), `at`, and the counts `operations`, `sent`, `present` (at the target
-/// before), `skipped`, `rejected`; `rejects` lists the rejected rows (the first 1000), each with
+/// before), `skipped`, `rejected`; `errors`; `notes`, what the target did not take and why;
+/// `rejects` lists the rejected rows (the first 1000), each with
 /// its `row`, `column`, `field`, `text` (the raw row), `expected` and the whole located
 /// `message`.
 struct WatchState {
@@ -36,6 +37,9 @@ struct WatchState {
         var skipped = 0
         var rejected = 0
         var errors: [String] = []
+        /// What the target did not take, and why (movements, what it cannot hold, securities
+        /// without a symbol in the map).
+        var notes: [String] = []
         var rejects: [RejectedRow] = []
 
         init(file: String, sha256: String, size: Int64, portfolio: String) {
@@ -54,6 +58,12 @@ struct WatchState {
             sent = result.outcomes.reduce(0) { $0 + $1.sent }
             present = result.outcomes.reduce(0) { $0 + $1.alreadyPresent }
             self.rejects = rejects
+            notes = result.notes + (result.conversion?.notLoaded ?? [])
+            for (name, tally) in (result.conversion?.tallies ?? [:]).sorted(by: { $0.key < $1.key }) {
+                if tally.movements > 0 { notes.append("\(name): \(Wording.count(tally.movements, "movement")) of positions without money not sent") }
+                if tally.incomplete > 0 { notes.append("\(name): \(Wording.count(tally.incomplete, "transaction")) not complete, not sent") }
+                notes += tally.refused.map { "\(name): not sent: \($0)" }
+            }
             errors = [result.inputFailure?.description, result.failure?.description].compactMap { $0 }
             errors += result.outcomes.filter { $0.failed > 0 }.map { "\($0.name): \($0.failed) operations could not be loaded" }
             if !errors.isEmpty && sent == 0 && present == 0 {
@@ -89,6 +99,10 @@ struct WatchState {
             w.key("errors")
             w.beginArray()
             for e in errors { w.string(e) }
+            w.endArray()
+            w.key("notes")
+            w.beginArray()
+            for n in notes { w.string(n) }
             w.endArray()
             w.key("rejects")
             w.beginArray()
