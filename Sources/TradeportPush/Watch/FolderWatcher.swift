@@ -148,6 +148,9 @@ public final class FolderWatcher: @unchecked Sendable {
                 files.append(name)
             }
         }
+        // What left the folder is forgotten: a long run holds only what is there.
+        let present = Set(files)
+        for file in seen.keys where !present.contains(file) { seen[file] = nil }
         var ready: [String] = []
         var waiting = 0
         let now = Date()
