@@ -573,3 +573,37 @@ struct PushWatchOpenFileTests {
         #expect(records.first?.contains(#""status":"loaded""#) == true && records.first?.contains(#""sent":40"#) == true, "\(records)")
     }
 }
+
+/// One folder, one watcher: a second is refused (two would push the same file at once), and a
+/// state file whose last line a crash cut short goes on, the cut line ended.
+@Suite("push --watch: the folder's lock and state")
+struct PushWatchLockTests {
+    @Test func aSecondWatcherIsRefusedAndACutLineIsEnded() async throws {
+        let dir = try CLI.temporaryDirectory()
+        let folder = dir + "/in"
+        try FileManager.default.createDirectory(atPath: folder + "/.tradeport", withIntermediateDirectories: true)
+        try #"{"file":"gone.csv","sha256":"ab"#.write(toFile: folder + "/.tradeport/state.jsonl", atomically: true, encoding: .utf8)
+        try syntheticTrades(5, firstId: 93_000_000).write(toFile: folder + "/trades.csv", atomically: true, encoding: .utf8)
+        let server = try ServerProcess(directory: dir)
+        defer { server.kill() }
+        _ = try await server.register("alice")
+        let first = try Push.start(["--watch", folder, "--interval", "0.1", "--settle", "0"], server: server, stderr: dir + "/first.log")
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        let state = folder + "/.tradeport/state.jsonl"
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").contains("trades.csv") {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let second = try Push.run(["--watch", folder, "--once", "--settle", "0"], server: server)
+        #expect(second.status == 2 && second.stderr.contains("is watched by another tradeport already"), "\(second.stderr)")
+        kill(first.processIdentifier, SIGTERM)
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        let lines = try String(contentsOfFile: state, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2 && lines[0] == #"{"file":"gone.csv","sha256":"ab"#, "\(lines)")
+        #expect(lines.last?.hasPrefix(#"{"file":"trades.csv""#) == true, "\(lines)")
+        // Once the first is gone, the folder is free again.
+        let third = try Push.run(["--watch", folder, "--once", "--settle", "0"], server: server)
+        #expect(third.status == 0, "\(third.stderr)")
+    }
+}

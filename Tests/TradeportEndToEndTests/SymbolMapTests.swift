@@ -59,6 +59,24 @@ struct SymbolMapTests {
         #expect(map.lookup(target: "ghostfolio", code: "GAZP") == nil)
     }
 
+    @Test func aLineWithBothKeysIsFoundByEitherAndACodesOnlyVenueServesASourceWithout() throws {
+        // A comment line above the header, with the other delimiter in it, does not decide it.
+        let map = try parse(
+            """
+            # symbols; kept by hand
+            isin,code,venue,symbol,data_source
+            RU0009024277,LKOH,,LKOH.ME,YAHOO
+            ,GAZP,MOEX,GAZP.ME,YAHOO
+            ,ROSN,MOEX,ROSN.ME,YAHOO
+            ,ROSN,SPB,ROSN-SPB,YAHOO
+            """)
+        #expect(map.lookup(target: "ghostfolio", code: "LKOH")?.symbol == "LKOH.ME")
+        #expect(map.lookup(target: "ghostfolio", code: "RU0009024277")?.symbol == "LKOH.ME")
+        #expect(map.lookup(target: "ghostfolio", code: "GAZP")?.symbol == "GAZP.ME")
+        #expect(map.lookup(target: "ghostfolio", code: "ROSN") == nil, "two venues: which one is not guessed")
+        #expect(map.lookup(target: "ghostfolio", code: "ROSN", venue: "SPB")?.symbol == "ROSN-SPB")
+    }
+
     @Test func ghostfolioTakesMappedSymbolsAndListsTheRest() throws {
         let dir = try CLI.temporaryDirectory()
         try "isin,symbol,data_source\nUS5949181045,MSFT,YAHOO\nIE00B4L5Y983,GF_IWDA,MANUAL\n".write(
@@ -70,7 +88,8 @@ struct SymbolMapTests {
         #expect(text.contains(#""symbol": "GF_IWDA", "type": "SELL""#))
         #expect(
             text.contains(
-                #"{"currency": "EUR", "dataSource": "MANUAL", "isin": "IE00B4L5Y983", "name": "ISHARES CORE MSCI WORLD UCITS ETF", "symbol": "GF_IWDA"}"#))
+                #"{"currency": "EUR", "dataSource": "MANUAL", "isin": "IE00B4L5Y983", "name": "ISHARES CORE MSCI WORLD UCITS ETF (IE00B4L5Y983)", "symbol": "GF_IWDA"}"#
+            ))
         #expect(!text.contains(#""symbol": "MSFT"}"#), "a YAHOO symbol needs no custom profile")
         #expect(
             r.stderr.contains(

@@ -142,8 +142,7 @@ struct PushCommand: AsyncParsableCommand {
         }
         if (symbols != nil || dataSource != nil) && to != "ghostfolio" { throw ValidationError("--symbols and --data-source go with --to ghostfolio") }
         if to == "ghostfolio" && (register || noCreate) { throw ValidationError("--register and --no-create go with --to balances") }
-        if watch != nil { return }
-        if manifest == nil && files.isEmpty { throw ValidationError("give FILEs to push or a --manifest") }
+        if watch == nil && manifest == nil && files.isEmpty { throw ValidationError("give FILEs to push or a --manifest") }
         if manifest != nil && !files.isEmpty { throw ValidationError("give either FILEs or a --manifest, not both") }
         if files.contains("-") { throw ValidationError("push reads files, not standard input") }
         if concurrency < 1 || concurrency > 64 { throw ValidationError("--concurrency must be 1 to 64") }

@@ -135,6 +135,9 @@ extension PushCommand {
             let renew = logIn
             connect = {
                 let token = try await Self.authenticate(client, environment: environment, register: register, tokenFile: tokenFile)
+                // A token given (not logged in for) is tried once: one the server refuses stops
+                // the watcher (exit 3), not each file.
+                _ = try await client.with(token: token).portfolios()
                 return BalancesServerTarget(client: client.with(token: token), options: options, logIn: renew)
             }
         }

@@ -6,8 +6,9 @@
 /// securities applies it, and lists what it found no entry for (`SymbolMap.Unmapped`).
 ///
 /// An entry is found by the security's ISIN first, then by its code and venue, then by its code
-/// with an entry that names no venue. An entry that names a target (`ghostfolio`,
-/// `portfolio-performance`) wins over one that names none.
+/// with an entry that names no venue, then, for a source that names no venue, by the code's only
+/// entry with a venue. An entry that gives both an ISIN and a code is found by either. An entry
+/// that names a target (`ghostfolio`, `portfolio-performance`) wins over one that names none.
 public struct SymbolMap: Sendable {
     public struct Entry: Sendable, Equatable {
         public var isin: String?
@@ -54,6 +55,8 @@ public struct SymbolMap: Sendable {
 
     public private(set) var entries: [Entry] = []
     private var index: [Key: Int] = [:]
+    /// The venues each code has lines for (per target).
+    private var venues: [Key: [String]] = [:]
 
     /// An empty map: every security is unmapped.
     public init() {}
@@ -71,14 +74,17 @@ public struct SymbolMap: Sendable {
             throw Conflict("\(entry.location): an entry needs an isin or a code to be found by")
         }
         guard !entry.symbol.isEmpty else { throw Conflict("\(entry.location): an entry needs the target's symbol") }
-        let key =
-            isin != nil
-            ? Key(target: entry.target, isin: isin, code: nil, venue: nil)
-            : Key(target: entry.target, isin: nil, code: code, venue: entry.venue.map { $0.uppercased() })
-        if let earlier = index[key] {
-            throw Conflict("\(entry.location): the same security is mapped at \(entries[earlier].location) already")
+        // A line that gives both is found by either: a dividend often names only the code.
+        var keys: [Key] = []
+        if let isin { keys.append(Key(target: entry.target, isin: isin)) }
+        if let code { keys.append(Key(target: entry.target, code: code, venue: entry.venue.map { $0.uppercased() })) }
+        for key in keys {
+            if let earlier = index[key] {
+                throw Conflict("\(entry.location): the same security is mapped at \(entries[earlier].location) already")
+            }
         }
-        index[key] = entries.count
+        for key in keys { index[key] = entries.count }
+        if let code, let venue = entry.venue?.uppercased() { venues[Key(target: entry.target, code: code), default: []].append(venue) }
         entries.append(entry)
     }
 
@@ -93,6 +99,12 @@ public struct SymbolMap: Sendable {
             if let isin, let i = index[Key(target: t, isin: isin)] { return entries[i] }
             if let venue, let i = index[Key(target: t, code: code, venue: venue)] { return entries[i] }
             if let i = index[Key(target: t, code: code)] { return entries[i] }
+            // A source that names no venue (a dividend) takes a code's only venue line.
+            if venue == nil, let only = venues[Key(target: t, code: code)], only.count == 1,
+                let i = index[Key(target: t, code: code, venue: only[0])]
+            {
+                return entries[i]
+            }
         }
         return nil
     }

@@ -101,8 +101,10 @@ public struct GhostfolioActivities: Sendable {
     public private(set) var unmapped = SymbolMap.Unmapped()
     /// The custom profiles named by their code only, so far.
     private var unnamed: Set<String> = []
-    /// The ISIN each code's trades gave, for its dividends that name only the code.
+    /// The ISIN each code's trades gave, for its dividends that name only the code, and the
+    /// other way round.
     private var isinOfCode: [String: String] = [:]
+    private var codeOfISIN: [String: String] = [:]
     private var counts = WriterNoteCounts()
 
     /// - Parameter scope: what makes custom profiles' symbols the user's own (the Ghostfolio
@@ -123,11 +125,16 @@ public struct GhostfolioActivities: Sendable {
     /// name: the same on every run.
     public static func accountId(_ portfolio: String) -> String { NameBasedUUID.make("ghostfolio-account:" + portfolio) }
 
-    /// Whether Ghostfolio takes `symbol` for a custom profile: `GF_…` or a UUID.
+    /// Whether Ghostfolio takes `symbol` for a custom profile: `GF_…` or a UUID as class-validator
+    /// knows one.
     public static func isCustomSymbol(_ symbol: String) -> Bool {
         if symbol.hasPrefix("GF_") { return true }
         let parts = symbol.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+        guard parts.map(\.count) == [8, 4, 4, 4, 12], parts.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else { return false }
+        // class-validator's isUUID: a version 1 to 8 and the RFC variant (or the nil and max UUIDs).
+        let lower = symbol.lowercased()
+        if lower == "00000000-0000-0000-0000-000000000000" || lower == "ffffffff-ffff-ffff-ffff-ffffffffffff" { return true }
+        return "12345678".contains(parts[2].first!) && "89abAB".contains(parts[3].first!)
     }
 
     /// What the notes say besides what is counted: the securities without a symbol in the map.
@@ -139,9 +146,17 @@ public struct GhostfolioActivities: Sendable {
     /// A security's symbol and data source, and its custom profile when it has one. A custom
     /// profile's symbol is made from the security's code, which its trades and its dividends
     /// both name (a dividend often without the ISIN its trades carry).
-    private mutating func security(code: String, isin: String?, venue: String?, name: String?, currency: String) -> (symbol: String, source: String) {
-        if let isin, isin != code { isinOfCode[code] = isin }
-        let isin = isin ?? isinOfCode[code]
+    private mutating func security(code given: String, isin: String?, venue: String?, name: String?, currency: String) -> (symbol: String, source: String) {
+        // A dividend that names by its ISIN what the trades name by a code is the code's.
+        let code = isin == nil && ISIN.looksLike(given) ? codeOfISIN[given] ?? given : given
+        if let isin, isin != code {
+            isinOfCode[code] = isin
+            codeOfISIN[isin] = code
+        }
+        let isin = isin ?? isinOfCode[code] ?? (ISIN.looksLike(given) ? given : nil)
+        // Ghostfolio takes a custom profile of a name the user has already as that profile: the
+        // code in the name keeps two securities of one name apart.
+        let name = name.map { $0 == code ? code : "\($0) (\(code))" }
         if let entry = symbols.lookup(target: Self.target, code: code, isin: isin, venue: venue) {
             let source = entry.dataSource ?? "YAHOO"
             if source == "MANUAL" {
@@ -234,9 +249,11 @@ public struct GhostfolioActivities: Sendable {
                     t.side == .buy ? .BUY : .SELL, account: account, comment: comment, currency: t.quote, source: source, symbol: symbol,
                     time: t.time, quantity: t.quantity, unitPrice: t.price, fee: fee)
             ]
-            for f in others {
+            // Each its own comment (` fee`, ` fee 2`, …): the comment is what tells an activity held.
+            for (i, f) in others.enumerated() {
                 counts.writtenAs("trade fees in another currency than the trade's, as a FEE of their own")
-                if let a = self.fee("fees", f.amount, f.currency, account: account, time: t.time, comment: comment + " fee") { made.append(a) }
+                let suffix = i == 0 ? " fee" : " fee \(i + 1)"
+                if let a = self.fee("fees", f.amount, f.currency, account: account, time: t.time, comment: comment + suffix) { made.append(a) }
             }
             if let interest = t.accruedInterest, !interest.isZero { counts.notCarried("accrued interest of bond trades") }
             return made

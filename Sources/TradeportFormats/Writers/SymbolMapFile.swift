@@ -35,7 +35,10 @@ public enum SymbolMapFile {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw Failure(description: "\(path): the symbol map is not UTF-8 text")
         }
-        let delimiter = CSVDialect.sniffDelimiter(Array(bytes.prefix(4096))) ?? UInt8(ascii: ",")
+        // The delimiter is the header's: comment lines above it may hold either.
+        let firstLine = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .first { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("\u{FEFF}#") }
+        let delimiter = firstLine.flatMap { CSVDialect.sniffDelimiter(Array($0.utf8)) } ?? UInt8(ascii: ",")
         var offset = 0
         let reader = CSVReader(dialect: CSVDialect(delimiter: delimiter == UInt8(ascii: ";") ? delimiter : UInt8(ascii: ","))) { buffer in
             let n = min(buffer.count, bytes.count - offset)

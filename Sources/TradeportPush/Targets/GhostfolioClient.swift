@@ -39,7 +39,9 @@ public final class GhostfolioClient: @unchecked Sendable {
     }
 
     /// One call, retried on connection errors and 5xx answers; 4xx answers are returned.
-    func call(_ method: HTTPMethod, _ path: String, query: String = "", body: [UInt8]? = nil, bearer: String?) async throws -> Answer {
+    func call(
+        _ method: HTTPMethod, _ path: String, query: String = "", body: [UInt8]? = nil, bearer: String?, retrying: Bool = true
+    ) async throws -> Answer {
         let url = base + path + (query.isEmpty ? "" : "?" + query)
         let callName = "\(method.rawValue) \(path)\(query.isEmpty ? "" : "?" + query)"
         return try await retry.run { _ in
@@ -64,7 +66,7 @@ public final class GhostfolioClient: @unchecked Sendable {
             if answer.status < 500 || answer.status == 501 { return answer }
             throw ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
         } retrying: {
-            $0 is ServerFailure
+            retrying && $0 is ServerFailure
         }
     }
 
@@ -103,12 +105,13 @@ public final class GhostfolioClient: @unchecked Sendable {
     }
 
     /// A call with the JWT (logging in first, and again once on a 401).
-    func authorized(_ method: HTTPMethod, _ path: String, query: String = "", body: [UInt8]? = nil) async throws -> Answer {
+    func authorized(_ method: HTTPMethod, _ path: String, query: String = "", body: [UInt8]? = nil, retrying: Bool = true) async throws -> Answer {
         var token = lock.withLock { jwt }
         if token == nil { token = try await logIn() }
-        let answer = try await call(method, path, query: query, body: body, bearer: token)
+        let answer = try await call(method, path, query: query, body: body, bearer: token, retrying: retrying)
+        // A 401 means nothing was done: the same call again, with a new token.
         guard answer.status == 401 else { return answer }
-        return try await call(method, path, query: query, body: body, bearer: try await logIn())
+        return try await call(method, path, query: query, body: body, bearer: try await logIn(), retrying: retrying)
     }
 
     /// The answer's JSON, or a failure naming the call: a refusal for a 4xx.
@@ -194,8 +197,13 @@ public final class GhostfolioClient: @unchecked Sendable {
     }
 
     /// `POST /api/v1/import` (`dryRun=true` exactly, for a dry run).
+    ///
+    /// An import is never sent twice by this call: a 5xx or a connection lost after sending may
+    /// come while the instance still creates the activities, and a second request would read the
+    /// instance before they are there and create them again (`GhostfolioTarget` looks at what the
+    /// instance holds instead). A dry run writes nothing, and is retried.
     public func importActivities(body: [UInt8], dryRun: Bool) async throws -> Result<ImportAnswer, Refusal> {
-        let answer = try await authorized(.POST, "/api/v1/import", query: dryRun ? "dryRun=true" : "", body: body)
+        let answer = try await authorized(.POST, "/api/v1/import", query: dryRun ? "dryRun=true" : "", body: body, retrying: dryRun)
         guard answer.status == 200 || answer.status == 201 else {
             return .failure(Refusal(status: answer.status, message: Self.message(answer)))
         }

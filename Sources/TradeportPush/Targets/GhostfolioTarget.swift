@@ -150,7 +150,20 @@ public struct GhostfolioTarget: PushTarget {
                 if options.dryRun || fresh.isEmpty {
                     if options.dryRun { outcome.sent += fresh.count }
                 } else {
-                    switch try await client.importActivities(body: Self.body(fresh, profiles: profiles, account: nil), dryRun: false) {
+                    let answer: Result<GhostfolioClient.ImportAnswer, GhostfolioClient.Refusal>
+                    do {
+                        answer = try await client.importActivities(body: Self.body(fresh, profiles: profiles, account: nil), dryRun: false)
+                    } catch let failure as ServerFailure where failure.kind == .unreachable {
+                        // The import may still be running there: wait until what the instance
+                        // holds stops changing, then go on with what it lacks.
+                        let held = try await settledComments()
+                        let landed = fresh.filter { held.contains($0.comment) }.count
+                        outcome.sent += landed
+                        if landed < fresh.count { throw failure }
+                        start += batch.count
+                        continue
+                    }
+                    switch answer {
                     case .failure(let refusal):
                         throw ServerFailure(kind: .refused, call: "POST /api/v1/import", status: refusal.status, message: refusal.message)
                     case .success(let created):
@@ -162,6 +175,19 @@ public struct GhostfolioTarget: PushTarget {
             }
             start += batch.count
         }
+    }
+
+    /// The comments the instance holds once two reads, 2 s apart or more, agree (up to a minute):
+    /// what an import cut off from its answer left there.
+    private func settledComments() async throws -> Set<String> {
+        var last = try await client.comments()
+        for _ in 0..<30 {
+            try await Task.sleep(for: .seconds(2))
+            let now = try await client.comments()
+            if now == last { return now }
+            last = now
+        }
+        return last
     }
 
     /// The currency most activities are in (the first by name among equals).

@@ -95,9 +95,11 @@ public final class FolderWatcher: @unchecked Sendable {
         do {
             state = try WatchState(directory: options.directory)
         } catch {
-            throw Fatal(description: "\(options.directory)/\(WatchState.path): \(error)")
+            throw Fatal(description: error.description)
         }
     }
+
+    deinit { state.close() }
 
     /// Watches until `stop` is raised (or, with `once`, until every file there is taken).
     public func run() async throws -> Summary {
@@ -204,7 +206,11 @@ public final class FolderWatcher: @unchecked Sendable {
     /// Converts and pushes one settled file, and records its outcome.
     private func take(_ file: String, into summary: inout Summary) async throws {
         let path = options.directory + "/" + file
-        guard let sha = hash(path) else { return }
+        guard let sha = hash(path) else {
+            logger.warning("\(file) cannot be read; taken when it changes", metadata: ["file": "\(file)"])
+            markDone(file)
+            return
+        }
         if state.holds(file: file, sha256: sha) {
             markDone(file)
             return
@@ -234,7 +240,10 @@ public final class FolderWatcher: @unchecked Sendable {
             } catch let failure as ServerFailure where failure.kind == .unreachable {
                 result = PushResult(outcomes: [], failure: failure)
             }
-            if let failure = result.failure, failure.kind == .unreachable {
+            // Credentials refused are no file's failure: the watcher stops (exit 3).
+            if let failure = result.failure, failure.kind == .refused, failure.status == 401 || failure.status == 403 { throw failure }
+            // A target down, or asking to slow down (429), is waited for.
+            if let failure = result.failure, failure.kind == .unreachable || failure.status == 429 {
                 logger.warning(
                     "the target cannot be reached; \(file) is taken again in \(pause)", metadata: ["file": "\(file)", "error": "\(failure.description)"])
                 target = nil

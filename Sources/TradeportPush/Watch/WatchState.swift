@@ -2,6 +2,10 @@ import Foundation
 import TradeportBalances
 import TradeportCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a watched folder's files became: `DIR/.tradeport/state.jsonl`, one JSON object per file
 /// taken (per content: a file changed since gets a line of its own), appended and synced to disk
 /// before the next file is taken. A user reads it to see what happened to each file; the watcher
@@ -134,42 +138,78 @@ struct WatchState {
         }
     }
 
-    private let file: String
+    /// The state file, open for appending (`O_APPEND`: a line goes at the end whatever else
+    /// wrote), and the folder's lock, held while the watcher runs.
+    private let descriptor: Int32
+    private let lock: Int32
     private var recorded: Set<String> = []
 
     var count: Int { recorded.count }
 
-    /// Reads what the folder's state file holds (creating `.tradeport/` when missing).
-    init(directory: String) throws {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Reads what the folder's state file holds (creating `.tradeport/` when missing), opens it
+    /// for appending and locks the folder: a second watcher of the same folder is refused, since
+    /// two would push the same file at once.
+    init(directory: String) throws(Failure) {
         let folder = directory + "/.tradeport"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        file = directory + "/" + Self.path
-        if let data = FileManager.default.contents(atPath: file) {
-            for line in data.split(separator: 0x0A) where !line.isEmpty {
-                // A line cut short by a crash is not a record: its file is taken again.
-                guard let json = try? JSONValue.parse(line), case .string(let name)? = json["file"], case .string(let sha)? = json["sha256"] else {
-                    continue
-                }
-                recorded.insert(Self.key(name, sha))
-            }
-        } else {
-            FileManager.default.createFile(atPath: file, contents: nil)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw Failure(description: "\(folder): cannot be made (\(error.localizedDescription))")
         }
+        lock = open(folder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw Failure(description: "\(folder)/lock: cannot be opened (\(String(cString: strerror(errno))))") }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            _ = Glibc.close(lock)
+            throw Failure(description: "\(directory) is watched by another tradeport already (\(folder)/lock is held)")
+        }
+        let path = directory + "/" + Self.path
+        descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            _ = Glibc.close(lock)
+            throw Failure(description: "\(path): cannot be opened for writing (\(String(cString: strerror(errno))))")
+        }
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        for line in data.split(separator: 0x0A) where !line.isEmpty {
+            // A line cut short by a crash is not a record: its file is taken again.
+            guard let json = try? JSONValue.parse(line), case .string(let name)? = json["file"], case .string(let sha)? = json["sha256"] else {
+                continue
+            }
+            recorded.insert(Self.key(name, sha))
+        }
+        // A line cut short is ended, so that the next one starts on a line of its own.
+        if let last = data.last, last != 0x0A { try write([0x0A]) }
+    }
+
+    /// Closes the state file and lets the folder's lock go.
+    func close() {
+        _ = Glibc.close(descriptor)
+        _ = Glibc.close(lock)
     }
 
     private static func key(_ file: String, _ sha: String) -> String { file + "\u{0}" + sha }
 
     func holds(file: String, sha256: String) -> Bool { recorded.contains(Self.key(file, sha256)) }
 
-    /// Appends `record` as a line and syncs it to disk.
-    mutating func append(_ record: Record) throws {
-        guard let handle = FileHandle(forWritingAtPath: file) else {
-            throw CocoaError(.fileWriteNoPermission)
+    private func write(_ bytes: [UInt8]) throws(Failure) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes[done...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "\(Self.path): \(String(cString: strerror(errno)))")
+            }
+            done += n
         }
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: record.json() + [0x0A])
-        try handle.synchronize()
+    }
+
+    /// Appends `record` as a line and syncs it to disk.
+    mutating func append(_ record: Record) throws(Failure) {
+        try write(record.json() + [0x0A])
+        guard fsync(descriptor) == 0 else { throw Failure(description: "\(Self.path): \(String(cString: strerror(errno)))") }
         recorded.insert(Self.key(record.file, record.sha256))
     }
 }
