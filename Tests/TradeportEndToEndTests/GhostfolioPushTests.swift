@@ -108,6 +108,21 @@ struct GhostfolioPushTests {
         #expect(standIn.activities.count == stored)
     }
 
+    @Test func anImportCutOffFromItsAnswerIsNotSentAgain() throws {
+        // A 502 after the activities were created: resending would create them twice, since
+        // Ghostfolio does not compare what one request brings with what another is creating.
+        let standIn = try GhostfolioStandIn(securityToken: Self.token)
+        defer { standIn.stop() }
+        let expected = try written(Self.examples)
+        standIn.failNextImportsAfterStoring(1)
+        let r = try push(Self.examples, standIn)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(counts(r.stderr)?.sent == expected.count, "\(r.stderr)")
+        #expect(standIn.activities.count == expected.count)
+        #expect(Set(standIn.activities.compactMap(\.comment)).count == expected.count)
+        #expect(standIn.importCalls.filter { !$0.dryRun }.map(\.status) == [502], "the import was not sent again")
+    }
+
     @Test func aDryRunAsksGhostfolioAndWritesNothing() throws {
         let standIn = try GhostfolioStandIn(securityToken: Self.token)
         defer { standIn.stop() }

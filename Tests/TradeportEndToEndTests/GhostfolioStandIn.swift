@@ -84,6 +84,9 @@ final class GhostfolioStandIn: @unchecked Sendable {
     private var storedAccounts: [Account] = []
     private var manualProfiles: [ManualProfile] = []
     private var calls: [ImportCall] = []
+    /// Real imports still to be answered 502 after their work is done (a proxy in front that gave
+    /// up waiting): a fault a test asks for.
+    private var gatewayFailures = 0
     private var log: [String] = []
     private var connections: Set<Int32> = []
     private var stopped = false
@@ -241,6 +244,10 @@ final class GhostfolioStandIn: @unchecked Sendable {
     private static let activityQuery: Set<String> = [
         "accounts", "activityTypes", "assetClasses", "dataSource", "range", "skip", "sortColumn", "sortDirection", "symbol", "tags", "take"
     ]
+
+    /// Answers the next `count` real imports 502 once their activities are created, as a proxy
+    /// that stopped waiting does: the client cannot tell what was done.
+    func failNextImportsAfterStoring(_ count: Int) { lock.withLock { gatewayFailures = count } }
 
     // MARK: - Routes
 
@@ -456,6 +463,10 @@ final class GhostfolioStandIn: @unchecked Sendable {
         guard messages.isEmpty else { return .nest(400, messages, "Bad Request") }
         do {
             let activities = try runImport(body, dryRun: dryRun)
+            if !dryRun && gatewayFailures > 0 {
+                gatewayFailures -= 1
+                return Reply(status: 502, json: ["message": "Bad Gateway", "statusCode": 502])
+            }
             return Reply(status: 201, json: ["activities": activities])
         } catch let refusal as Refusal {
             return Reply(status: 400, json: ["error": "Bad Request", "message": [refusal.message]])
