@@ -170,6 +170,7 @@ let package = Package(
             name: "TradeportEndToEndTests",
             dependencies: [
                 "TradeportCLI", "TradeportCore", "TradeportFormats", "TradeportBalances", "TradeportPush", "TradeportServe", "TradeportTestKit",
+                "TradeportPrimitives",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -38,6 +38,14 @@ struct WriterOptionGroup: ParsableArguments {
             valueName: "FILE"))
     var symbolsFile: String?
 
+    /// What is wrong with `--data-source SOURCE`, if anything (`convert` and `push` say it).
+    static func problem(dataSource: String) -> String? {
+        guard !dataSource.isEmpty, dataSource.allSatisfy({ $0.isASCII && ($0.isUppercase || $0 == "_") }) else {
+            return "--data-source \(dataSource): expected a Ghostfolio data source in capitals, like YAHOO or COINGECKO"
+        }
+        return nil
+    }
+
     func writeOptions() throws -> WriteOptions {
         var options = WriteOptions()
         do {
@@ -66,9 +74,7 @@ struct WriterOptionGroup: ParsableArguments {
             options.dates = zone
         }
         if let dataSource {
-            guard !dataSource.isEmpty, dataSource.allSatisfy({ $0.isASCII && ($0.isUppercase || $0 == "_") }) else {
-                throw ValidationError("--data-source \(dataSource): expected a Ghostfolio data source in capitals, like YAHOO or COINGECKO")
-            }
+            if let problem = Self.problem(dataSource: dataSource) { throw ValidationError(problem) }
             options.dataSource = dataSource
         }
         if let symbolsFile {

@@ -77,29 +77,11 @@ public final class BalancesClient: Sendable {
         }
         let callName = "\(method.rawValue) \(path)"
         return try await retry.run { _ in
-            var request = HTTPClientRequest(url: url)
-            request.method = method
-            request.headers.add(name: "Accept", value: "application/json")
-            if let token { request.headers.add(name: "Authorization", value: "Token_" + token) }
-            for (name, value) in headers { request.headers.add(name: name, value: value) }
-            if let body {
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.body = .bytes(NIOCore.ByteBuffer(bytes: body))
-            }
-            let answer: Answer
-            do {
-                let response = try await http.execute(request, timeout: .seconds(300))
-                let buffer = try await response.body.collect(upTo: Self.answerLimit)
-                answer = Answer(
-                    status: Int(response.status.code), body: Array(buffer.readableBytesView),
-                    preferenceApplied: response.headers.first(name: "Preference-Applied"))
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw ServerFailure(kind: .unreachable, call: callName, status: nil, message: Self.plain(error, base: base))
-            }
-            if answer.status < 500 || answer.status == 501 { return answer }
-            throw ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
+            let reply = try await HTTPExchange.send(
+                method, url, authorization: token.map { "Token_" + $0 }, headers: headers, body: body, on: http, base: base, call: callName,
+                limit: Self.answerLimit
+            ) { Self.message(Answer(status: $0.status, body: $0.body)) }
+            return Answer(status: reply.status, body: reply.body, preferenceApplied: reply.headers.first(name: "Preference-Applied"))
         } retrying: {
             retrying && $0 is ServerFailure
         }

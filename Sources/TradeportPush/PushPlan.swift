@@ -23,6 +23,16 @@ public struct PushPlan: @unchecked Sendable {
         /// By sub-account: an account's operations to the portfolios that take it; the rest are
         /// reported as not pushed.
         case byAccount([String: [String]])
+
+        /// The portfolios an operation of the conversion's `portfolio` goes to (none: a
+        /// sub-account no portfolio of the manifest takes).
+        func names(for portfolio: String) -> [String] {
+            switch self {
+            case .same: return [portfolio]
+            case .all(let all): return all
+            case .byAccount(let accounts): return accounts[portfolio] ?? []
+            }
+        }
     }
 
     struct Job {
@@ -31,6 +41,18 @@ public struct PushPlan: @unchecked Sendable {
         var route: Route
         /// The inputs' paths, for what is not pushed.
         var paths: String
+
+        /// What stopped the job's conversion part-way, with what it counted before.
+        func failure(_ error: any Error, partial: PushConversion) -> PushPlanError {
+            var failure: PushPlanError
+            switch error {
+            case is PushRouter.Stopped: failure = PushPlanError(.stopped, "stopped")
+            case let e as InputError: failure = PushPlanError(e)
+            default: failure = PushPlanError(.input, "cannot read \(paths): \(error)")
+            }
+            failure.partial = partial
+            return failure
+        }
     }
 
     var jobs: [Job] = []
@@ -154,14 +176,7 @@ public struct PushPlan: @unchecked Sendable {
                 report = try Inputs.convert(job.inputs, options: job.options, into: router)
             } catch {
                 count(router, paths: job.paths)
-                var failure: PushPlanError
-                switch error {
-                case is PushRouter.Stopped: failure = PushPlanError(.stopped, "stopped")
-                case let e as InputError: failure = PushPlanError(e)
-                default: failure = PushPlanError(.input, "cannot read \(job.paths): \(error)")
-                }
-                failure.partial = conversion
-                throw failure
+                throw job.failure(error, partial: conversion)
             }
             conversion.reports.append(report)
             count(router, paths: job.paths)
@@ -186,13 +201,7 @@ public struct PushPlan: @unchecked Sendable {
             do {
                 conversion.reports.append(try Inputs.convert(job.inputs, options: job.options, into: sink))
             } catch {
-                var failure: PushPlanError
-                switch error {
-                case let e as InputError: failure = PushPlanError(e)
-                default: failure = PushPlanError(.input, "cannot read \(job.paths): \(error)")
-                }
-                failure.partial = conversion
-                throw failure
+                throw job.failure(error, partial: conversion)
             }
             for name in sink.names where !conversion.portfolios.contains(name) { conversion.portfolios.append(name) }
             for (account, count) in sink.unclaimed.sorted(by: { $0.key < $1.key }) {
@@ -249,12 +258,7 @@ private final class OperationRouter: ConversionSink {
     }
 
     func write(_ operation: PortfolioOperation, portfolio: String) throws {
-        let targets: [String]
-        switch route {
-        case .same: targets = [portfolio]
-        case .all(let all): targets = all
-        case .byAccount(let accounts): targets = accounts[portfolio] ?? []
-        }
+        let targets = route.names(for: portfolio)
         if targets.isEmpty {
             unclaimed[portfolio, default: 0] += 1
             return

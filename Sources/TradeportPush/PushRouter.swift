@@ -44,13 +44,7 @@ final class PushRouter: PreparedOperationSink {
     /// Where the operations the conversion put in `portfolio` go, as positions in `targets`.
     private func targets(of portfolio: String) -> [Int] {
         if let last, last.portfolio == portfolio { return last.targets }
-        let names: [String]
-        switch route {
-        case .same: names = [portfolio]
-        case .all(let all): names = all
-        case .byAccount(let accounts): names = accounts[portfolio] ?? []
-        }
-        let positions = names.map { name in
+        let positions = route.names(for: portfolio).map { name in
             if let i = index[name] { return i }
             index[name] = targets.count
             targets.append(Target(name: name))

@@ -10,8 +10,6 @@ import Glibc
 /// push at a known point whatever the machine's speed (waiting for a count while the push runs
 /// freely, a fast machine finished the push first).
 final class FreezingProxy: @unchecked Sendable {
-    struct Failure: Error { let message: String }
-
     let port: Int
     /// The server's base URL, through the proxy.
     let base: String
@@ -32,21 +30,8 @@ final class FreezingProxy: @unchecked Sendable {
         target = server.port
         freezeAt = n
         marker = Array("POST \(path)/\(resource)".utf8)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(message: "socket: \(errno)") }
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw Failure(message: "bind or listen: \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try Loopback.listen()
+        self.port = port
         base = "http://127.0.0.1:\(port)\(path)"
         listener = fd
         Thread { [self] in acceptLoop() }.start()
@@ -69,14 +54,6 @@ final class FreezingProxy: @unchecked Sendable {
 
     deinit { close(listener) }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
@@ -85,7 +62,7 @@ final class FreezingProxy: @unchecked Sendable {
                 return
             }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = Self.loopback(port: UInt16(target))
+            var address = Loopback.address(port: UInt16(target))
             let connected =
                 server >= 0
                 && withUnsafePointer(to: &address) {
@@ -161,14 +138,5 @@ final class FreezingProxy: @unchecked Sendable {
         }
     }
 
-    private func send(_ buffer: [UInt8], count: Int, to fd: Int32) -> Bool {
-        var offset = 0
-        while offset < count {
-            let n = buffer.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
-    }
+    private func send(_ buffer: [UInt8], count: Int, to fd: Int32) -> Bool { Loopback.send(buffer, count: count, to: fd) }
 }

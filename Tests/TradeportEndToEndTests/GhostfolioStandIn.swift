@@ -1,4 +1,5 @@
 import Foundation
+import TradeportPrimitives
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,6 @@ import Glibc
 /// offset as UTC (Ghostfolio: the server's zone); an ISIN is recognised by its shape, without
 /// its check digit.
 final class GhostfolioStandIn: @unchecked Sendable {
-    struct Failure: Error { let message: String }
 
     /// What the stand-in's Yahoo knows of a security.
     struct Profile: Sendable {
@@ -96,24 +96,8 @@ final class GhostfolioStandIn: @unchecked Sendable {
         self.yahoo = yahoo
         self.maxActivities = maxActivities
         self.dataSources = Set(dataSources)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(message: "socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw Failure(message: "bind or listen: \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try Loopback.listen()
+        self.port = port
         base = "http://127.0.0.1:\(port)"
         listener = fd
         Thread { [self] in acceptLoop() }.start()
@@ -955,32 +939,17 @@ final class GhostfolioStandIn: @unchecked Sendable {
     private static func floorDiv(_ a: Int, _ b: Int) -> Int { (a - mod(a, b)) / b }
     private static func mod(_ a: Int, _ b: Int) -> Int { ((a % b) + b) % b }
 
-    private static func monthLength(_ month: Int, _ year: Int) -> Int {
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-    }
+    private static func monthLength(_ month: Int, _ year: Int) -> Int { CivilCalendar.daysIn(month: month, year: year) }
 
-    /// Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`).
+    /// Days since 1970-01-01 of a civil date.
     private static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        Int(CivilCalendar.days(year: Int64(year), month: Int64(month), day: Int64(day)))
     }
 
-    /// The civil date of a day since 1970-01-01 (`civil_from_days`).
+    /// The civil date of a day since 1970-01-01.
     private static func civil(_ dayNumber: Int) -> (Int, Int, Int) {
-        let z = dayNumber + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let (year, month, day) = CivilCalendar.date(days: Int64(dayNumber))
+        return (Int(year), Int(month), Int(day))
     }
 
     // MARK: - HTTP/1.1 over POSIX sockets
@@ -1139,14 +1108,5 @@ final class GhostfolioStandIn: @unchecked Sendable {
         return Array(head.utf8) + Array(body)
     }
 
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
-    }
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool { Loopback.send(bytes, to: fd) }
 }

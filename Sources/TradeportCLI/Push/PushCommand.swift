@@ -231,21 +231,7 @@ struct PushCommand: AsyncParsableCommand {
         }
         if let conversion = result.conversion { printConversion(conversion) }
         if !quiet { printStandardError(summary(result.outcomes, conversion: result.conversion, server: serverURL)) }
-        if let inputFailure = result.inputFailure {
-            let sent = result.outcomes.reduce(0) { $0 + $1.sent }
-            let message =
-                inputFailure.description
-                + (sent == 0
-                    ? "; nothing was sent"
-                    : "; the \(Wording.count(sent, "operation")) sent before it stay on the server, and a re-run sends the rest")
-            // The server's refusal, when there was one too, is the exit status (3); both are said.
-            guard result.failure != nil else { throw CommandFailure(message: message) }
-            printError(message)
-        }
-        if let failure = result.failure { throw CommandFailure(message: failure.description, status: ExitStatus.serverFailure) }
-        if (result.conversion?.rejectedRows ?? 0) > 0 || result.outcomes.contains(where: { $0.failed > 0 }) {
-            throw CommandFailure(message: "", status: ExitStatus.rowsRejected)
-        }
+        try finish(result, at: "on the server")
     }
 
     /// The conversions' summaries and what no portfolio takes, on standard error.
@@ -290,18 +276,19 @@ struct PushCommand: AsyncParsableCommand {
         try await Self.authenticate(client, environment: environment, register: register, tokenFile: tokenFile)
     }
 
+    /// The token `--token-file` holds (either target's), without the spaces around it.
+    static func readToken(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "cannot read the token file \(path)") }
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if token.isEmpty { throw CommandFailure(message: "the token file \(path) is empty") }
+        return token
+    }
+
     /// A token: TRADEPORT_TOKEN, `tokenFile`, or a login (after registering, with `register`).
     static func authenticate(_ client: BalancesClient, environment: [String: String], register: Bool, tokenFile: String?) async throws -> String {
         if !register {
             if let token = environment["TRADEPORT_TOKEN"], !token.isEmpty { return token }
-            if let tokenFile {
-                guard let data = FileManager.default.contents(atPath: tokenFile) else {
-                    throw CommandFailure(message: "cannot read the token file \(tokenFile)")
-                }
-                let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                if token.isEmpty { throw CommandFailure(message: "the token file \(tokenFile) is empty") }
-                return token
-            }
+            if let tokenFile { return try readToken(tokenFile) }
         }
         guard let username = environment["TRADEPORT_USERNAME"], !username.isEmpty,
             let password = environment["TRADEPORT_PASSWORD"], !password.isEmpty

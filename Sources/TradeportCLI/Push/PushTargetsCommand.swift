@@ -20,11 +20,7 @@ extension PushCommand {
             throw CommandFailure(message: "no Ghostfolio: give --server URL or set GHOSTFOLIO_URL (e.g. http://localhost:3333)")
         }
         var token = environment["GHOSTFOLIO_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if let tokenFile {
-            guard let data = FileManager.default.contents(atPath: tokenFile) else { throw CommandFailure(message: "cannot read the token file \(tokenFile)") }
-            token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if token?.isEmpty ?? true { throw CommandFailure(message: "the token file \(tokenFile) is empty") }
-        }
+        if let tokenFile { token = try Self.readToken(tokenFile) }
         guard let token else {
             throw CommandFailure(message: "no credentials: set GHOSTFOLIO_TOKEN to the user's security token, or give --token-file")
         }
@@ -34,9 +30,7 @@ extension PushCommand {
     func ghostfolioOptions() throws -> GhostfolioTarget.Options {
         var write = WriteOptions()
         if let dataSource {
-            guard !dataSource.isEmpty, dataSource.allSatisfy({ $0.isASCII && ($0.isUppercase || $0 == "_") }) else {
-                throw CommandFailure(message: "--data-source \(dataSource): expected a Ghostfolio data source in capitals, like YAHOO or COINGECKO")
-            }
+            if let problem = WriterOptionGroup.problem(dataSource: dataSource) { throw CommandFailure(message: problem) }
             write.dataSource = dataSource
         }
         if let symbols {
@@ -63,7 +57,7 @@ extension PushCommand {
             for note in result.notes { lines.append("  ghostfolio: \(note)") }
             printStandardError(lines.joined(separator: "\n") + "\n")
         }
-        try finish(result)
+        try finish(result, at: "in Ghostfolio")
     }
 
     /// The plan of the FILEs or the manifest given.
@@ -78,15 +72,17 @@ extension PushCommand {
         }
     }
 
-    /// The exit status of a push's result (shared by the targets).
-    func finish(_ result: PushResult) throws {
+    /// The exit status of a push's result (shared by the targets); `place` says where what was
+    /// sent stays (`on the server`).
+    func finish(_ result: PushResult, at place: String) throws {
         if let inputFailure = result.inputFailure {
             let sent = result.outcomes.reduce(0) { $0 + $1.sent }
             let message =
                 inputFailure.description
                 + (sent == 0
                     ? "; nothing was sent"
-                    : "; the \(Wording.count(sent, "operation")) sent before it stay at the target, and a re-run sends the rest")
+                    : "; the \(Wording.count(sent, "operation")) sent before it stay \(place), and a re-run sends the rest")
+            // The target's refusal, when there was one too, is the exit status (3); both are said.
             guard result.failure != nil else { throw CommandFailure(message: message) }
             printError(message)
         }

@@ -109,6 +109,37 @@ public struct SymbolMap: Sendable {
         return nil
     }
 
+    /// A writer's way into the map for one target: each security found by what the source names
+    /// it, what it had no entry for counted (`unmapped`). A source often names a security
+    /// differently by row kind (a dividend by its code only, where the trades give the ISIN too,
+    /// or by its ISIN, where the trades name a code): what the trades said before is learnt, so
+    /// that all of a security's rows are one security.
+    public struct Finder: Sendable {
+        public let target: String
+        private let map: SymbolMap
+        private var isinOfCode: [String: String] = [:]
+        private var codeOfISIN: [String: String] = [:]
+        public private(set) var unmapped = Unmapped()
+
+        public init(_ map: SymbolMap, target: String) {
+            self.map = map
+            self.target = target
+        }
+
+        /// The security's code (the one its trades name), its ISIN when known, and its entry.
+        public mutating func find(code given: String, isin: String?, venue: String?) -> (code: String, isin: String?, entry: Entry?) {
+            let code = isin == nil && ISIN.looksLike(given) ? codeOfISIN[given] ?? given : given
+            if let isin, isin != code {
+                isinOfCode[code] = isin
+                codeOfISIN[isin] = code
+            }
+            let isin = isin ?? isinOfCode[code] ?? (ISIN.looksLike(given) ? given : nil)
+            let entry = map.lookup(target: target, code: code, isin: isin, venue: venue)
+            if entry == nil { unmapped.count(code, isin: isin) }
+            return (code, isin, entry)
+        }
+    }
+
     /// The securities a writer found no entry for, counted by name, for its summary.
     public struct Unmapped: Sendable {
         private var counts: [String: Int] = [:]

@@ -91,26 +91,23 @@ public struct GhostfolioAssetProfile: Sendable, Equatable {
 public struct GhostfolioActivities: Sendable {
     public static let target = "ghostfolio"
 
-    private let symbols: SymbolMap
     private let fallbackSource: String?
     private let scope: String
     /// The custom profiles the activities made so far name, by symbol.
     public private(set) var profiles: [String: GhostfolioAssetProfile] = [:]
     /// Per account: activities per currency (the writer picks the account's currency by it).
     public private(set) var currencies: [String: [String: Int]] = [:]
-    public private(set) var unmapped = SymbolMap.Unmapped()
+    private var finder: SymbolMap.Finder
+    /// The securities the symbol map has no entry for.
+    public var unmapped: SymbolMap.Unmapped { finder.unmapped }
     /// The custom profiles named by their code only, so far.
     private var unnamed: Set<String> = []
-    /// The ISIN each code's trades gave, for its dividends that name only the code, and the
-    /// other way round.
-    private var isinOfCode: [String: String] = [:]
-    private var codeOfISIN: [String: String] = [:]
     private var counts = WriterNoteCounts()
 
     /// - Parameter scope: what makes custom profiles' symbols the user's own (the Ghostfolio
     ///   user's id, for a push); empty for a file, which any user may import.
     public init(options: WriteOptions, scope: String = "") {
-        symbols = options.symbols
+        finder = SymbolMap.Finder(options.symbols, target: Self.target)
         fallbackSource = options.dataSource
         self.scope = scope
     }
@@ -124,6 +121,14 @@ public struct GhostfolioActivities: Sendable {
     /// The id of the account a portfolio's activities go to when the instance has none of its
     /// name: the same on every run.
     public static func accountId(_ portfolio: String) -> String { NameBasedUUID.make("ghostfolio-account:" + portfolio) }
+
+    /// The currency most of an account's activities are in (`currencies`), the first by name
+    /// among equals: the currency of the account made for it.
+    public static func mostUsed(_ counts: [String: Int]) -> String? {
+        var best: (key: String, value: Int)?
+        for (key, value) in counts.sorted(by: { $0.key < $1.key }) where value > (best?.value ?? 0) { best = (key, value) }
+        return best?.key
+    }
 
     /// Whether Ghostfolio takes `symbol` for a custom profile: `GF_…` or a UUID as class-validator
     /// knows one.
@@ -147,24 +152,17 @@ public struct GhostfolioActivities: Sendable {
     /// profile's symbol is made from the security's code, which its trades and its dividends
     /// both name (a dividend often without the ISIN its trades carry).
     private mutating func security(code given: String, isin: String?, venue: String?, name: String?, currency: String) -> (symbol: String, source: String) {
-        // A dividend that names by its ISIN what the trades name by a code is the code's.
-        let code = isin == nil && ISIN.looksLike(given) ? codeOfISIN[given] ?? given : given
-        if let isin, isin != code {
-            isinOfCode[code] = isin
-            codeOfISIN[isin] = code
-        }
-        let isin = isin ?? isinOfCode[code] ?? (ISIN.looksLike(given) ? given : nil)
+        let (code, isin, entry) = finder.find(code: given, isin: isin, venue: venue)
         // Ghostfolio takes a custom profile of a name the user has already as that profile: the
         // code in the name keeps two securities of one name apart.
         let name = name.map { $0 == code ? code : "\($0) (\(code))" }
-        if let entry = symbols.lookup(target: Self.target, code: code, isin: isin, venue: venue) {
+        if let entry {
             let source = entry.dataSource ?? "YAHOO"
             if source == "MANUAL" {
                 addProfile(entry.symbol, currency: currency, name: entry.name ?? name, or: code, isin: isin)
             }
             return (entry.symbol, source)
         }
-        unmapped.count(code, isin: isin)
         if let fallbackSource {
             guard fallbackSource == "MANUAL" else { return (code, fallbackSource) }
             addProfile("GF_" + code, currency: currency, name: name, or: code, isin: isin)

@@ -54,9 +54,8 @@ public final class GhostfolioSink: ConversionSink, WriterNotes {
                 // The currency most of its activities are in (the first by name among equals),
                 // and the portfolio's balance in it.
                 let id = accountIds[name]!
-                let used = mapping.currencies[id] ?? [:]
                 let currency =
-                    used.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
+                    GhostfolioActivities.mostUsed(mapping.currencies[id] ?? [:])
                     ?? report.balances.first { $0.portfolio == name && GhostfolioActivities.isCurrencyCode($0.asset) }?.asset.description ?? "USD"
                 let balance = report.balances.first { $0.portfolio == name && $0.asset.description == currency }?.amount ?? .zero
                 CanonicalJSON.appendRaw(i == 0 ? "\n    {\"balance\": " : ",\n    {\"balance\": ", to: &out)

@@ -24,10 +24,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     private let portfolio: OutputFile
     private let account: OutputFile
     private let dates: SourceTimeZone
-    private let symbols: SymbolMap
-    private var unmapped = SymbolMap.Unmapped()
-    /// The ISIN each code's trades gave, for its dividends that name only the code.
-    private var isinOfCode: [String: String] = [:]
+    private var finder: SymbolMap.Finder
     private var counts = WriterNoteCounts()
     public private(set) var notes: [String] = []
 
@@ -35,7 +32,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
         portfolio = outputs[0]
         account = outputs[1]
         dates = options.dates
-        symbols = options.symbols
+        finder = SymbolMap.Finder(options.symbols, target: "portfolio-performance")
         try portfolio.append { Self.row(Self.portfolioColumns.map { Optional($0) }, to: &$0) }
         try account.append { Self.row(Self.accountColumns.map { Optional($0) }, to: &$0) }
     }
@@ -60,11 +57,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     /// A security's Ticker Symbol: the symbol map's (`--symbols`), else the source's code, which
     /// the summary then lists.
     private func ticker(_ code: String, isin: String?, venue: String?) -> String {
-        if let isin, isin != code { isinOfCode[code] = isin }
-        let isin = isin ?? isinOfCode[code]
-        if let entry = symbols.lookup(target: "portfolio-performance", code: code, isin: isin, venue: venue) { return entry.symbol }
-        unmapped.count(code, isin: isin)
-        return code
+        finder.find(code: code, isin: isin, venue: venue).entry?.symbol ?? code
     }
 
     private static func text(_ d: ExactDecimal?) -> String? { d.map { "\($0)" } }
@@ -212,7 +205,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
             }
             let noteText = note + (t.note.map { ": \($0)" } ?? "")
             // A security named only by text: as its ISIN when it is one, else its ticker.
-            let isISIN = t.security.map(looksLikeISIN) ?? false
+            let isISIN = t.security.map(ISIN.looksLike) ?? false
             let ticker = t.security.map { self.ticker($0, isin: isISIN ? $0 : nil, venue: nil) }
             try account.append {
                 Self.row(
@@ -244,7 +237,7 @@ public final class PortfolioPerformanceSink: ConversionSink, WriterNotes {
     public func finish(_ report: ConversionReport) throws {
         try portfolio.flush()
         try account.flush()
-        notes = counts.notes("Portfolio Performance") + [unmapped.note("with their code as Ticker Symbol")].compactMap { $0 }
+        notes = counts.notes("Portfolio Performance") + [finder.unmapped.note("with their code as Ticker Symbol")].compactMap { $0 }
     }
 }
 

@@ -45,26 +45,10 @@ public final class GhostfolioClient: @unchecked Sendable {
         let url = base + path + (query.isEmpty ? "" : "?" + query)
         let callName = "\(method.rawValue) \(path)\(query.isEmpty ? "" : "?" + query)"
         return try await retry.run { _ in
-            var request = HTTPClientRequest(url: url)
-            request.method = method
-            request.headers.add(name: "Accept", value: "application/json")
-            if let bearer { request.headers.add(name: "Authorization", value: "Bearer " + bearer) }
-            if let body {
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.body = .bytes(NIOCore.ByteBuffer(bytes: body))
-            }
-            let answer: Answer
-            do {
-                let response = try await http.execute(request, timeout: .seconds(300))
-                let buffer = try await response.body.collect(upTo: 1 << 30)
-                answer = Answer(status: Int(response.status.code), body: Array(buffer.readableBytesView))
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw ServerFailure(kind: .unreachable, call: callName, status: nil, message: BalancesClient.plain(error, base: base))
-            }
-            if answer.status < 500 || answer.status == 501 { return answer }
-            throw ServerFailure(kind: .unreachable, call: callName, status: answer.status, message: Self.message(answer))
+            let reply = try await HTTPExchange.send(
+                method, url, authorization: bearer.map { "Bearer " + $0 }, body: body, on: http, base: base, call: callName, limit: 1 << 30
+            ) { Self.message(Answer(status: $0.status, body: $0.body)) }
+            return Answer(status: reply.status, body: reply.body)
         } retrying: {
             retrying && $0 is ServerFailure
         }

@@ -100,7 +100,7 @@ public struct GhostfolioTarget: PushTarget {
                 let madeBefore = accounts["\u{0}id:" + GhostfolioActivities.accountId(name)] != nil
                 if accounts[name] == nil, !madeBefore, !activities.isEmpty {
                     let id = GhostfolioActivities.accountId(name)
-                    let currency = Self.mostUsed(converted.currencies[id] ?? [:]) ?? "USD"
+                    let currency = GhostfolioActivities.mostUsed(converted.currencies[id] ?? [:]) ?? "USD"
                     if options.dryRun {
                         newAccount = (id, currency)
                     } else {
@@ -188,13 +188,6 @@ public struct GhostfolioTarget: PushTarget {
             last = now
         }
         return last
-    }
-
-    /// The currency most activities are in (the first by name among equals).
-    static func mostUsed(_ counts: [String: Int]) -> String? {
-        var best: (key: String, value: Int)?
-        for (key, value) in counts.sorted(by: { $0.key < $1.key }) where value > (best?.value ?? 0) { best = (key, value) }
-        return best?.key
     }
 
     /// `Too many activities (25 at most)` → 25.

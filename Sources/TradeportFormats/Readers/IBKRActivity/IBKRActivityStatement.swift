@@ -81,7 +81,7 @@ struct IBKRActivityStatement {
         guard let symbols = layout.value(.symbol, in: fields) else { return }
         var instrument = ActivityInstrument()
         // Before 2020 Security ID is empty, or a CUSIP: only an ISIN names the asset.
-        if let id = layout.value(.securityID, in: fields), looksLikeISIN(id) { instrument.isin = id }
+        if let id = layout.value(.securityID, in: fields), ISIN.looksLike(id) { instrument.isin = id }
         if let text = layout.value(.multiplier, in: fields), case .success(let value) = ExactDecimal.parse(text, style: ActivityValues.numberStyle),
             value.isPositive
         {

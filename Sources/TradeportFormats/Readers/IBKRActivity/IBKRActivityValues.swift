@@ -132,7 +132,7 @@ struct ActivityValues {
             let after = rest[rest.index(after: open)...]
             if let close = after.firstIndex(of: ")") {
                 let inside = String(after[after.startIndex..<close]).activityTrimmed
-                if looksLikeISIN(inside) { return inside }
+                if ISIN.looksLike(inside) { return inside }
             }
             rest = after
         }

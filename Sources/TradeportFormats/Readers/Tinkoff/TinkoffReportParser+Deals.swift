@@ -213,10 +213,10 @@ extension TinkoffReportParser {
     func finished(_ held: HeldDeal, raw: () -> String) -> SourceRecord {
         var deal = held
         if let code = deal.code {
-            deal.trade.isin = isinByCode[code] ?? (looksLikeISIN(code) ? code : nil)
+            deal.trade.isin = isinByCode[code] ?? (ISIN.looksLike(code) ? code : nil)
             // A deal that names the security by its ISIN (off exchange) takes the ticker the report
             // gives that ISIN (3.1, 4.1) or its name.
-            if deal.trade.base.text == code, looksLikeISIN(code),
+            if deal.trade.base.text == code, ISIN.looksLike(code),
                 let ticker = tickerByIsin[code] ?? deal.trade.name.flatMap({ tickerByName[$0] }),
                 let asset = AssetCode(ticker)
             {

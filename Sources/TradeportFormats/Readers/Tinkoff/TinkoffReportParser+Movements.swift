@@ -107,7 +107,7 @@ extension TinkoffReportParser {
                 .movement(
                     Movement(
                         externalId: nil, time: time, direction: direction, asset: p.asset, quantity: quantity, reason: reason,
-                        isin: p.isin ?? isinByCode[p.code] ?? (looksLikeISIN(p.code) ? p.code : nil), name: p.name, note: note, source: source)))
+                        isin: p.isin ?? isinByCode[p.code] ?? (ISIN.looksLike(p.code) ? p.code : nil), name: p.name, note: note, source: source)))
         }
 
         let keys = [p.code] + (p.isin.map { [$0] } ?? [])

@@ -28,12 +28,12 @@ extension TinkoffReportParser {
     func findRekeyed() {
         var byIsin: [String: [HeldPosition]] = [:]
         for key in positionsSeen {
-            if let isin = key.isin, looksLikeISIN(isin) { byIsin[isin, default: []].append(key) }
+            if let isin = key.isin, ISIN.looksLike(isin) { byIsin[isin, default: []].append(key) }
         }
         for (isin, keys) in byIsin {
             let underIsin = keys.filter { $0.code == isin }
             let tickers = Set(keys.filter { $0.code != isin }.map(\.code))
-            guard !underIsin.isEmpty, tickers.count == 1, let ticker = tickers.first, !looksLikeISIN(ticker), let asset = AssetCode(ticker) else { continue }
+            guard !underIsin.isEmpty, tickers.count == 1, let ticker = tickers.first, !ISIN.looksLike(ticker), let asset = AssetCode(ticker) else { continue }
             let sum = { (rows: [HeldPosition], value: KeyPath<HeldPosition, ExactDecimal>) in
                 rows.reduce(ExactDecimal.zero) { $0.adding($1[keyPath: value]) ?? $0 }
             }

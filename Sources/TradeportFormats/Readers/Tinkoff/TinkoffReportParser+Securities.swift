@@ -91,7 +91,7 @@ extension TinkoffReportParser {
         }
         if let name, !name.isEmpty {
             codeBySecurityName[name] = code
-            if !looksLikeISIN(code) { tickerByName[name] = code }
+            if !ISIN.looksLike(code) { tickerByName[name] = code }
         }
     }
 
